@@ -1,0 +1,191 @@
+"""The per-file model that extraction produces and rules consume: plain, picklable dataclasses.
+
+Values are kept as small expression trees (``Expr``) rather than evaluated on the spot, because a
+value may depend on a constant defined in another module of the repository: extraction records
+``Ref("common.routing.REPORTS_QUEUE")`` and the repository-wide resolver (``symbols.py``) folds it
+later. Nothing here refers to libcst, so models can cross process boundaries and live in a cache.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+
+@dataclass(frozen=True)
+class Position:
+    """1-based line and column of a node's start, as editors and flake8 print them."""
+
+    line: int
+    column: int
+
+
+# --- value expressions -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Const:
+    """A literal value: str, int, float, bool or None."""
+
+    value: Union[str, int, float, bool, None]
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """A value that cannot be known without running code; ``reason`` says why, for the user."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A name bound at module level of some module, by its dotted qualified name.
+
+    The module part is not separated from the attribute path because ``from a import b; b.c``
+    cannot tell whether ``b`` is a module; the resolver finds the longest known module prefix.
+    """
+
+    qualname: str
+
+
+@dataclass(frozen=True)
+class SeqExpr:
+    """A list or tuple literal."""
+
+    items: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class DictExpr:
+    """A dict built from items and ``**spreads`` in order; a ``None`` key marks a spread."""
+
+    parts: tuple[tuple[Optional[Expr], Expr], ...]
+
+
+@dataclass(frozen=True)
+class Subscript:
+    """``target[key]``."""
+
+    target: Expr
+    key: Expr
+
+
+@dataclass(frozen=True)
+class Operation:
+    """A pure operation on known values, folded only when every operand is known.
+
+    ``op`` is one of ``add`` (``a + b``), ``mod`` (``a % b``), ``format`` (``a.format(*b, **c)``),
+    ``fstring`` (concatenation of parts) and ``field`` (one f-string replacement field: value,
+    conversion, format spec).
+    """
+
+    op: str
+    operands: tuple[Expr, ...]
+
+
+Expr = Union[Const, Unknown, Ref, SeqExpr, DictExpr, Subscript, Operation]
+
+
+@dataclass(frozen=True)
+class Arguments:
+    """Keyword arguments of a call: named ones are definitive, spreads are consulted for the rest.
+
+    Python rejects a keyword given both by name and through ``**``, so a named keyword always
+    wins regardless of order.
+    """
+
+    named: dict[str, Expr] = field(default_factory=dict)
+    spreads: tuple[Expr, ...] = ()
+    positions: dict[str, Position] = field(default_factory=dict)
+
+
+# --- imports -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ImportSite:
+    """One imported module, and where it executes.
+
+    ``scope`` is ``"module"`` (runs wherever the file is parsed: the DAG processor and every worker
+    that runs any task of the file) or ``"task"`` (runs only where the owning task runs).
+    ``guarded`` marks imports that cannot fail the file: under ``TYPE_CHECKING`` or inside a
+    ``try`` that handles ``ImportError``.
+    """
+
+    module: str
+    position: Position
+    scope: str
+    guarded: bool = False
+
+
+# --- DAG structure -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Dag:
+    """A DAG constructed in the file (``DAG(...)``, ``with DAG(...)`` or a called ``@dag``)."""
+
+    dag_id: Expr
+    position: Position
+    default_args: Optional[Expr]
+
+
+@dataclass(frozen=True)
+class TaskGroup:
+    """A TaskGroup; ``parent`` indexes ``Module.groups``; ``dag`` indexes ``Module.dags``."""
+
+    group_id: Expr
+    position: Position
+    dag: Optional[int]
+    parent: Optional[int]
+    default_args: Optional[Expr]
+    prefix_group_id: Expr
+
+
+@dataclass(frozen=True)
+class Task:
+    """One task as constructed in the file, before repository-wide resolution.
+
+    ``arguments`` holds the operator keyword arguments as Airflow's ``BaseOperator.__init__`` will
+    see them (for TaskFlow: decorator kwargs with ``.override()`` kwargs on top). ``task_id`` is
+    the id as written, without group prefixes. ``dag`` is ``None`` for a task built outside any DAG
+    context; ``applies_default_args`` is false for tasks attached to a DAG after construction,
+    which Airflow does not give the DAG's ``default_args``.
+    """
+
+    task_id: Expr
+    position: Position
+    operator: Optional[str]
+    dag: Optional[int]
+    group: Optional[int]
+    arguments: Arguments
+    applies_default_args: bool = True
+    taskflow: Optional[str] = None
+    mapped: bool = False
+    expand_keys: tuple[str, ...] = ()
+    imports: tuple[ImportSite, ...] = ()
+    overridden: dict[str, Expr] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SyntaxProblem:
+    """Why a file could not be read or parsed, with CPython's position where it has one."""
+
+    message: str
+    position: Position
+
+
+@dataclass(frozen=True)
+class Module:
+    """Everything extraction learns from one file."""
+
+    path: str
+    module_name: str
+    constants: dict[str, Expr] = field(default_factory=dict)
+    imports: tuple[ImportSite, ...] = ()
+    dags: tuple[Dag, ...] = ()
+    groups: tuple[TaskGroup, ...] = ()
+    tasks: tuple[Task, ...] = ()
+    noqa: dict[int, Optional[frozenset[str]]] = field(default_factory=dict)
+    file_noqa: bool = False
+    syntax_error: Optional[SyntaxProblem] = None
