@@ -11,12 +11,16 @@ from typing import Optional
 
 @dataclass(frozen=True)
 class ExecutorEntry:
-    """One entry of ``[core] executor``, as Airflow's ExecutorLoader parses it."""
+    """One entry of ``[core] executor``, as Airflow's ExecutorLoader parses it.
+
+    ``module_path`` is the path as written, or the built-in path for a core name.
+    ``honours_queue`` is ``None`` for executors we know nothing about (custom classes).
+    """
 
     written: str
     alias: Optional[str]
     module_path: str
-    honours_queue: bool
+    honours_queue: Optional[bool]
 
     @property
     def class_name(self) -> str:

@@ -34,7 +34,12 @@ class Runtime:
 
 @dataclass(frozen=True)
 class Worker:
-    """An execution target. ``queues`` is ``None`` when the inventory leaves them out."""
+    """An execution target.
+
+    ``queues`` is normalised: a Celery worker without ``queues`` serves ``(default_queue,)``; an
+    Edge worker without ``queues`` and any worker of a queue-blind executor serve every queue,
+    shown as ``None``.
+    """
 
     name: str
     executor: ExecutorEntry
@@ -50,9 +55,9 @@ class Inventory:
     airflow_version: Optional[str]
     executors: tuple[ExecutorEntry, ...]
     default_queue: str
-    dag_processor_runtime: Optional[str]
+    dag_processor_runtime: Optional[str]  # None: not declared, parse-time checks are skipped
     triggerer_runtime: Optional[str]
-    has_triggerer: bool
+    has_triggerer: bool  # false when [deployment] triggerer is absent or false
     workers: tuple[Worker, ...]
     runtimes: dict[str, Runtime]
     pools: Optional[dict[str, int]]

@@ -5,7 +5,10 @@ INTERFACE STUB: the functions below are the contract the rest of the pipeline us
 
 from __future__ import annotations
 
+import re
 from typing import Optional
+
+PROVIDER_PREFIX = "apache-airflow-providers-"
 
 
 def provider_for_module(module: str, airflow_major: int) -> Optional[str]:
@@ -25,5 +28,16 @@ def provider_for_decorator(kind: str, airflow_major: int) -> Optional[str]:
 
 
 def canonical_distribution(name_or_id: str) -> str:
-    """``cncf.kubernetes``/``apache-airflow-providers-cncf-kubernetes``/``Foo_Bar`` → canonical."""
-    raise NotImplementedError
+    """The PEP 503 name of a provider given by id (``cncf.kubernetes``) or distribution name.
+
+    Provider ids never contain a dash and distribution names of providers always do, so a name
+    without a dash is an Apache provider id (``standard``, ``cncf.kubernetes``, ``edge3``).
+    """
+    if "-" not in name_or_id and "_" not in name_or_id:
+        return PROVIDER_PREFIX + name_or_id.lower().replace(".", "-")
+    return canonical_name(name_or_id)
+
+
+def canonical_name(name: str) -> str:
+    """PEP 503 normalisation of a distribution name."""
+    return re.sub(r"[-_.]+", "-", name).lower()
