@@ -1,24 +1,70 @@
-"""Load and validate the deployment inventory (``dagroute.toml``) into typed objects.
-
-INTERFACE STUB: the types below are the contract the rest of the pipeline uses.
-"""
+"""Load and validate the deployment inventory (``dagroute.toml``) into typed objects."""
 
 from __future__ import annotations
 
+import difflib
+import json
+import re
+import sys
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import date, datetime, time
 from pathlib import Path
-from typing import Optional
+from typing import NoReturn
 
-from dagroute_lint.executors import ExecutorEntry
+from dagroute_lint.errors import ConfigError
+from dagroute_lint.executors import (
+    DEFAULT_EXECUTOR_2,
+    DEFAULT_EXECUTOR_3,
+    ExecutorConfigError,
+    ExecutorEntry,
+    parse_executor_entries,
+    parse_executor_list,
+    resolve_executor,
+)
+from dagroute_lint.providers import PROVIDER_PREFIX, canonical_distribution, canonical_name
+from dagroute_lint.requirements import parse_requirement, release_tuple
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python < 3.11 only
+    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+
+# Airflow's ``[operators] default_queue`` default (semantics §1.2).
+DEFAULT_QUEUE = "default"
+# ``default_pool`` always exists: it is created at DB init with
+# ``[core] default_pool_task_slot_count`` = 128 and cannot be deleted (semantics §4).
+DEFAULT_POOL = "default_pool"
+DEFAULT_POOL_SLOTS = 128
+# Multiple executors (AIP-61) and the ``alias:`` syntax arrived in Airflow 2.10.
+MULTI_EXECUTOR_SINCE = (2, 10)
+SUPPORTED_AIRFLOW_MAJORS = (2, 3)
+RUNTIME_LABELS = ("code_version", "artifact_contract", "credential_source")
+
+_TOP_KEYS = ("deployment", "workers", "runtimes", "pools", "connections")
+_DEPLOYMENT_KEYS = (
+    "airflow_version",
+    "executors",
+    "default_queue",
+    "dag_processor",
+    "triggerer",
+)
+_WORKER_KEYS = ("name", "executor", "queues", "runtime")
+_RUNTIME_KEYS = ("python", "providers", "packages", *RUNTIME_LABELS)
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+_PYTHON_VERSION = re.compile(r"[0-9]+\.[0-9]+(?:\.[0-9]+)?")
+_TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
+_TOML_AT_END = re.compile(r"\s*\(at end of document\)$")
 
 
 @dataclass(frozen=True)
 class Requirement:
-    """A provider or package a runtime offers: canonical distribution name plus PEP 440 specifier."""
+    """A provider or package a runtime offers: canonical distribution name, PEP 440 specifier."""
 
     name: str
     specifier: str
     written: str
+    extras: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -26,7 +72,7 @@ class Runtime:
     """An environment (image, virtualenv) that parses DAG files or runs tasks."""
 
     name: str
-    python: Optional[str]
+    python: str | None
     providers: tuple[Requirement, ...]
     packages: tuple[Requirement, ...]
     labels: dict[str, str] = field(default_factory=dict)
@@ -38,32 +84,497 @@ class Worker:
 
     ``queues`` is normalised: a Celery worker without ``queues`` serves ``(default_queue,)``; an
     Edge worker without ``queues`` and any worker of a queue-blind executor serve every queue,
-    shown as ``None``.
+    shown as ``None``. A worker of an executor we cannot classify (custom class, 2.x hybrid)
+    keeps the queues it lists, or ``None`` when it lists none, so no rule guesses for it.
     """
 
     name: str
     executor: ExecutorEntry
-    queues: Optional[tuple[str, ...]]
+    queues: tuple[str, ...] | None
     runtime: str
 
 
 @dataclass(frozen=True)
 class Inventory:
-    """What the deployment provides."""
+    """What the deployment provides.
+
+    ``pools``, when declared, always holds ``default_pool`` (128 slots unless the file says
+    otherwise), because Airflow creates that pool itself and never lets it be deleted.
+    """
 
     path: str
-    airflow_version: Optional[str]
+    airflow_version: str | None
     executors: tuple[ExecutorEntry, ...]
     default_queue: str
-    dag_processor_runtime: Optional[str]  # None: not declared, parse-time checks are skipped
-    triggerer_runtime: Optional[str]
+    dag_processor_runtime: str | None  # None: not declared, parse-time checks are skipped
+    triggerer_runtime: str | None
     has_triggerer: bool  # false when [deployment] triggerer is absent or false
     workers: tuple[Worker, ...]
     runtimes: dict[str, Runtime]
-    pools: Optional[dict[str, int]]
-    connections: Optional[frozenset[str]]
+    pools: dict[str, int] | None
+    connections: frozenset[str] | None
+
+    @property
+    def airflow_release(self) -> tuple[int, ...] | None:
+        """Release segments of ``airflow_version`` (validated at load), ``None`` if unknown."""
+        return None if self.airflow_version is None else release_tuple(self.airflow_version)
+
+    @property
+    def airflow_major(self) -> int | None:
+        """2 or 3, or ``None`` when the inventory does not say (callers then assume 3)."""
+        release = self.airflow_release
+        return None if release is None else release[0]
+
+    @property
+    def default_executor(self) -> ExecutorEntry:
+        """The executor of tasks that leave ``executor`` unset: the first one configured."""
+        return self.executors[0]
+
+    def resolve_executor(self, name: str) -> ExecutorEntry | None:
+        """The configured executor a task's ``executor=name`` selects, as Airflow looks it up."""
+        return resolve_executor(self.executors, name)
 
 
 def load_inventory(path: Path) -> Inventory:
     """Read and validate ``path``; raise ``ConfigError`` naming file, key path and position."""
-    raise NotImplementedError
+    return _Loader(str(path)).load(path)
+
+
+def _quote(text: str) -> str:
+    return f"'{text}'" if text.isprintable() and "'" not in text else json.dumps(text)
+
+
+def _join(path: str, key: str) -> str:
+    """A TOML key path, quoting keys that are not bare keys (``runtimes."my image"``)."""
+    part = key if _BARE_KEY.fullmatch(key) else json.dumps(key)
+    return f"{path}.{part}" if path else part
+
+
+def _describe(value: object) -> str:
+    """The TOML type of a value, with the value itself when it is short, for error messages."""
+    if isinstance(value, bool):
+        return f"boolean {str(value).lower()}"
+    if isinstance(value, int):
+        return f"integer {value}"
+    if isinstance(value, float):
+        return f"float {value}"
+    if isinstance(value, str):
+        return f"string {json.dumps(value)}"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "table"
+    if isinstance(value, datetime):
+        return "datetime"
+    if isinstance(value, date):
+        return "date"
+    if isinstance(value, time):
+        return "time"
+    return type(value).__name__  # pragma: no cover - tomllib yields only the types above
+
+
+def _choices(names: Iterable[str]) -> str:
+    listed = ", ".join(sorted(names))
+    return listed or "none"
+
+
+class _Loader:
+    """Validation state for one file: its display name for every message."""
+
+    def __init__(self, filename: str) -> None:
+        self.filename = filename
+
+    def fail(self, path: str, message: str) -> NoReturn:
+        # One line whatever the user's strings hold, so editors and CI logs keep it whole.
+        text = f"{self.filename}: {path}: {message}" if path else f"{self.filename}: {message}"
+        raise ConfigError(text.replace("\r", "\\r").replace("\n", "\\n"))
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def read(self, path: Path) -> dict[str, object]:
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            self.fail("", "inventory file not found")
+        except IsADirectoryError:
+            self.fail("", "cannot read inventory: it is a directory")
+        except OSError as exc:
+            self.fail("", f"cannot read inventory: {exc.strerror or exc}")
+        try:
+            # TOML is UTF-8; a byte-order mark from a Windows editor is tolerated.
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            column = exc.start - data.rfind(b"\n", 0, exc.start)
+            raise ConfigError(
+                f"{self.filename}:{line}:{column}: invalid TOML: not UTF-8 text "
+                f"(byte 0x{data[exc.start]:02x})"
+            ) from None
+        try:
+            document: dict[str, object] = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(self._syntax_error(text, exc)) from None
+        return document
+
+    def _syntax_error(self, text: str, exc: ValueError) -> str:
+        # tomllib/tomli put the position only in the message: "... (at line 3, column 5)" or
+        # "... (at end of document)".
+        message = str(exc).splitlines()[0] if str(exc) else "syntax error"
+        match = _TOML_POSITION.search(message)
+        if match:
+            line, column = int(match.group(1)), int(match.group(2))
+            message = message[: match.start()]
+        else:
+            end = _TOML_AT_END.search(message)
+            if end:
+                message = message[: end.start()]
+            content = text.rstrip()
+            line = content.count("\n") + 1
+            column = len(content) - content.rfind("\n")
+        return f"{self.filename}:{line}:{column}: invalid TOML: {message}"
+
+    # --- generic shape checks --------------------------------------------------------------
+
+    def table(self, value: object, path: str, what: str = "a table") -> dict[str, object]:
+        if not isinstance(value, dict):
+            self.fail(path, f"expected {what}, got {_describe(value)}")
+        return value
+
+    def keys(self, table: Mapping[str, object], path: str, allowed: tuple[str, ...]) -> None:
+        for key in table:
+            if key not in allowed:
+                close = difflib.get_close_matches(key, allowed, n=1)
+                hint = (
+                    f"did you mean {_quote(close[0])}?"
+                    if close
+                    else f"allowed: {', '.join(allowed)}"
+                )
+                self.fail(_join(path, key), f"unknown key {_quote(key)} ({hint})")
+
+    def string(self, value: object, path: str, example: str = "") -> str:
+        if not isinstance(value, str):
+            such_as = f" such as {json.dumps(example)}" if example else ""
+            self.fail(path, f"expected a string{such_as}, got {_describe(value)}")
+        return value
+
+    def name(self, value: object, path: str) -> str:
+        text = self.string(value, path)
+        if not text.strip():
+            self.fail(path, "must not be empty")
+        return text
+
+    def string_list(self, value: object, path: str, example: str) -> list[str]:
+        if not isinstance(value, list):
+            self.fail(
+                path, f"expected an array of strings such as {example}, got {_describe(value)}"
+            )
+        return [self.string(item, f"{path}[{index}]") for index, item in enumerate(value)]
+
+    def runtime_ref(self, value: object, path: str, runtimes: Mapping[str, Runtime]) -> str:
+        name = self.string(value, path, "base")
+        if name not in runtimes:
+            defined = f"defined: {_choices(runtimes)}" if runtimes else "no [runtimes] are defined"
+            self.fail(path, f"runtime {_quote(name)} is not defined ({defined})")
+        return name
+
+    # --- sections --------------------------------------------------------------------------
+
+    def load(self, path: Path) -> Inventory:
+        document = self.read(path)
+        self.keys(document, "", _TOP_KEYS)
+        deployment = self.table(document.get("deployment", {}), "deployment")
+        self.keys(deployment, "deployment", _DEPLOYMENT_KEYS)
+
+        airflow_version, release = self.airflow_version(deployment)
+        executors = self.executors(deployment, release)
+        default_queue = DEFAULT_QUEUE
+        if "default_queue" in deployment:
+            default_queue = self.name(deployment["default_queue"], "deployment.default_queue")
+
+        runtimes = self.runtimes(document.get("runtimes", {}))
+        dag_processor_runtime = self.dag_processor(deployment, runtimes)
+        has_triggerer, triggerer_runtime = self.triggerer(deployment, runtimes)
+        workers = self.workers(document.get("workers", []), executors, default_queue, runtimes)
+        return Inventory(
+            path=self.filename,
+            airflow_version=airflow_version,
+            executors=executors,
+            default_queue=default_queue,
+            dag_processor_runtime=dag_processor_runtime,
+            triggerer_runtime=triggerer_runtime,
+            has_triggerer=has_triggerer,
+            workers=workers,
+            runtimes=runtimes,
+            pools=self.pools(document["pools"]) if "pools" in document else None,
+            connections=(
+                self.connections(document["connections"]) if "connections" in document else None
+            ),
+        )
+
+    def airflow_version(
+        self, deployment: Mapping[str, object]
+    ) -> tuple[str | None, tuple[int, ...] | None]:
+        if "airflow_version" not in deployment:
+            return None, None
+        path = "deployment.airflow_version"
+        version = self.string(deployment["airflow_version"], path, "3.3")
+        try:
+            release = release_tuple(version)
+        except ValueError:
+            self.fail(path, f'{_quote(version)} is not a version such as "3.3" or "2.10.5"')
+        if release[0] not in SUPPORTED_AIRFLOW_MAJORS:
+            self.fail(path, f"Airflow {release[0]} is not supported (Airflow 2 or 3 only)")
+        return version, release
+
+    def executors(
+        self, deployment: Mapping[str, object], release: tuple[int, ...] | None
+    ) -> tuple[ExecutorEntry, ...]:
+        path = "deployment.executors"
+        major = None if release is None else release[0]
+        raw = deployment.get("executors")
+        try:
+            if raw is None:
+                # Airflow's own default when [core] executor is unset (semantics §3.1).
+                default = DEFAULT_EXECUTOR_2 if major == 2 else DEFAULT_EXECUTOR_3
+                entries = parse_executor_list(default, major)
+            elif isinstance(raw, str):
+                entries = parse_executor_list(raw, major)
+            else:
+                items = self.string_list(raw, path, '["CeleryExecutor", "KubernetesExecutor"]')
+                entries = parse_executor_entries(items, major)
+        except ExecutorConfigError as exc:
+            where = path if exc.index is None or isinstance(raw, str) else f"{path}[{exc.index}]"
+            self.fail(where, str(exc))
+        if release is not None and release[:2] < MULTI_EXECUTOR_SINCE:
+            # Before AIP-61 the whole value is one executor: "A,B" or "x:a.B" fail to import.
+            version = ".".join(str(part) for part in release)
+            if len(entries) > 1:
+                self.fail(
+                    path,
+                    f"several executors need Airflow 2.10 or later (airflow_version {version})",
+                )
+            if ":" in entries[0].written:
+                self.fail(
+                    path if isinstance(raw, str) else f"{path}[0]",
+                    f"executor aliases ('alias:module.path.Class') need Airflow 2.10 or later "
+                    f"(airflow_version {version})",
+                )
+        return entries
+
+    def dag_processor(
+        self, deployment: Mapping[str, object], runtimes: Mapping[str, Runtime]
+    ) -> str | None:
+        if "dag_processor" not in deployment:
+            return None
+        path = "deployment.dag_processor"
+        table = self.table(
+            deployment["dag_processor"], path, 'a table such as { runtime = "base" }'
+        )
+        self.keys(table, path, ("runtime",))
+        if "runtime" not in table:
+            self.fail(path, "missing required key 'runtime'")
+        return self.runtime_ref(table["runtime"], f"{path}.runtime", runtimes)
+
+    def triggerer(
+        self, deployment: Mapping[str, object], runtimes: Mapping[str, Runtime]
+    ) -> tuple[bool, str | None]:
+        path = "deployment.triggerer"
+        value = deployment.get("triggerer", False)
+        if isinstance(value, bool):
+            return value, None
+        table = self.table(value, path, 'a table such as { runtime = "base" }, true or false')
+        self.keys(table, path, ("runtime",))
+        if "runtime" not in table:
+            return True, None
+        return True, self.runtime_ref(table["runtime"], f"{path}.runtime", runtimes)
+
+    def runtimes(self, value: object) -> dict[str, Runtime]:
+        section = self.table(value, "runtimes", "a table of [runtimes.NAME] tables")
+        runtimes: dict[str, Runtime] = {}
+        for name, body in section.items():
+            path = _join("runtimes", name)
+            if not name.strip():
+                self.fail(path, "runtime name must not be empty")
+            runtimes[name] = self.runtime(name, body, path)
+        return runtimes
+
+    def runtime(self, name: str, value: object, path: str) -> Runtime:
+        table = self.table(value, path)
+        self.keys(table, path, _RUNTIME_KEYS)
+        python = None
+        if "python" in table:
+            python = self.string(table["python"], f"{path}.python", "3.11")
+            if not _PYTHON_VERSION.fullmatch(python):
+                self.fail(f"{path}.python", f'{_quote(python)} is not a version such as "3.11"')
+        labels = {
+            label: self.string(table[label], f"{path}.{label}")
+            for label in RUNTIME_LABELS
+            if label in table
+        }
+        return Runtime(
+            name=name,
+            python=python,
+            providers=self.requirements(table.get("providers", []), f"{path}.providers", True),
+            packages=self.requirements(table.get("packages", []), f"{path}.packages", False),
+            labels=labels,
+        )
+
+    def requirements(self, value: object, path: str, providers: bool) -> tuple[Requirement, ...]:
+        example = '["standard", "amazon>=9"]' if providers else '["pandas>=2", "requests"]'
+        items = self.string_list(value, path, example)
+        seen: dict[str, int] = {}
+        result = []
+        for index, written in enumerate(items):
+            item_path = f"{path}[{index}]"
+            try:
+                parsed = parse_requirement(written)
+            except ValueError as exc:
+                self.fail(item_path, str(exc))
+            if providers:
+                # "standard" and "cncf.kubernetes" are provider ids; dashed names are
+                # distributions (apache-airflow-providers-amazon, third-party providers).
+                canonical = canonical_distribution(parsed.name)
+            else:
+                canonical = canonical_name(parsed.name)
+                if canonical.startswith(PROVIDER_PREFIX):
+                    self.fail(
+                        item_path,
+                        f"{_quote(written)} is an Airflow provider; list it under providers",
+                    )
+            if canonical in seen:
+                earlier = seen[canonical]
+                self.fail(
+                    item_path,
+                    f"{canonical} is listed twice (also [{earlier}] {_quote(items[earlier])})",
+                )
+            seen[canonical] = index
+            result.append(Requirement(canonical, parsed.specifier, written, parsed.extras))
+        return tuple(result)
+
+    def workers(
+        self,
+        value: object,
+        executors: tuple[ExecutorEntry, ...],
+        default_queue: str,
+        runtimes: Mapping[str, Runtime],
+    ) -> tuple[Worker, ...]:
+        if not isinstance(value, list):
+            self.fail("workers", f"expected an array of [[workers]] tables, got {_describe(value)}")
+        names: dict[str, int] = {}
+        workers = []
+        for index, item in enumerate(value):
+            path = f"workers[{index}]"
+            worker = self.worker(item, path, executors, default_queue, runtimes)
+            if worker.name in names:
+                self.fail(
+                    f"{path}.name",
+                    f"duplicate worker name {_quote(worker.name)} "
+                    f"(also workers[{names[worker.name]}])",
+                )
+            names[worker.name] = index
+            workers.append(worker)
+        return tuple(workers)
+
+    def worker(
+        self,
+        value: object,
+        path: str,
+        executors: tuple[ExecutorEntry, ...],
+        default_queue: str,
+        runtimes: Mapping[str, Runtime],
+    ) -> Worker:
+        table = self.table(value, path)
+        self.keys(table, path, _WORKER_KEYS)
+        for required in ("name", "runtime"):
+            if required not in table:
+                self.fail(path, f"missing required key {_quote(required)}")
+        name = self.name(table["name"], f"{path}.name")
+        executor = self.worker_executor(table, path, executors)
+        queues = self.queues(table["queues"], f"{path}.queues") if "queues" in table else None
+        runtime = self.runtime_ref(table["runtime"], f"{path}.runtime", runtimes)
+        if executor.honours_queue is False:
+            # Local, Kubernetes and AWS executors never route on queue (semantics §2): whatever
+            # the worker lists, it runs every task sent to its executor.
+            queues = None
+        elif queues is None and executor.kind == "celery":
+            # `airflow celery worker` without -q consumes [operators] default_queue only.
+            queues = (default_queue,)
+        # Edge: `airflow edge worker` without -q serves all queues, so None stays None.
+        return Worker(name=name, executor=executor, queues=queues, runtime=runtime)
+
+    def worker_executor(
+        self, table: Mapping[str, object], path: str, executors: tuple[ExecutorEntry, ...]
+    ) -> ExecutorEntry:
+        configured = ", ".join(entry.display_name for entry in executors)
+        if "executor" not in table:
+            if len(executors) == 1:
+                return executors[0]
+            self.fail(
+                path,
+                f"missing key 'executor', required when several executors are configured "
+                f"(one of: {configured})",
+            )
+        name = self.string(table["executor"], f"{path}.executor", executors[0].display_name)
+        entry = resolve_executor(executors, name)
+        if entry is None:
+            names = [entry.display_name for entry in executors]
+            close = difflib.get_close_matches(name, names, n=1)
+            hint = f"; did you mean {_quote(close[0])}?" if close else ""
+            self.fail(
+                f"{path}.executor",
+                f"{_quote(name)} matches no configured executor (configured: {configured}){hint}",
+            )
+        return entry
+
+    def queues(self, value: object, path: str) -> tuple[str, ...]:
+        items = self.string_list(value, path, '["default"]')
+        if not items:
+            self.fail(
+                path, "must list at least one queue (omit the key for the executor's default)"
+            )
+        seen: set[str] = set()
+        for index, queue in enumerate(items):
+            item_path = f"{path}[{index}]"
+            if not queue.strip():
+                self.fail(item_path, "queue name must not be empty")
+            if "," in queue:
+                # Workers take queues as one comma-separated -q value, so this name is two queues.
+                self.fail(item_path, f"{_quote(queue)} holds ','; list each queue as its own item")
+            if queue in seen:
+                self.fail(item_path, f"queue {_quote(queue)} is listed twice")
+            seen.add(queue)
+        return tuple(items)
+
+    def pools(self, value: object) -> dict[str, int]:
+        section = self.table(value, "pools", "a table of pool name = slots")
+        pools: dict[str, int] = {}
+        for name, slots in section.items():
+            path = _join("pools", name)
+            if not name.strip():
+                self.fail(path, "pool name must not be empty")
+            if isinstance(slots, bool) or not isinstance(slots, int):
+                self.fail(
+                    path,
+                    f"expected an integer (slots, or -1 for unlimited), got {_describe(slots)}",
+                )
+            # models/pool.py treats -1 as unlimited; anything else below 1 admits no task.
+            if slots < 1 and slots != -1:
+                self.fail(path, f"pool size must be at least 1, or -1 for unlimited; got {slots}")
+            pools[name] = slots
+        pools.setdefault(DEFAULT_POOL, DEFAULT_POOL_SLOTS)
+        return pools
+
+    def connections(self, value: object) -> frozenset[str]:
+        section = self.table(value, "connections")
+        self.keys(section, "connections", ("ids",))
+        if "ids" not in section:
+            self.fail("connections", "missing required key 'ids'")
+        ids = self.string_list(section["ids"], "connections.ids", '["aws_default"]')
+        seen: set[str] = set()
+        for index, conn_id in enumerate(ids):
+            if not conn_id.strip():
+                self.fail(f"connections.ids[{index}]", "connection id must not be empty")
+            if conn_id in seen:
+                self.fail(f"connections.ids[{index}]", f"{_quote(conn_id)} is listed twice")
+            seen.add(conn_id)
+        return frozenset(ids)

@@ -150,7 +150,10 @@ class Task:
     see them (for TaskFlow: decorator kwargs with ``.override()`` kwargs on top). ``task_id`` is
     the id as written, without group prefixes. ``dag`` is ``None`` for a task built outside any DAG
     context; ``applies_default_args`` is false for tasks attached to a DAG after construction,
-    which Airflow does not give the DAG's ``default_args``.
+    which Airflow does not give the DAG's ``default_args``. ``taskflow`` is the decorator kind
+    (``python``, ``virtualenv``...) for TaskFlow tasks; ``partial_keys`` are the TaskFlow
+    ``.partial()`` keywords, which bind function arguments and never route. ``overridden`` holds
+    attributes assigned after construction (``t.queue = ...``), which win over everything.
     """
 
     task_id: Expr
@@ -163,6 +166,7 @@ class Task:
     taskflow: Optional[str] = None
     mapped: bool = False
     expand_keys: tuple[str, ...] = ()
+    partial_keys: tuple[str, ...] = ()
     imports: tuple[ImportSite, ...] = ()
     overridden: dict[str, Expr] = field(default_factory=dict)
 

@@ -1,0 +1,71 @@
+"""Qualified names under which Airflow 2 and 3 export the objects that shape a DAG.
+
+Extraction recognises DAGs, TaskGroups and TaskFlow decorators by the qualified name an import
+gives them, so every public path of each object in both major versions is listed here.
+"""
+
+from __future__ import annotations
+
+DAG_CLASSES = frozenset(
+    {
+        "airflow.DAG",
+        "airflow.models.DAG",
+        "airflow.models.dag.DAG",
+        "airflow.sdk.DAG",
+        "airflow.sdk.definitions.dag.DAG",
+    }
+)
+
+DAG_DECORATORS = frozenset(
+    {
+        "airflow.decorators.dag",
+        "airflow.models.dag.dag",
+        "airflow.sdk.dag",
+        "airflow.sdk.definitions.dag.dag",
+    }
+)
+
+TASK_GROUP_CLASSES = frozenset(
+    {
+        "airflow.utils.task_group.TaskGroup",
+        "airflow.sdk.TaskGroup",
+        "airflow.sdk.definitions.taskgroup.TaskGroup",
+    }
+)
+
+TASK_GROUP_DECORATORS = frozenset(
+    {
+        "airflow.decorators.task_group",
+        "airflow.decorators.task_group.task_group",
+        "airflow.sdk.task_group",
+        "airflow.sdk.definitions.decorators.task_group.task_group",
+    }
+)
+
+# ``@task`` is ``task.python``; ``@setup`` and ``@teardown`` build Python tasks too.
+TASK_DECORATORS = {
+    "airflow.decorators.task": "python",
+    "airflow.sdk.task": "python",
+    "airflow.decorators.setup": "python",
+    "airflow.sdk.setup": "python",
+    "airflow.decorators.teardown": "python",
+    "airflow.sdk.teardown": "python",
+}
+
+# Calls whose result depends on the environment the DAG file is parsed in.
+DYNAMIC_CALLS = {
+    "os.getenv": "environment variable (os.getenv)",
+    "os.environ.get": "environment variable (os.environ.get)",
+    "airflow.models.Variable.get": "Airflow Variable (Variable.get)",
+    "airflow.models.variable.Variable.get": "Airflow Variable (Variable.get)",
+    "airflow.sdk.Variable.get": "Airflow Variable (Variable.get)",
+    "airflow.sdk.definitions.variable.Variable.get": "Airflow Variable (Variable.get)",
+}
+
+DYNAMIC_MAPPINGS = {
+    "os.environ": "environment variable (os.environ)",
+}
+
+# Operator keyword arguments that ``Operator.partial(...).expand(...)`` cannot map (semantics
+# §1.5): routing never varies per map index.
+MAPPED_OPERATOR_METHODS = frozenset({"expand", "expand_kwargs"})

@@ -1,0 +1,137 @@
+"""What a name can be bound to while a DAG file is walked: a value, an import, or an Airflow object."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+import libcst as cst
+
+from dagroute_lint.model import Expr
+
+
+@dataclass(frozen=True)
+class Imported:
+    """A module or a module attribute bound by an import, by qualified name."""
+
+    qualname: str
+
+
+@dataclass(frozen=True)
+class DagHandle:
+    index: int
+
+
+@dataclass(frozen=True)
+class GroupHandle:
+    index: int
+
+
+@dataclass(frozen=True)
+class TaskHandles:
+    """One task (an operator or a TaskFlow call's XComArg) or a list of them."""
+
+    indexes: tuple[int, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class Function:
+    """A plain function: its body's imports run wherever it is used as a ``python_callable``."""
+
+    node: cst.FunctionDef
+    qualname: str
+
+
+@dataclass(frozen=True)
+class CallArguments:
+    """Keyword arguments as written, with the bindings needed to follow ``dag=``/``task_group=``."""
+
+    named: dict[str, Expr] = field(default_factory=dict)
+    spreads: tuple[Expr, ...] = ()
+    bindings: dict[str, Binding] = field(default_factory=dict)
+    nodes: dict[str, cst.CSTNode] = field(default_factory=dict)
+
+    def merged(self, other: CallArguments) -> CallArguments:
+        """``other`` on top of ``self``, as ``.override()`` merges into decorator kwargs."""
+        return CallArguments(
+            named={**self.named, **other.named},
+            spreads=self.spreads + other.spreads,
+            bindings={**self.bindings, **other.bindings},
+            nodes={**self.nodes, **other.nodes},
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class TaskDecorator:
+    """``task``, ``task.<kind>`` or either called with operator kwargs, not yet applied."""
+
+    kind: str
+    arguments: CallArguments
+
+
+@dataclass(frozen=True, eq=False)
+class TaskFlow:
+    """A ``@task`` function (possibly ``.override()``-n or ``.partial()``-ed), ready to be called."""
+
+    function: Function
+    kind: str
+    arguments: CallArguments
+    partial_keys: tuple[str, ...] = ()
+    is_partial: bool = False
+
+
+@dataclass(frozen=True, eq=False)
+class DagFactory:
+    """An ``@dag`` function: calling it builds the DAG (``function`` is None for ``dag(...)``)."""
+
+    function: Optional[Function]
+    arguments: CallArguments
+
+
+@dataclass(frozen=True, eq=False)
+class GroupFactory:
+    """A ``@task_group`` function: calling it builds the group inside the current DAG."""
+
+    function: Optional[Function]
+    arguments: CallArguments
+
+
+@dataclass(frozen=True, eq=False)
+class OperatorPartial:
+    """``Operator.partial(...)``, waiting for ``.expand()``."""
+
+    operator: str
+    arguments: CallArguments
+    node: cst.CSTNode
+
+
+@dataclass(frozen=True)
+class LocalClass:
+    """A class defined in the file, by qualified name (custom operators)."""
+
+    qualname: str
+
+
+@dataclass(frozen=True, eq=False)
+class BoundMethod:
+    """``obj.name`` where ``obj`` is an object we model, waiting to be called."""
+
+    target: Binding
+    name: str
+
+
+Binding = Union[
+    Expr,
+    Imported,
+    DagHandle,
+    GroupHandle,
+    TaskHandles,
+    Function,
+    TaskDecorator,
+    TaskFlow,
+    DagFactory,
+    GroupFactory,
+    OperatorPartial,
+    LocalClass,
+    BoundMethod,
+]

@@ -1,0 +1,134 @@
+"""Print Airflow's own parsed routing for every task of a DAG folder, as JSON (the oracle).
+
+Run with the interpreter of the pinned Airflow venv, never the linter's::
+
+    <airflow-venv>/bin/python dump_airflow.py DAG_FOLDER --executors CeleryExecutor,... \
+        --default-queue default --output airflow.json
+
+It loads the folder the way the 3.3 DAG processor does (``BundleDagBag``: the folder is put on
+``sys.path``, every file is imported, each DAG validated, including its executor names, and
+serialized) and records, for every task, the values the parsed operator holds: ``task.queue``,
+``task.executor``, ``task.pool`` and ``task.pool_slots``. No metadata database is needed.
+This file is imported by nothing; it must run on the Airflow venv's Python (3.10+), but keeps
+to 3.9 syntax like the rest of the test code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+
+def _configure(folder: Path, executors: str, default_queue: str) -> None:
+    """Set Airflow's configuration through the environment, before ``airflow`` is imported.
+
+    ``[operators] default_queue`` is read once when the task SDK is imported, so it must be in
+    place first; ``[core] executor`` must list every executor name a task uses, or its DAG is
+    dropped with an import error.
+    """
+    for key in [k for k in os.environ if k.startswith("AIRFLOW__")]:
+        del os.environ[key]
+    if not os.environ.get("AIRFLOW_HOME"):
+        os.environ["AIRFLOW_HOME"] = tempfile.mkdtemp(prefix="dagroute-airflow-home-")
+    os.environ["AIRFLOW__CORE__EXECUTOR"] = executors
+    os.environ["AIRFLOW__OPERATORS__DEFAULT_QUEUE"] = default_queue
+    os.environ["AIRFLOW__CORE__DAGS_FOLDER"] = str(folder)
+    os.environ["AIRFLOW__CORE__LOAD_EXAMPLES"] = "False"
+    os.environ["AIRFLOW__CORE__DAGBAG_IMPORT_TIMEOUT"] = "120"
+    os.environ["AIRFLOW__LOGGING__LOGGING_LEVEL"] = "ERROR"
+
+
+def _relative(path: str, folder: Path) -> str:
+    try:
+        return Path(path).resolve().relative_to(folder).as_posix()
+    except ValueError:
+        return Path(path).as_posix()
+
+
+def _operator_name(task: Any) -> str:
+    module = getattr(task, "_task_module", None) or type(task).__module__
+    return f"{module}.{task.task_type}"
+
+
+def dump(folder: Path) -> dict[str, Any]:
+    """Load ``folder`` with Airflow and return its DAGs, tasks and import errors."""
+    import airflow
+    from airflow.dag_processing.dagbag import BundleDagBag
+    from airflow.serialization.serialized_objects import DagSerialization
+
+    started = time.monotonic()
+    bag = BundleDagBag(
+        dag_folder=str(folder),
+        bundle_path=folder,
+        bundle_name="conformance",
+        load_op_links=False,
+    )
+    import_errors = {_relative(str(folder / k), folder): v for k, v in bag.import_errors.items()}
+
+    dags: list[dict[str, Any]] = []
+    tasks: list[dict[str, Any]] = []
+    for dag_id in sorted(bag.dags):
+        dag = bag.dags[dag_id]
+        file = _relative(dag.fileloc, folder)
+        # The DAG processor serializes every DAG and records a failure as an import error.
+        try:
+            DagSerialization.to_dict(dag)
+        except Exception as exc:
+            import_errors[file] = f"serialization failed: {type(exc).__name__}: {exc}"
+        dags.append({"file": file, "dag_id": dag_id, "task_count": len(dag.task_dict)})
+        for task_id in sorted(dag.task_dict):
+            task = dag.task_dict[task_id]
+            tasks.append(
+                {
+                    "file": file,
+                    "dag_id": dag_id,
+                    "task_id": task_id,
+                    "queue": task.queue,
+                    "executor": task.executor,
+                    "pool": task.pool,
+                    "pool_slots": task.pool_slots,
+                    "operator": _operator_name(task),
+                    "mapped": bool(getattr(task, "is_mapped", False)),
+                }
+            )
+    return {
+        "airflow_version": airflow.__version__,
+        "folder": str(folder),
+        "settings": {
+            "executor": os.environ["AIRFLOW__CORE__EXECUTOR"],
+            "default_queue": os.environ["AIRFLOW__OPERATORS__DEFAULT_QUEUE"],
+        },
+        "seconds": round(time.monotonic() - started, 2),
+        "dags": dags,
+        "tasks": tasks,
+        "import_errors": dict(sorted(import_errors.items())),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("--executors", default="CeleryExecutor,KubernetesExecutor,LocalExecutor")
+    parser.add_argument("--default-queue", default="default")
+    parser.add_argument("--output", type=Path, help="write JSON here instead of stdout")
+    args = parser.parse_args(argv)
+
+    folder = args.folder.resolve()
+    _configure(folder, args.executors, args.default_queue)
+    result = dump(folder)
+    text = json.dumps(result, indent=2, sort_keys=True, default=repr) + "\n"
+    if args.output:
+        args.output.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
