@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 # Built-in names and the module paths ExecutorLoader maps them to (``ExecutorLoader.executors`` in
@@ -36,6 +36,19 @@ CORE_EXECUTORS_2_ONLY: dict[str, str] = {
     "LocalKubernetesExecutor": LOCAL_KUBERNETES_EXECUTOR_PATH,
 }
 CORE_EXECUTORS_2: dict[str, str] = {**CORE_EXECUTORS_3, **CORE_EXECUTORS_2_ONLY}
+
+# Provider executors people write by class name alone, which only core executors allow; the
+# paths are the ones the provider docs give for ``[core] executor``.
+PROVIDER_EXECUTOR_PATHS: dict[str, str] = {
+    "EdgeExecutor": "airflow.providers.edge3.executors.EdgeExecutor",
+    "AwsEcsExecutor": "airflow.providers.amazon.aws.executors.ecs.ecs_executor.AwsEcsExecutor",
+    "AwsBatchExecutor": (
+        "airflow.providers.amazon.aws.executors.batch.batch_executor.AwsBatchExecutor"
+    ),
+    "AwsLambdaExecutor": (
+        "airflow.providers.amazon.aws.executors.aws_lambda.lambda_executor.AwsLambdaExecutor"
+    ),
+}
 
 # What ``[core] executor`` holds when nobody sets it (semantics §3.1).
 DEFAULT_EXECUTOR_3 = "LocalExecutor"
@@ -158,16 +171,26 @@ def _is_module_path(text: str) -> bool:
     return len(parts) >= 2 and all(_IDENTIFIER.fullmatch(part) for part in parts)
 
 
-def _suggest(name: str, choices: Sequence[str]) -> str:
-    close = difflib.get_close_matches(name, choices, n=1)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+def _close_core_name(name: str, core: Mapping[str, str]) -> str:
+    close = difflib.get_close_matches(name, list(core), n=1, cutoff=0.8)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def _not_importable(name: str, core: Mapping[str, str]) -> str:
+    """Why a dotless non-core name cannot be an executor, with the likely intended spelling."""
+    provider_path = PROVIDER_EXECUTOR_PATHS.get(name)
+    if provider_path is not None:
+        return f"'{name}' is not a core executor name; configure it by module path: {provider_path}"
+    return (
+        f"'{name}' is neither a core executor name ({', '.join(core)}) nor a module path such "
+        f"as my_company.executors.MyExecutor{_close_core_name(name, core)}"
+    )
 
 
 def parse_executor_entry(written: str, airflow_major: int | None) -> ExecutorEntry:
     """Parse one entry (already split on commas and stripped); raise ``ValueError`` if invalid."""
     major = 3 if airflow_major is None else airflow_major
     core = _core_names(major)
-    core_list = ", ".join(core)
     if written == "":
         # Airflow 3.3.2 keeps an empty entry as a module path "" and fails when importing it.
         raise ValueError("empty executor entry (a stray ','?)")
@@ -193,10 +216,7 @@ def parse_executor_entry(written: str, airflow_major: int | None) -> ExecutorEnt
             return _entry(written, written, module_path)
         if not _is_module_path(written):
             # Airflow accepts this at config parse but import_string fails when loading it.
-            raise ValueError(
-                f"'{written}' is neither a core executor name ({core_list}) nor a module path "
-                f"such as my_company.executors.MyExecutor{_suggest(written, list(core))}"
-            )
+            raise ValueError(_not_importable(written, core))
         if major >= 3 and written in CORE_EXECUTORS_2_ONLY.values():
             raise ValueError(_removed_in_3(written, written.rsplit(".", 1)[-1]))
         return _entry(written, None, written)
@@ -218,11 +238,18 @@ def parse_executor_entry(written: str, airflow_major: int | None) -> ExecutorEnt
         # §3.1, exp8; the docs show ``my_local_exec:LocalExecutor``).
         return _entry(written, alias_or_none, core[target])
     if not _is_module_path(target):
+        provider_path = PROVIDER_EXECUTOR_PATHS.get(target)
+        if provider_path is not None:
+            reason = f"{target} is not a core executor name; write '{alias}:{provider_path}'"
+        else:
+            reason = (
+                "the part after ':' must be a module path or a core executor name "
+                f"({', '.join(core)}){_close_core_name(target, core)}"
+            )
         raise ValueError(
-            f"'{written}': the part after ':' must be a module path or a core executor name "
-            f"({core_list}){_suggest(target, list(core))} (Airflow: Incorrectly formatted "
-            "executor configuration. Second portion of an executor configuration must be a "
-            f"module path but received: {target})"
+            f"'{written}': {reason} (Airflow: Incorrectly formatted executor configuration. "
+            "Second portion of an executor configuration must be a module path but received: "
+            f"{target})"
         )
     if major >= 3 and target in CORE_EXECUTORS_2_ONLY.values():
         raise ValueError(_removed_in_3(written, target.rsplit(".", 1)[-1]))
@@ -230,18 +257,16 @@ def parse_executor_entry(written: str, airflow_major: int | None) -> ExecutorEnt
 
 
 def _removed_in_3(written: str, class_name: str) -> str:
+    subject = f"'{written}'" if written == class_name else f"'{written}': {class_name}"
     if class_name in _HYBRIDS:
         # providers/celery/.../celery_kubernetes_executor.py and local_kubernetes_executor.py
         # raise RuntimeError("... does not support Airflow 3.0+") in their constructors.
         return (
-            f"'{written}': {class_name} does not support Airflow 3.0+ (its constructor raises "
-            "RuntimeError); configure its two executors side by side (e.g. "
-            "CeleryExecutor, KubernetesExecutor) and route with the task's executor="
+            f"{subject} does not support Airflow 3.0+ (its constructor raises RuntimeError); "
+            "configure its two executors side by side (e.g. CeleryExecutor, KubernetesExecutor) "
+            "and route with the task's executor="
         )
-    return (
-        f"'{written}': {class_name} was removed in Airflow 3.0 (core executors: "
-        f"{', '.join(CORE_EXECUTORS_3)})"
-    )
+    return f"{subject} was removed in Airflow 3.0 (core executors: {', '.join(CORE_EXECUTORS_3)})"
 
 
 def _entry(written: str, alias: str | None, module_path: str) -> ExecutorEntry:

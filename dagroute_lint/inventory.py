@@ -443,9 +443,10 @@ class _Loader:
                     )
             if canonical in seen:
                 earlier = seen[canonical]
+                key = path.rsplit(".", 1)[-1]
                 self.fail(
                     item_path,
-                    f"{canonical} is listed twice (also [{earlier}] {_quote(items[earlier])})",
+                    f"{canonical} is listed twice (also {key}[{earlier}] {_quote(items[earlier])})",
                 )
             seen[canonical] = index
             result.append(Requirement(canonical, parsed.specifier, written, parsed.extras))
@@ -517,9 +518,13 @@ class _Loader:
         name = self.string(table["executor"], f"{path}.executor", executors[0].display_name)
         entry = resolve_executor(executors, name)
         if entry is None:
-            names = [entry.display_name for entry in executors]
-            close = difflib.get_close_matches(name, names, n=1)
+            names = [e.display_name for e in executors] + [e.class_name for e in executors]
+            same_but_case = [known for known in names if known.lower() == name.lower()]
+            close = same_but_case or difflib.get_close_matches(name, names, n=1, cutoff=0.8)
             hint = f"; did you mean {_quote(close[0])}?" if close else ""
+            if same_but_case:
+                # lookup_executor_name_by_str compares exact strings (semantics §3.2).
+                hint = f"; names are case-sensitive, did you mean {_quote(close[0])}?"
             self.fail(
                 f"{path}.executor",
                 f"{_quote(name)} matches no configured executor (configured: {configured}){hint}",

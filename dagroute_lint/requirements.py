@@ -1,14 +1,12 @@
-"""Parse requirement strings (``amazon>=9``, ``requests[socks]==2.*``) and compare PEP 440 versions.
-
-Written here rather than taken from ``packaging`` because ``packaging`` is not a runtime
-dependency; only what the inventory needs is covered: names with extras and version specifiers
-(no URLs, no environment markers).
-"""
+"""Parse requirement strings such as ``amazon>=9`` and compare PEP 440 versions."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+# Written here rather than taken from ``packaging``, which is not a runtime dependency; only what
+# the inventory needs is covered: names with extras and version specifiers (no URLs, no markers).
 
 # PEP 508 distribution name (also fits provider ids such as ``cncf.kubernetes``).
 _NAME = r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?"
@@ -34,6 +32,10 @@ _CLAUSE_RE = re.compile(r"\s*(?P<op>~=|===|==|!=|<=|>=|<|>)\s*(?P<version>[^\s,]
 _PRE_RANK = {"a": 0, "alpha": 0, "b": 1, "beta": 1, "c": 2, "rc": 2, "pre": 2, "preview": 2}
 
 
+def _quote(text: str) -> str:
+    return f'"{text}"' if "'" in text else f"'{text}'"
+
+
 @dataclass(frozen=True)
 class ParsedRequirement:
     """A requirement string split into its name as written, extras and normalised specifier."""
@@ -46,18 +48,20 @@ class ParsedRequirement:
 def parse_requirement(text: str) -> ParsedRequirement:
     """Split ``name[extras] specifier``; raise ``ValueError`` saying what is wrong."""
     if ";" in text:
-        raise ValueError(f"'{text}': environment markers (';') are not supported")
+        raise ValueError(f"{_quote(text)}: environment markers (';') are not supported")
     if "@" in text:
-        raise ValueError(f"'{text}': direct references ('@ url') are not supported")
+        raise ValueError(f"{_quote(text)}: direct references ('@ url') are not supported")
     match = _REQUIREMENT_RE.fullmatch(text)
     if match is None or not match.group("name"):
-        raise ValueError(f"'{text}': not a distribution name with an optional version specifier")
+        raise ValueError(
+            f"{_quote(text)}: not a distribution name with an optional version specifier"
+        )
     extras: tuple[str, ...] = ()
     if match.group("extras") is not None:
         extras = tuple(part.strip() for part in match.group("extras").split(","))
         bad = [extra for extra in extras if not _NAME_RE.fullmatch(extra)]
         if bad:
-            raise ValueError(f"'{text}': invalid extra name '{bad[0]}'")
+            raise ValueError(f"{_quote(text)}: invalid extra name '{bad[0]}'")
     spec = match.group("spec")
     # PEP 508 also allows the specifier in parentheses: ``name (>=1.0)``.
     if spec.startswith("(") and spec.endswith(")"):
@@ -65,7 +69,7 @@ def parse_requirement(text: str) -> ParsedRequirement:
     try:
         specifier = normalise_specifier(spec)
     except ValueError as exc:
-        raise ValueError(f"'{text}': {exc}") from None
+        raise ValueError(f"{_quote(text)}: {exc}") from None
     return ParsedRequirement(match.group("name"), extras, specifier)
 
 
