@@ -1,0 +1,250 @@
+"""The ``dagroute-lint`` command line: lint by default, plus ``routes``, ``rules`` and ``inventory``.
+
+Exit codes follow ruff: 0 nothing reported, 1 diagnostics reported, 2 usage, configuration,
+inventory or internal error. Diagnostics go to stdout, everything else to stderr.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Optional
+
+import click
+
+from dagroute_lint import __version__
+from dagroute_lint.config import Settings, load_settings
+from dagroute_lint.errors import ConfigError
+from dagroute_lint.files import write_atomically
+from dagroute_lint.formatters import FORMATTERS
+from dagroute_lint.inventory import Inventory, load_inventory
+from dagroute_lint.routes import ROUTE_FORMATS
+from dagroute_lint.rules import RULES, RULES_BY_CODE
+from dagroute_lint.runner import Report, run
+
+EXIT_CLEAN, EXIT_REPORTED, EXIT_ERROR = 0, 1, 2
+
+
+class _LintByDefault(click.Group):
+    """``dagroute-lint PATH...`` means ``dagroute-lint check PATH...``, as with flake8."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("--help", "--version"):
+            args = ["check", *args]
+        elif not args:
+            args = ["check"]
+        return super().parse_args(ctx, args)
+
+
+def _split_codes(values: Sequence[str]) -> list[str]:
+    return [code.strip() for value in values for code in value.split(",") if code.strip()]
+
+
+def _fail(message: str) -> None:
+    click.echo(f"dagroute-lint: {message}", err=True)
+    sys.exit(EXIT_ERROR)
+
+
+def _settings(config: Optional[Path]) -> Settings:
+    return load_settings(config, Path.cwd())
+
+
+def _inventory(settings: Settings, quiet: bool) -> Optional[Inventory]:
+    path = settings.default_inventory()
+    if path is None:
+        if not quiet:
+            click.echo(
+                "dagroute-lint: no inventory (no --inventory, no `inventory` setting, no "
+                "dagroute.toml in the project root): only DRL001 runs; queue, executor and "
+                "provider checks need to know what the deployment provides",
+                err=True,
+            )
+        return None
+    return load_inventory(path)
+
+
+def _guarded(function: Any) -> Any:
+    """Turn our errors into one-line messages with exit 2, and crashes into a short report."""
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        verbose = bool(kwargs.get("verbose"))
+        try:
+            return function(*args, **kwargs)
+        except ConfigError as error:
+            _fail(str(error))
+        except (KeyboardInterrupt, BrokenPipeError):
+            sys.exit(EXIT_ERROR)
+        except Exception as error:  # the last line of defence: never a bare traceback
+            if verbose:
+                traceback.print_exc()
+            _fail(
+                f"internal error: {type(error).__name__}: {error} "
+                "(run with --verbose for the traceback)"
+            )
+
+    wrapper.__name__ = function.__name__
+    wrapper.__doc__ = function.__doc__
+    return wrapper
+
+
+@click.group(cls=_LintByDefault, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="dagroute-lint")
+def main() -> None:
+    """Check that every Airflow task can reach a worker that can run it.
+
+    Run `dagroute-lint PATH...` to lint DAG files against the deployment inventory.
+    """
+
+
+_inventory_option = click.option(
+    "--inventory",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Deployment inventory (default: dagroute.toml in the project root).",
+)
+_config_option = click.option(
+    "--config",
+    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    help="pyproject.toml to read [tool.dagroute-lint] from (default: the nearest one).",
+)
+_verbose_option = click.option("--verbose", is_flag=True, help="Show tracebacks of internal errors.")
+
+
+@main.command()
+@click.argument("paths", nargs=-1)
+@_inventory_option
+@_config_option
+@click.option("--select", multiple=True, help="Rule codes or prefixes to run (ALL, DRL1, DRL101).")
+@click.option("--ignore", multiple=True, help="Rule codes or prefixes to skip.")
+@click.option("--extend-select", multiple=True, help="Rule codes to add to the selection.")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(sorted(FORMATTERS)),
+    default="text",
+    show_default=True,
+)
+@click.option("--output-file", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--stdin-filename", help="Name of the file read from stdin with `-`.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when diagnostics are reported.")
+@click.option("--statistics", is_flag=True, help="Count diagnostics per rule, on stderr.")
+@click.option("--quiet", "-q", is_flag=True, help="Print diagnostics only.")
+@_verbose_option
+@_guarded
+def check(
+    paths: tuple[str, ...],
+    inventory: Optional[Path],
+    config: Optional[Path],
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    extend_select: tuple[str, ...],
+    output_format: str,
+    output_file: Optional[Path],
+    stdin_filename: Optional[str],
+    exit_zero: bool,
+    statistics: bool,
+    quiet: bool,
+    verbose: bool,
+) -> None:
+    """Lint DAG files and folders (the default command)."""
+    settings = _settings(config).with_overrides(
+        inventory, _split_codes(select), _split_codes(ignore), _split_codes(extend_select)
+    )
+    targets = list(paths) or [str(path) for path in settings.dags]
+    if not targets:
+        raise ConfigError("no paths given and no `dags` setting: nothing to lint")
+    stdin: Optional[tuple[str, bytes]] = None
+    if targets == ["-"]:
+        stdin = (stdin_filename or "stdin.py", sys.stdin.buffer.read())
+    elif "-" in targets:
+        raise ConfigError("`-` (stdin) cannot be combined with other paths")
+    else:
+        missing = [target for target in targets if not Path(target).exists()]
+        if missing:
+            raise ConfigError(f"no such file or directory: {', '.join(missing)}")
+    report = run(targets, settings, _inventory(settings, quiet), stdin)
+    _emit(FORMATTERS[output_format](report.diagnostics), output_file)
+    if statistics:
+        _print_statistics(report)
+    if not quiet and output_format == "text":
+        count = len(report.diagnostics)
+        files = report.files
+        click.echo(
+            f"{count} problem{'s' if count != 1 else ''} in {files} file{'s' if files != 1 else ''}",
+            err=True,
+        )
+    sys.exit(EXIT_REPORTED if report.diagnostics and not exit_zero else EXIT_CLEAN)
+
+
+def _emit(text: str, output_file: Optional[Path]) -> None:
+    if output_file is None:
+        click.echo(text, nl=False)
+        return
+    write_atomically(output_file, text.encode("utf-8"))
+
+
+def _print_statistics(report: Report) -> None:
+    counts = Counter(diagnostic.code for diagnostic in report.diagnostics)
+    for code, count in sorted(counts.items()):
+        name = RULES_BY_CODE[code].name if code in RULES_BY_CODE else ""
+        click.echo(f"{count:>6}  {code}  {name}", err=True)
+
+
+@main.command()
+@click.argument("paths", nargs=-1)
+@_inventory_option
+@_config_option
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(sorted(ROUTE_FORMATS)),
+    default="table",
+    show_default=True,
+)
+@click.option("--output-file", type=click.Path(path_type=Path, dir_okay=False))
+@_verbose_option
+@_guarded
+def routes(
+    paths: tuple[str, ...],
+    inventory: Optional[Path],
+    config: Optional[Path],
+    output_format: str,
+    output_file: Optional[Path],
+    verbose: bool,
+) -> None:
+    """Print every task's resolved routing (queue, executor, pool, pool_slots)."""
+    settings = _settings(config).with_overrides(inventory)
+    targets = list(paths) or [str(path) for path in settings.dags]
+    if not targets:
+        raise ConfigError("no paths given and no `dags` setting")
+    path = settings.default_inventory()
+    deployment = load_inventory(path) if path is not None else None
+    report = run(targets, settings.with_overrides(select=["DRL001"]), deployment)
+    _emit(ROUTE_FORMATS[output_format](report.tasks, deployment), output_file)
+
+
+@main.command(name="rules")
+def list_rules() -> None:
+    """List every rule with its code, name and the boundary it guards."""
+    for rule in RULES:
+        click.echo(f"{rule.code}  {rule.name:<28} {rule.boundary:<9} {rule.summary}")
+
+
+@main.group(name="inventory")
+def inventory_group() -> None:
+    """Validate or build deployment inventories."""
+
+
+@inventory_group.command(name="check")
+@click.argument("path", type=click.Path(path_type=Path, dir_okay=False), default="dagroute.toml")
+@_verbose_option
+@_guarded
+def inventory_check(path: Path, verbose: bool) -> None:
+    """Validate an inventory file; exit 2 with the first mistake found."""
+    deployment = load_inventory(path)
+    click.echo(
+        f"{path}: ok ({len(deployment.executors)} executors, {len(deployment.workers)} workers, "
+        f"{len(deployment.runtimes)} runtimes)"
+    )

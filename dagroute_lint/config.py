@@ -1,0 +1,188 @@
+"""Settings from ``[tool.dagroute-lint]`` in ``pyproject.toml``, merged under command-line flags."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Optional
+
+from dagroute_lint.errors import ConfigError
+from dagroute_lint.rules import RULES
+from dagroute_lint.toml import toml
+
+SECTION = "dagroute-lint"
+DEFAULT_INVENTORY = "dagroute.toml"
+_KEYS = (
+    "inventory",
+    "select",
+    "ignore",
+    "extend-select",
+    "per-file-ignores",
+    "exclude",
+    "dags",
+    "roots",
+)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Resolved settings; paths are absolute."""
+
+    root: Path
+    config_file: Optional[Path] = None
+    inventory: Optional[Path] = None
+    select: tuple[str, ...] = ("ALL",)
+    ignore: tuple[str, ...] = ()
+    extend_select: tuple[str, ...] = ()
+    per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    exclude: tuple[str, ...] = ()
+    dags: tuple[Path, ...] = ()
+    roots: tuple[Path, ...] = ()
+
+    def with_overrides(
+        self,
+        inventory: Optional[Path] = None,
+        select: Optional[Sequence[str]] = None,
+        ignore: Optional[Sequence[str]] = None,
+        extend_select: Optional[Sequence[str]] = None,
+    ) -> Settings:
+        """Command-line flags win over the file."""
+        return replace(
+            self,
+            inventory=inventory.resolve() if inventory is not None else self.inventory,
+            select=tuple(select) if select else self.select,
+            ignore=tuple(ignore) if ignore else self.ignore,
+            extend_select=tuple(extend_select) if extend_select else self.extend_select,
+        )
+
+    def selected_codes(self) -> frozenset[str]:
+        """Rule codes that run: select (+ extend-select) minus ignore, by code prefix."""
+        chosen = _expand(self.select, "select") | _expand(self.extend_select, "extend-select")
+        return frozenset(chosen - _expand(self.ignore, "ignore"))
+
+    def ignored_for(self, path: Path) -> frozenset[str]:
+        """Codes ``per-file-ignores`` turns off for ``path``."""
+        try:
+            relative = path.resolve().relative_to(self.root)
+        except ValueError:
+            relative = path
+        codes: set[str] = set()
+        for pattern, selectors in self.per_file_ignores.items():
+            if relative.match(pattern) or Path(relative.as_posix()).match(pattern):
+                codes |= _expand(selectors, f"per-file-ignores '{pattern}'")
+        return frozenset(codes)
+
+    def default_inventory(self) -> Optional[Path]:
+        if self.inventory is not None:
+            return self.inventory
+        candidate = self.root / DEFAULT_INVENTORY
+        return candidate if candidate.is_file() else None
+
+
+def _expand(selectors: Iterable[str], where: str) -> set[str]:
+    codes = [rule.code for rule in RULES]
+    chosen: set[str] = set()
+    for selector in selectors:
+        wanted = selector.strip().upper()
+        if not wanted:
+            continue
+        if wanted == "ALL":
+            chosen.update(codes)
+            continue
+        matches = {code for code in codes if code.startswith(wanted)}
+        if not matches:
+            hint = difflib.get_close_matches(wanted, codes, n=1)
+            suggestion = f"; did you mean {hint[0]}?" if hint else ""
+            raise ConfigError(
+                f"unknown rule selector '{selector}' in {where} (see `dagroute-lint rules`)"
+                f"{suggestion}"
+            )
+        chosen |= matches
+    return chosen
+
+
+def find_config(start: Path) -> Optional[Path]:
+    """The nearest ``pyproject.toml`` with a ``[tool.dagroute-lint]`` table, from ``start`` up."""
+    for directory in (start, *start.parents):
+        candidate = directory / "pyproject.toml"
+        if candidate.is_file():
+            try:
+                document = toml.loads(candidate.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, toml.TOMLDecodeError):
+                continue
+            tool = document.get("tool")
+            if isinstance(tool, dict) and SECTION in tool:
+                return candidate
+    return None
+
+
+def project_root(start: Path) -> Path:
+    """The repository root: the nearest folder with ``.git`` or ``pyproject.toml``."""
+    for directory in (start, *start.parents):
+        if (directory / ".git").exists() or (directory / "pyproject.toml").is_file():
+            return directory
+    return start
+
+
+def load_settings(config: Optional[Path], cwd: Path) -> Settings:
+    """Settings from ``config`` (or the nearest pyproject), defaults when there is none."""
+    path = config.resolve() if config is not None else find_config(cwd.resolve())
+    if path is None:
+        return Settings(root=project_root(cwd.resolve()))
+    try:
+        document = toml.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8 text") from None
+    except toml.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: invalid TOML: {error}") from None
+    tool = document.get("tool", {})
+    table = tool.get(SECTION, {}) if isinstance(tool, dict) else {}
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: tool.{SECTION}: expected a table")
+    return _settings_from_table(table, path)
+
+
+def _settings_from_table(table: dict[str, object], path: Path) -> Settings:
+    where = f"{path}: tool.{SECTION}"
+    for key in table:
+        if key not in _KEYS:
+            hint = difflib.get_close_matches(key, _KEYS, n=1)
+            suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
+            raise ConfigError(f"{where}.{key}: unknown setting{suggestion}")
+    root = path.parent
+
+    def strings(key: str) -> tuple[str, ...]:
+        value = table.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            raise ConfigError(f"{where}.{key}: expected a list of strings")
+        return tuple(value)
+
+    inventory = table.get("inventory")
+    if inventory is not None and not isinstance(inventory, str):
+        raise ConfigError(f"{where}.inventory: expected a string (a path)")
+    per_file = table.get("per-file-ignores", {})
+    if not isinstance(per_file, dict):
+        raise ConfigError(f"{where}.per-file-ignores: expected a table of glob = [codes]")
+    per_file_ignores: dict[str, tuple[str, ...]] = {}
+    for pattern, codes in per_file.items():
+        if not isinstance(codes, list) or not all(isinstance(code, str) for code in codes):
+            raise ConfigError(f"{where}.per-file-ignores.{pattern}: expected a list of codes")
+        per_file_ignores[pattern] = tuple(codes)
+    settings = Settings(
+        root=root,
+        config_file=path,
+        inventory=(root / inventory).resolve() if inventory else None,
+        select=strings("select") or ("ALL",),
+        ignore=strings("ignore"),
+        extend_select=strings("extend-select"),
+        per_file_ignores=per_file_ignores,
+        exclude=strings("exclude"),
+        dags=tuple((root / item).resolve() for item in strings("dags")),
+        roots=tuple((root / item).resolve() for item in strings("roots")),
+    )
+    settings.selected_codes()  # reject unknown selectors now, with the file named
+    return settings

@@ -1,0 +1,89 @@
+"""Where a resolved task lands in the deployment: its executor, its queue, the workers it reaches.
+
+Rules about dispatch and startup ask the same questions, so the answers live here once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from dagroute_lint.executors import ExecutorEntry
+from dagroute_lint.inventory import Inventory, Runtime, Worker
+from dagroute_lint.resolve import ResolvedTask
+
+# Keys that make an EmptyOperator reach an executor after all (semantics §9.7, Airflow 3
+# ``TaskInstance.is_task_schedulable``): without any of them the scheduler marks it SUCCESS.
+_EMPTY_OPERATOR_ESCAPES = ("on_execute_callback", "on_success_callback", "inlets", "outlets")
+
+
+@dataclass(frozen=True)
+class Placement:
+    """The executor and workers a task can be sent to.
+
+    ``executor`` is ``None`` when the task's ``executor=`` is unresolved or names nothing the
+    deployment configures; ``queue`` is ``None`` when the queue is unresolved. ``workers`` are
+    the workers that can receive the task, known only when both are known.
+    """
+
+    executor: Optional[ExecutorEntry]
+    queue: Optional[str]
+    workers: tuple[Worker, ...]
+
+    @property
+    def known(self) -> bool:
+        return self.executor is not None and (
+            self.queue is not None or self.executor.honours_queue is False
+        )
+
+
+def place(task: ResolvedTask, inventory: Inventory) -> Placement:
+    executor_field = task.fields["executor"]
+    executor: Optional[ExecutorEntry] = None
+    if executor_field.known:
+        name = executor_field.value
+        if name is None:
+            executor = inventory.default_executor
+        elif isinstance(name, str):
+            executor = inventory.resolve_executor(name)
+    queue_field = task.fields["queue"]
+    queue: Optional[str] = None
+    if queue_field.known:
+        value = queue_field.value
+        # queue=None is dropped at serialization: the scheduler uses the default queue (§1.3).
+        queue = inventory.default_queue if value is None else str(value)
+    if executor is None:
+        return Placement(None, queue, ())
+    own = tuple(
+        worker for worker in inventory.workers if worker.executor.module_path == executor.module_path
+    )
+    if executor.honours_queue is not True:
+        return Placement(executor, queue, own)
+    if queue is None:
+        return Placement(executor, None, ())
+    serving = tuple(worker for worker in own if worker.queues is None or queue in worker.queues)
+    return Placement(executor, queue, serving)
+
+
+def reaches_executor(task: ResolvedTask) -> bool:
+    """False for EmptyOperators the scheduler completes without dispatching them."""
+    operator = task.operator or ""
+    if operator.rsplit(".", 1)[-1] != "EmptyOperator":
+        return True
+    arguments = task.task.arguments
+    if arguments.spreads:
+        return True
+    return any(key in arguments.named for key in _EMPTY_OPERATOR_ESCAPES)
+
+
+def runtime_of(inventory: Inventory, name: Optional[str]) -> Optional[Runtime]:
+    return inventory.runtimes.get(name) if name is not None else None
+
+
+def served_queues(inventory: Inventory, executor: ExecutorEntry) -> list[str]:
+    """Queues the executor's workers subscribe to, for 'what is available instead'."""
+    queues: set[str] = set()
+    for worker in inventory.workers:
+        if worker.executor.module_path == executor.module_path and worker.queues is not None:
+            queues.update(worker.queues)
+    return sorted(queues)

@@ -1,0 +1,24 @@
+"""A JSON array of diagnostics, for scripts: one object per diagnostic, 1-based positions."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.rules import RULES_BY_CODE
+
+
+def format_json(diagnostics: Sequence[Diagnostic]) -> str:
+    items = [
+        {
+            "file": d.path,
+            "line": d.line,
+            "column": d.column,
+            "code": d.code,
+            "name": RULES_BY_CODE[d.code].name if d.code in RULES_BY_CODE else None,
+            "message": d.message,
+        }
+        for d in diagnostics
+    ]
+    return json.dumps(items, indent=2) + "\n"

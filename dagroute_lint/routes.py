@@ -1,0 +1,149 @@
+"""The routing table behind ``dagroute-lint routes``: a stable JSON contract, a table, a CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections import Counter
+from collections.abc import Sequence
+from typing import Optional
+
+from dagroute_lint.deployment import place, reaches_executor
+from dagroute_lint.inventory import Inventory
+from dagroute_lint.resolve import ResolvedTask
+
+ROUTES_VERSION = 1
+_COLUMNS = ("file", "line", "column", "dag_id", "task_id", "queue", "executor", "pool",
+            "pool_slots", "operator", "provider", "unresolved")
+
+
+def task_record(task: ResolvedTask) -> dict[str, object]:
+    """One task as Airflow holds it after parsing; unknown fields are ``null`` and listed."""
+    fields = task.fields
+    return {
+        "file": task.module.path,
+        "line": task.task.position.line,
+        "column": task.task.position.column,
+        "dag_id": task.dag_id,
+        "task_id": task.task_id,
+        "operator": task.operator,
+        "provider": task.provider,
+        "queue": fields["queue"].value,
+        "executor": fields["executor"].value,
+        "pool": fields["pool"].value,
+        "pool_slots": fields["pool_slots"].value,
+        "mapped": task.task.mapped,
+        "unresolved": [name for name, _ in task.unresolved],
+        "reasons": dict(task.unresolved),
+    }
+
+
+def summary(tasks: Sequence[ResolvedTask], inventory: Optional[Inventory]) -> dict[str, object]:
+    queues = Counter(
+        str(task.fields["queue"].value) for task in tasks if task.fields["queue"].known
+    )
+    executors = Counter(
+        str(task.fields["executor"].value or "(default)")
+        for task in tasks
+        if task.fields["executor"].known
+    )
+    result: dict[str, object] = {
+        "tasks": len(tasks),
+        "unresolved_tasks": sum(1 for task in tasks if task.unresolved),
+        "tasks_per_queue": dict(sorted(queues.items())),
+        "tasks_per_executor": dict(sorted(executors.items())),
+    }
+    if inventory is not None:
+        unserved: set[str] = set()
+        used: set[str] = set()
+        for task in tasks:
+            if not reaches_executor(task):
+                continue
+            placement = place(task, inventory)
+            if placement.queue is None or placement.executor is None:
+                continue
+            used.add(placement.queue)
+            if placement.executor.honours_queue is True and not placement.workers:
+                unserved.add(placement.queue)
+        worker_queues = {
+            queue for worker in inventory.workers for queue in (worker.queues or ())
+        }
+        result["unserved_queues"] = sorted(unserved)
+        result["unused_worker_queues"] = sorted(worker_queues - used)
+    return result
+
+
+def format_routes_json(tasks: Sequence[ResolvedTask], inventory: Optional[Inventory]) -> str:
+    document = {
+        "version": ROUTES_VERSION,
+        "tasks": [task_record(task) for task in tasks],
+        "summary": summary(tasks, inventory),
+    }
+    return json.dumps(document, indent=2) + "\n"
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, list):
+        return ",".join(str(item) for item in value) or ""
+    return str(value)
+
+
+def format_routes_csv(tasks: Sequence[ResolvedTask], inventory: Optional[Inventory]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(_COLUMNS)
+    for task in tasks:
+        record = task_record(task)
+        writer.writerow(
+            ["" if record[c] is None else _cell(record[c]) for c in _COLUMNS]
+        )
+    return buffer.getvalue()
+
+
+def format_routes_table(tasks: Sequence[ResolvedTask], inventory: Optional[Inventory]) -> str:
+    headers = ("location", "dag", "task", "queue", "executor", "pool", "slots", "operator")
+    rows = []
+    for task in tasks:
+        record = task_record(task)
+        operator = str(record["operator"] or "-")
+        if task.task.taskflow is None:
+            operator = operator.rsplit(".", 1)[-1]
+        unknown = set(task.unresolved and record["unresolved"])  # type: ignore[arg-type]
+        rows.append(
+            (
+                f"{record['file']}:{record['line']}",
+                _cell(record["dag_id"]),
+                _cell(record["task_id"]),
+                "?" if "queue" in unknown else _cell(record["queue"]),
+                "?" if "executor" in unknown else _cell(record["executor"]),
+                "?" if "pool" in unknown else _cell(record["pool"]),
+                "?" if "pool_slots" in unknown else _cell(record["pool_slots"]),
+                operator,
+            )
+        )
+    widths = [max(len(row[i]) for row in [headers, *rows]) for i in range(len(headers))]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip()
+             for row in [headers, *rows]]
+    stats = summary(tasks, inventory)
+    lines.append("")
+    lines.append(f"{stats['tasks']} tasks, {stats['unresolved_tasks']} with unresolved routing")
+    per_queue = stats["tasks_per_queue"]
+    assert isinstance(per_queue, dict)
+    lines.append("per queue: " + (", ".join(f"{q}={n}" for q, n in per_queue.items()) or "-"))
+    if inventory is not None:
+        unserved = stats["unserved_queues"]
+        unused = stats["unused_worker_queues"]
+        assert isinstance(unserved, list) and isinstance(unused, list)
+        lines.append("queues used but unserved: " + (", ".join(unserved) or "none"))
+        lines.append("worker queues no task uses: " + (", ".join(unused) or "none"))
+    return "\n".join(lines) + "\n"
+
+
+ROUTE_FORMATS = {
+    "json": format_routes_json,
+    "table": format_routes_table,
+    "csv": format_routes_csv,
+}

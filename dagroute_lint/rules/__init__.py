@@ -1,0 +1,21 @@
+"""The registry of rules: one explicit, ordered tuple, greppable by code."""
+
+from __future__ import annotations
+
+from dagroute_lint.rules.base import Context, Rule
+from dagroute_lint.rules.dispatch import QUEUE_IGNORED, UNKNOWN_EXECUTOR, UNSERVED_QUEUE
+from dagroute_lint.rules.providers import PROVIDER_MISSING_AT_PARSE, PROVIDER_MISSING_ON_WORKER
+from dagroute_lint.rules.syntax import SYNTAX_ERROR
+
+RULES: tuple[Rule, ...] = (
+    SYNTAX_ERROR,
+    UNSERVED_QUEUE,
+    QUEUE_IGNORED,
+    UNKNOWN_EXECUTOR,
+    PROVIDER_MISSING_AT_PARSE,
+    PROVIDER_MISSING_ON_WORKER,
+)
+
+RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
+
+__all__ = ["RULES", "RULES_BY_CODE", "Context", "Rule"]

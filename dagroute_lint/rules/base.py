@@ -1,0 +1,40 @@
+"""What a rule is, and what it sees: one module's model, its resolved tasks, the inventory."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.inventory import Inventory
+from dagroute_lint.model import Module, Position
+from dagroute_lint.resolve import ResolvedTask
+
+
+@dataclass(frozen=True)
+class Context:
+    """Everything a rule may look at for one file; never a syntax tree."""
+
+    module: Module
+    tasks: tuple[ResolvedTask, ...]
+    inventory: Optional[Inventory]
+    airflow_major: int
+
+    def report(self, position: Position, code: str, message: str) -> Diagnostic:
+        return Diagnostic(self.module.path, position.line, position.column, code, message)
+
+
+Check = Callable[[Context], Iterator[Diagnostic]]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A rule: stable code, kebab-case name, the boundary it guards, and its check."""
+
+    code: str
+    name: str
+    summary: str
+    boundary: str
+    check: Check
+    needs_inventory: bool = True

@@ -1,0 +1,101 @@
+"""DRL101-DRL103: tasks that reach no worker because of their queue or executor."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dagroute_lint.deployment import place, reaches_executor, served_queues
+from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.rules.base import Context, Rule
+
+
+def _listing(items: list[str]) -> str:
+    return ", ".join(items) if items else "none"
+
+
+def check_unserved_queue(context: Context) -> Iterator[Diagnostic]:
+    inventory = context.inventory
+    assert inventory is not None
+    for task in context.tasks:
+        if not reaches_executor(task):
+            continue
+        placement = place(task, inventory)
+        executor = placement.executor
+        if executor is None or executor.honours_queue is not True or placement.queue is None:
+            continue
+        if placement.workers:
+            continue
+        served = served_queues(inventory, executor)
+        if not any(w.executor.module_path == executor.module_path for w in inventory.workers):
+            detail = f"no {executor.display_name} worker is declared"
+        else:
+            detail = f"no {executor.display_name} worker serves it (served: {_listing(served)})"
+        yield context.report(
+            task.task.position,
+            "DRL101",
+            f"{task.label} routes to queue '{placement.queue}', but {detail}; "
+            "it will stay queued and never start",
+        )
+
+
+def check_queue_ignored(context: Context) -> Iterator[Diagnostic]:
+    inventory = context.inventory
+    assert inventory is not None
+    for task in context.tasks:
+        queue = task.fields["queue"]
+        if not queue.known or not queue.explicit or queue.value is None:
+            continue
+        if queue.value == inventory.default_queue or not reaches_executor(task):
+            continue
+        placement = place(task, inventory)
+        executor = placement.executor
+        if executor is None or executor.honours_queue is not False:
+            continue
+        yield context.report(
+            task.task.position,
+            "DRL102",
+            f"{task.label} sets queue '{queue.value}' ({queue.origin}), but its executor "
+            f"{executor.display_name} ignores queues; the queue does not decide where it runs",
+        )
+
+
+def check_unknown_executor(context: Context) -> Iterator[Diagnostic]:
+    inventory = context.inventory
+    assert inventory is not None
+    configured = _listing([entry.written for entry in inventory.executors])
+    for task in context.tasks:
+        executor = task.fields["executor"]
+        if not executor.known or not isinstance(executor.value, str):
+            continue
+        if inventory.resolve_executor(executor.value) is not None:
+            continue
+        yield context.report(
+            task.task.position,
+            "DRL103",
+            f"{task.label} names executor '{executor.value}' ({executor.origin}), which the "
+            f"deployment does not configure (configured: {configured}); Airflow rejects the "
+            "whole DAG at parse time with UnknownExecutorException",
+        )
+
+
+UNSERVED_QUEUE = Rule(
+    code="DRL101",
+    name="unserved-queue",
+    summary="queue-honouring executor and no worker of it serves the task's queue",
+    boundary="dispatch",
+    check=check_unserved_queue,
+)
+QUEUE_IGNORED = Rule(
+    code="DRL102",
+    name="queue-ignored",
+    summary="explicit queue on a task whose executor ignores queues",
+    boundary="dispatch",
+    check=check_queue_ignored,
+)
+UNKNOWN_EXECUTOR = Rule(
+    code="DRL103",
+    name="unknown-executor",
+    summary="executor= matches no configured executor",
+    boundary="parse",
+    check=check_unknown_executor,
+)

@@ -1,0 +1,28 @@
+"""DRL001: files that cannot be decoded or parsed are reported, never crashed on."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.rules.base import Context, Rule
+
+
+def check_syntax(context: Context) -> Iterator[Diagnostic]:
+    problem = context.module.syntax_error
+    if problem is not None:
+        yield context.report(
+            problem.position,
+            "DRL001",
+            f"{problem.message}; Airflow records an import error and loads no DAG from this file",
+        )
+
+
+SYNTAX_ERROR = Rule(
+    code="DRL001",
+    name="syntax-error",
+    summary="a file that cannot be parsed or decoded",
+    boundary="parse",
+    check=check_syntax,
+    needs_inventory=False,
+)

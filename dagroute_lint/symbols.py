@@ -1,0 +1,233 @@
+"""Fold value expressions to Python values across the repository, without importing anything.
+
+A ``Ref`` is looked up in the module that defines it, found by name among the repository's
+modules; everything else is folded only when every operand is a literal. Whatever depends on the
+environment stays ``Unresolved`` with the reason, because a wrong value is worse than an honest
+unknown.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, Optional, Union
+
+from dagroute_lint.model import (
+    Const,
+    DictExpr,
+    Expr,
+    Module,
+    Operation,
+    Ref,
+    SeqExpr,
+    Subscript,
+    Unknown,
+)
+
+# Longest string a folded operation may produce: routing values are short, hostile inputs are not.
+MAX_FOLDED_LENGTH = 10_000
+MAX_DEPTH = 64
+_WIDE_FORMAT = re.compile(r"\d{4,}")
+
+
+@dataclass(frozen=True)
+class Known:
+    value: object
+
+
+@dataclass(frozen=True)
+class Unresolved:
+    reason: str
+
+
+Resolved = Union[Known, Unresolved]
+ModuleLookup = Callable[[str], Optional[Module]]
+
+
+class SymbolTable:
+    """Evaluates expressions, following ``Ref``s into other modules through ``lookup``."""
+
+    def __init__(self, lookup: ModuleLookup) -> None:
+        self._lookup = lookup
+
+    # --- references ----------------------------------------------------------------------------
+
+    def deref(self, expr: Expr, depth: int = 0) -> Expr:
+        """Follow ``Ref``s to the expression that defines them (or an ``Unknown`` saying why)."""
+        while isinstance(expr, Ref):
+            if depth > MAX_DEPTH:
+                return Unknown(f"'{expr.qualname}' refers to itself")
+            expr = self._definition(expr.qualname)
+            depth += 1
+        return expr
+
+    def _definition(self, qualname: str) -> Expr:
+        parts = qualname.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            module = self._lookup(".".join(parts[:cut]))
+            if module is None:
+                continue
+            name, rest = parts[cut], parts[cut + 1 :]
+            if name not in module.constants:
+                submodule = self._lookup(".".join(parts[: cut + 1]))
+                if submodule is not None:
+                    continue
+                return Unknown(f"'{name}' is not a constant of module {module.module_name}")
+            if rest:
+                return Unknown(f"attribute of '{module.module_name}.{name}'")
+            return module.constants[name]
+        return Unknown(f"'{qualname}' is not defined in the repository")
+
+    # --- evaluation ----------------------------------------------------------------------------
+
+    def evaluate(self, expr: Expr, depth: int = 0) -> Resolved:
+        if depth > MAX_DEPTH:
+            return Unresolved("expression nested too deeply")
+        expr = self.deref(expr, depth)
+        if isinstance(expr, Const):
+            return Known(expr.value)
+        if isinstance(expr, Unknown):
+            return Unresolved(expr.reason)
+        if isinstance(expr, SeqExpr):
+            values = []
+            for item in expr.items:
+                resolved = self.evaluate(item, depth + 1)
+                if isinstance(resolved, Unresolved):
+                    return resolved
+                values.append(resolved.value)
+            return Known(values)
+        if isinstance(expr, DictExpr):
+            return self._evaluate_dict(expr, depth)
+        if isinstance(expr, Subscript):
+            return self._subscript(expr, depth)
+        if isinstance(expr, Operation):
+            return self._operation(expr, depth)
+        return Unresolved("unsupported expression")
+
+    def _evaluate_dict(self, expr: DictExpr, depth: int) -> Resolved:
+        result: dict[object, object] = {}
+        for key, value in expr.parts:
+            resolved_value = self.evaluate(value, depth + 1)
+            if isinstance(resolved_value, Unresolved):
+                return resolved_value
+            if key is None:
+                if not isinstance(resolved_value.value, dict):
+                    return Unresolved("a ** spread of something that is not a dict")
+                result.update(resolved_value.value)
+                continue
+            resolved_key = self.evaluate(key, depth + 1)
+            if isinstance(resolved_key, Unresolved):
+                return resolved_key
+            if not _hashable(resolved_key.value):
+                return Unresolved("an unhashable dict key")
+            result[resolved_key.value] = resolved_value.value
+        return Known(result)
+
+    def lookup_key(self, expr: Expr, key: str, depth: int = 0) -> Optional[Resolved]:
+        """The value ``expr[key]`` would have, or ``None`` when the dict certainly lacks ``key``.
+
+        Works on the dict's structure, so ``{**unknown, "queue": "q"}`` still answers ``queue``
+        while any other key is unresolved.
+        """
+        if depth > MAX_DEPTH:
+            return Unresolved("expression nested too deeply")
+        expr = self.deref(expr, depth)
+        if isinstance(expr, DictExpr):
+            for part_key, value in reversed(expr.parts):
+                if part_key is None:
+                    found = self.lookup_key(value, key, depth + 1)
+                    if found is not None:
+                        return found
+                    continue
+                resolved_key = self.evaluate(part_key, depth + 1)
+                if isinstance(resolved_key, Unresolved):
+                    return Unresolved(f"a dict key is not a constant: {resolved_key.reason}")
+                if resolved_key.value == key:
+                    return self.evaluate(value, depth + 1)
+            return None
+        if isinstance(expr, Const) and expr.value is None:
+            return None
+        resolved = self.evaluate(expr, depth + 1)
+        if isinstance(resolved, Unresolved):
+            return resolved
+        if isinstance(resolved.value, dict):
+            return Known(resolved.value[key]) if key in resolved.value else None
+        return Unresolved("not a dict")
+
+    def _subscript(self, expr: Subscript, depth: int) -> Resolved:
+        key = self.evaluate(expr.key, depth + 1)
+        if isinstance(key, Unresolved):
+            return key
+        if isinstance(key.value, str):
+            found = self.lookup_key(expr.target, key.value, depth + 1)
+            if found is None:
+                return Unresolved(f"key '{key.value}' is missing (KeyError at parse time)")
+            return found
+        target = self.evaluate(expr.target, depth + 1)
+        if isinstance(target, Unresolved):
+            return target
+        try:
+            return Known(target.value[key.value])  # type: ignore[index]
+        except (KeyError, IndexError, TypeError):
+            return Unresolved("subscript that fails at parse time")
+
+    def _operation(self, expr: Operation, depth: int) -> Resolved:
+        operands: list[object] = []
+        for operand in expr.operands:
+            resolved = self.evaluate(operand, depth + 1)
+            if isinstance(resolved, Unresolved):
+                return resolved
+            operands.append(resolved.value)
+        try:
+            value = _fold(expr.op, operands)
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError):
+            return Unresolved(f"'{expr.op}' operation that fails at parse time")
+        if isinstance(value, Unresolved):
+            return value
+        if isinstance(value, (str, list)) and len(value) > MAX_FOLDED_LENGTH:
+            return Unresolved("value too long to fold")
+        return Known(value)
+
+
+def _fold(op: str, operands: list[object]) -> object:
+    """Apply one pure operation to literal operands, refusing the few that could blow up."""
+    if op == "add":
+        left, right = operands
+        if isinstance(left, (str, int, float, list)) and type(left) is type(right):
+            return left + right  # type: ignore[operator]
+        return Unresolved("'+' on values of different types")
+    if op == "mod":
+        template, values = operands
+        if not isinstance(template, str) or _WIDE_FORMAT.search(template):
+            return Unresolved("'%' formatting that cannot be folded")
+        arguments = tuple(values) if isinstance(values, list) else values
+        return template % arguments
+    if op == "format":
+        template, args, kwargs = operands
+        if (
+            not isinstance(template, str)
+            or not isinstance(args, list)
+            or not isinstance(kwargs, dict)
+            or _WIDE_FORMAT.search(template)
+            or any(not isinstance(value, (str, int, float, bool)) for value in args)
+        ):
+            return Unresolved("str.format that cannot be folded")
+        return template.format(*args, **{str(key): value for key, value in kwargs.items()})
+    if op == "fstring":
+        return "".join(str(part) for part in operands)
+    if op == "field":
+        value, conversion, spec = operands
+        if not isinstance(spec, str) or _WIDE_FORMAT.search(spec):
+            return Unresolved("f-string format spec that cannot be folded")
+        if conversion == "r":
+            value = repr(value)
+        elif conversion == "s":
+            value = str(value)
+        elif conversion == "a":
+            value = ascii(value)
+        return format(value, spec)
+    return Unresolved(f"unsupported operation '{op}'")
+
+
+def _hashable(value: object) -> bool:
+    return isinstance(value, (str, int, float, bool, type(None)))

@@ -1,0 +1,1 @@
+"""Routing conventions shared by every DAG of the team."""
