@@ -1,4 +1,4 @@
-"""The ``dagroute-lint`` command line: lint by default, plus ``routes``, ``rules`` and ``inventory``.
+"""The ``dagroute-lint`` command line: lint by default, plus ``routes``, ``rules``, ``inventory``.
 
 Exit codes follow ruff: 0 nothing reported, 1 diagnostics reported, 2 usage, configuration,
 inventory or internal error. Diagnostics go to stdout, everything else to stderr.
@@ -11,7 +11,7 @@ import traceback
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import click
 
@@ -48,11 +48,11 @@ def _fail(message: str) -> None:
     sys.exit(EXIT_ERROR)
 
 
-def _settings(config: Optional[Path]) -> Settings:
+def _settings(config: Path | None) -> Settings:
     return load_settings(config, Path.cwd())
 
 
-def _inventory(settings: Settings, quiet: bool) -> Optional[Inventory]:
+def _inventory(settings: Settings, quiet: bool) -> Inventory | None:
     path = settings.default_inventory()
     if path is None:
         if not quiet:
@@ -109,7 +109,9 @@ _config_option = click.option(
     type=click.Path(path_type=Path, dir_okay=False, exists=True),
     help="pyproject.toml to read [tool.dagroute-lint] from (default: the nearest one).",
 )
-_verbose_option = click.option("--verbose", is_flag=True, help="Show tracebacks of internal errors.")
+_verbose_option = click.option(
+    "--verbose", is_flag=True, help="Show tracebacks of internal errors."
+)
 
 
 @main.command()
@@ -135,14 +137,14 @@ _verbose_option = click.option("--verbose", is_flag=True, help="Show tracebacks 
 @_guarded
 def check(
     paths: tuple[str, ...],
-    inventory: Optional[Path],
-    config: Optional[Path],
+    inventory: Path | None,
+    config: Path | None,
     select: tuple[str, ...],
     ignore: tuple[str, ...],
     extend_select: tuple[str, ...],
     output_format: str,
-    output_file: Optional[Path],
-    stdin_filename: Optional[str],
+    output_file: Path | None,
+    stdin_filename: str | None,
     exit_zero: bool,
     statistics: bool,
     quiet: bool,
@@ -155,7 +157,7 @@ def check(
     targets = list(paths) or [str(path) for path in settings.dags]
     if not targets:
         raise ConfigError("no paths given and no `dags` setting: nothing to lint")
-    stdin: Optional[tuple[str, bytes]] = None
+    stdin: tuple[str, bytes] | None = None
     if targets == ["-"]:
         stdin = (stdin_filename or "stdin.py", sys.stdin.buffer.read())
     elif "-" in targets:
@@ -171,14 +173,12 @@ def check(
     if not quiet and output_format == "text":
         count = len(report.diagnostics)
         files = report.files
-        click.echo(
-            f"{count} problem{'s' if count != 1 else ''} in {files} file{'s' if files != 1 else ''}",
-            err=True,
-        )
+        problems = "problem" if count == 1 else "problems"
+        click.echo(f"{count} {problems} in {files} file{'' if files == 1 else 's'}", err=True)
     sys.exit(EXIT_REPORTED if report.diagnostics and not exit_zero else EXIT_CLEAN)
 
 
-def _emit(text: str, output_file: Optional[Path]) -> None:
+def _emit(text: str, output_file: Path | None) -> None:
     if output_file is None:
         click.echo(text, nl=False)
         return
@@ -208,10 +208,10 @@ def _print_statistics(report: Report) -> None:
 @_guarded
 def routes(
     paths: tuple[str, ...],
-    inventory: Optional[Path],
-    config: Optional[Path],
+    inventory: Path | None,
+    config: Path | None,
     output_format: str,
-    output_file: Optional[Path],
+    output_file: Path | None,
     verbose: bool,
 ) -> None:
     """Print every task's resolved routing (queue, executor, pool, pool_slots)."""

@@ -6,7 +6,6 @@ import difflib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Optional
 
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.rules import RULES
@@ -31,8 +30,8 @@ class Settings:
     """Resolved settings; paths are absolute."""
 
     root: Path
-    config_file: Optional[Path] = None
-    inventory: Optional[Path] = None
+    config_file: Path | None = None
+    inventory: Path | None = None
     select: tuple[str, ...] = ("ALL",)
     ignore: tuple[str, ...] = ()
     extend_select: tuple[str, ...] = ()
@@ -43,10 +42,10 @@ class Settings:
 
     def with_overrides(
         self,
-        inventory: Optional[Path] = None,
-        select: Optional[Sequence[str]] = None,
-        ignore: Optional[Sequence[str]] = None,
-        extend_select: Optional[Sequence[str]] = None,
+        inventory: Path | None = None,
+        select: Sequence[str] | None = None,
+        ignore: Sequence[str] | None = None,
+        extend_select: Sequence[str] | None = None,
     ) -> Settings:
         """Command-line flags win over the file."""
         return replace(
@@ -74,7 +73,7 @@ class Settings:
                 codes |= _expand(selectors, f"per-file-ignores '{pattern}'")
         return frozenset(codes)
 
-    def default_inventory(self) -> Optional[Path]:
+    def default_inventory(self) -> Path | None:
         if self.inventory is not None:
             return self.inventory
         candidate = self.root / DEFAULT_INVENTORY
@@ -103,7 +102,7 @@ def _expand(selectors: Iterable[str], where: str) -> set[str]:
     return chosen
 
 
-def find_config(start: Path) -> Optional[Path]:
+def find_config(start: Path) -> Path | None:
     """The nearest ``pyproject.toml`` with a ``[tool.dagroute-lint]`` table, from ``start`` up."""
     for directory in (start, *start.parents):
         candidate = directory / "pyproject.toml"
@@ -126,7 +125,7 @@ def project_root(start: Path) -> Path:
     return start
 
 
-def load_settings(config: Optional[Path], cwd: Path) -> Settings:
+def load_settings(config: Path | None, cwd: Path) -> Settings:
     """Settings from ``config`` (or the nearest pyproject), defaults when there is none."""
     path = config.resolve() if config is not None else find_config(cwd.resolve())
     if path is None:

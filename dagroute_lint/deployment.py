@@ -6,7 +6,6 @@ Rules about dispatch and startup ask the same questions, so the answers live her
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from dagroute_lint.executors import ExecutorEntry
 from dagroute_lint.inventory import Inventory, Runtime, Worker
@@ -26,8 +25,8 @@ class Placement:
     the workers that can receive the task, known only when both are known.
     """
 
-    executor: Optional[ExecutorEntry]
-    queue: Optional[str]
+    executor: ExecutorEntry | None
+    queue: str | None
     workers: tuple[Worker, ...]
 
     @property
@@ -39,7 +38,7 @@ class Placement:
 
 def place(task: ResolvedTask, inventory: Inventory) -> Placement:
     executor_field = task.fields["executor"]
-    executor: Optional[ExecutorEntry] = None
+    executor: ExecutorEntry | None = None
     if executor_field.known:
         name = executor_field.value
         if name is None:
@@ -47,7 +46,7 @@ def place(task: ResolvedTask, inventory: Inventory) -> Placement:
         elif isinstance(name, str):
             executor = inventory.resolve_executor(name)
     queue_field = task.fields["queue"]
-    queue: Optional[str] = None
+    queue: str | None = None
     if queue_field.known:
         value = queue_field.value
         # queue=None is dropped at serialization: the scheduler uses the default queue (§1.3).
@@ -55,7 +54,9 @@ def place(task: ResolvedTask, inventory: Inventory) -> Placement:
     if executor is None:
         return Placement(None, queue, ())
     own = tuple(
-        worker for worker in inventory.workers if worker.executor.module_path == executor.module_path
+        worker
+        for worker in inventory.workers
+        if worker.executor.module_path == executor.module_path
     )
     if executor.honours_queue is not True:
         return Placement(executor, queue, own)
@@ -76,7 +77,7 @@ def reaches_executor(task: ResolvedTask) -> bool:
     return any(key in arguments.named for key in _EMPTY_OPERATOR_ESCAPES)
 
 
-def runtime_of(inventory: Inventory, name: Optional[str]) -> Optional[Runtime]:
+def runtime_of(inventory: Inventory, name: str | None) -> Runtime | None:
     return inventory.runtimes.get(name) if name is not None else None
 
 

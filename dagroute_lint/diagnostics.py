@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Optional
 
 from dagroute_lint.model import Module
 
@@ -26,7 +25,7 @@ def is_suppressed(diagnostic: Diagnostic, module: Module) -> bool:
         return True
     if diagnostic.line not in module.noqa:
         return False
-    codes: Optional[frozenset[str]] = module.noqa[diagnostic.line]
+    codes: frozenset[str] | None = module.noqa[diagnostic.line]
     return codes is None or diagnostic.code in codes
 
 

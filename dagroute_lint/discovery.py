@@ -7,7 +7,6 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
 
 # Folders no DAG repository wants linted.
 DEFAULT_EXCLUDES = (
@@ -66,7 +65,7 @@ def _excluded(name: str, patterns: Sequence[str]) -> bool:
 
 def module_name(path: Path, roots: Sequence[Path]) -> tuple[str, bool]:
     """Dotted name of ``path`` under the innermost root holding it, and whether it is a package."""
-    best: Optional[Path] = None
+    best: Path | None = None
     for root in roots:
         if path.is_relative_to(root) and (best is None or len(root.parts) > len(best.parts)):
             best = root

@@ -5,7 +5,6 @@ from __future__ import annotations
 import difflib
 import json
 import re
-import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
@@ -24,11 +23,7 @@ from dagroute_lint.executors import (
 )
 from dagroute_lint.providers import PROVIDER_PREFIX, canonical_distribution, canonical_name
 from dagroute_lint.requirements import parse_requirement, release_tuple
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python < 3.11 only
-    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+from dagroute_lint.toml import toml
 
 # Airflow's ``[operators] default_queue`` default (semantics §1.2).
 DEFAULT_QUEUE = "default"
@@ -211,8 +206,8 @@ class _Loader:
                 f"(byte 0x{data[exc.start]:02x})"
             ) from None
         try:
-            document: dict[str, object] = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
+            document: dict[str, object] = toml.loads(text)
+        except toml.TOMLDecodeError as exc:
             raise ConfigError(self._syntax_error(text, exc)) from None
         return document
 

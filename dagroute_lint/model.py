@@ -9,7 +9,7 @@ later. Nothing here refers to libcst, so models can cross process boundaries and
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Union
+from typing import Union
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class Position:
 class Const:
     """A literal value: str, int, float, bool or None."""
 
-    value: Union[str, int, float, bool, None]
+    value: str | int | float | bool | None
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ class SeqExpr:
 class DictExpr:
     """A dict built from items and ``**spreads`` in order; a ``None`` key marks a spread."""
 
-    parts: tuple[tuple[Optional[Expr], Expr], ...]
+    parts: tuple[tuple[Expr | None, Expr], ...]
 
 
 @dataclass(frozen=True)
@@ -127,7 +127,7 @@ class Dag:
 
     dag_id: Expr
     position: Position
-    default_args: Optional[Expr]
+    default_args: Expr | None
 
 
 @dataclass(frozen=True)
@@ -136,9 +136,9 @@ class TaskGroup:
 
     group_id: Expr
     position: Position
-    dag: Optional[int]
-    parent: Optional[int]
-    default_args: Optional[Expr]
+    dag: int | None
+    parent: int | None
+    default_args: Expr | None
     prefix_group_id: Expr
 
 
@@ -158,12 +158,12 @@ class Task:
 
     task_id: Expr
     position: Position
-    operator: Optional[str]
-    dag: Optional[int]
-    group: Optional[int]
+    operator: str | None
+    dag: int | None
+    group: int | None
     arguments: Arguments
     applies_default_args: bool = True
-    taskflow: Optional[str] = None
+    taskflow: str | None = None
     mapped: bool = False
     expand_keys: tuple[str, ...] = ()
     partial_keys: tuple[str, ...] = ()
@@ -190,6 +190,6 @@ class Module:
     dags: tuple[Dag, ...] = ()
     groups: tuple[TaskGroup, ...] = ()
     tasks: tuple[Task, ...] = ()
-    noqa: dict[int, Optional[frozenset[str]]] = field(default_factory=dict)
+    noqa: dict[int, frozenset[str] | None] = field(default_factory=dict)
     file_noqa: bool = False
-    syntax_error: Optional[SyntaxProblem] = None
+    syntax_error: SyntaxProblem | None = None

@@ -1,30 +1,157 @@
-"""Map Airflow module paths and TaskFlow decorators to the provider distribution they need.
-
-INTERFACE STUB: the functions below are the contract the rest of the pipeline uses.
-"""
+"""Map Airflow module paths and TaskFlow decorators to the provider distribution they need."""
 
 from __future__ import annotations
 
+import functools
 import re
-from typing import Optional
+from collections import Counter
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, replace
+from importlib import resources
 
 PROVIDER_PREFIX = "apache-airflow-providers-"
+PROVIDERS_PACKAGE = "airflow.providers"
+
+# The shipped tables, written by scripts/generate_provider_data.py from Airflow's own wheels.
+PROVIDER_IDS_FILE = "provider_ids.tsv"
+TASK_DECORATORS_FILE = "task_decorators.tsv"
+IMPORT_MOVES_FILE = "import_moves.tsv"
+
+_NONE = "-"  # an empty cell
+_WILDCARD = "*"  # any name of a module (old_name), or the name as imported (new_name)
+_CORE = "core"  # a decorator built into Airflow rather than registered by a provider
 
 
-def provider_for_module(module: str, airflow_major: int) -> Optional[str]:
+@dataclass(frozen=True)
+class Move:
+    """Where an Airflow 2 import went in Airflow 3, or that it is gone, for a rule and its autofix.
+
+    ``removed`` is true when the old path no longer imports at all in Airflow 3; ``new_module`` and
+    ``new_name`` are then the suggested replacement (``None`` when nothing replaces it), otherwise
+    the path the Airflow 3 deprecation shim forwards to. ``old_name`` and ``new_name`` are ``None``
+    for the module itself. ``distribution`` is the provider the new path needs (``None`` when it
+    lives in Airflow core or the task SDK); ``airflow2_distribution`` is the provider the old path
+    already needed on Airflow 2, where it was an alias into that provider.
+    """
+
+    old_module: str
+    old_name: str | None
+    new_module: str | None
+    new_name: str | None
+    distribution: str | None
+    removed: bool
+    airflow2_distribution: str | None
+    source: str
+    note: str
+
+    @property
+    def new_path(self) -> str | None:
+        """The dotted replacement, as a message would print it."""
+        if self.new_module is None:
+            return None
+        return f"{self.new_module}.{self.new_name}" if self.new_name else self.new_module
+
+
+# --- public API ---------------------------------------------------------------------------------
+
+
+def provider_for_module(module: str, airflow_major: int) -> str | None:
     """The provider distribution that importing ``module`` needs, or ``None`` for none.
 
     ``airflow.providers.cncf.kubernetes.operators.pod`` needs
-    ``apache-airflow-providers-cncf-kubernetes`` (longest known provider id wins). Under Airflow 3
-    the core paths that moved (``airflow.operators.bash`` and friends) need the provider they
-    moved to, through the deprecation shims.
+    ``apache-airflow-providers-cncf-kubernetes`` (longest known provider id wins, see
+    ``provider_id``). Under Airflow 3 the core paths that moved (``airflow.operators.bash`` and
+    friends) need the provider they moved to, through the deprecation shims; under Airflow 2 they
+    are core, except the 2.x aliases that already pointed into a provider. A path Airflow 3 removed
+    needs nothing it could satisfy, so it maps to ``None`` there and ``moved_import`` reports it.
     """
-    raise NotImplementedError
+    pid = provider_id(module)
+    if pid is not None:
+        return canonical_distribution(pid)
+    if airflow_major >= 3:
+        return _moves().module_provider3.get(module)
+    return _moves().module_provider2.get(module)
 
 
-def provider_for_decorator(kind: str, airflow_major: int) -> Optional[str]:
-    """The provider that registers ``@task.<kind>`` (``"python"`` for a bare ``@task``)."""
-    raise NotImplementedError
+def provider_for_import(module: str, name: str | None, airflow_major: int) -> str | None:
+    """Like ``provider_for_module`` for ``from module import name``, which can be more precise.
+
+    ``airflow.operators.python`` needs the standard provider for ``PythonOperator`` but not for
+    ``get_current_context``, which moved to the task SDK; and ``from airflow.providers.cncf import
+    kubernetes`` names a provider only through the imported name.
+    """
+    if name is not None and provider_id(module) is None:
+        row = _lookup(module, name)
+        if row is not None:
+            if airflow_major >= 3:
+                return None if row.removed else row.distribution
+            return row.airflow2_distribution
+        submodule = provider_for_module(f"{module}.{name}", airflow_major)
+        if submodule is not None:
+            return submodule
+    elif name is not None:
+        return provider_for_module(f"{module}.{name}", airflow_major)
+    return provider_for_module(module, airflow_major)
+
+
+def provider_for_decorator(kind: str, airflow_major: int) -> str | None:
+    """The provider that registers ``@task.<kind>`` (``"python"`` for a bare ``@task``).
+
+    ``None`` for a decorator built into Airflow (python, bash, virtualenv, ... on Airflow 2; only
+    ``run_if``/``skip_if`` on Airflow 3, where even ``@task`` comes from the standard provider,
+    semantics 6.2) and for a kind no table knows: the linter cannot tell whose it is.
+    """
+    owners = _decorators().get(kind)
+    if owners is None:
+        return None
+    owner = owners[1] if airflow_major >= 3 else owners[0]
+    return None if owner is None else canonical_distribution(owner)
+
+
+def moved_import(module: str, name: str | None = None) -> Move | None:
+    """Where the Airflow 2 import ``from module import name`` (``import module`` for ``None``) went.
+
+    ``None`` when the path did not change between Airflow 2 and 3. For ``from pkg import sub``
+    where ``sub`` is a removed module rather than a name, the module's row is returned.
+    """
+    row = _lookup(module, name)
+    if row is None and name is not None:
+        row = _lookup(f"{module}.{name}", None)
+    return row
+
+
+def import_moves() -> tuple[Move, ...]:
+    """Every row of the shipped moves table, ``*`` rows included as stored."""
+    return _moves().rows
+
+
+def known_provider_ids() -> frozenset[str]:
+    """The Apache provider ids of the shipped table (``cncf.kubernetes``, ``standard``, ...)."""
+    return _provider_ids().ids
+
+
+def provider_id(module: str, known_ids: Collection[str] | None = None) -> str | None:
+    """The Apache provider id that owns an ``airflow.providers.*`` module, or ``None``.
+
+    The longest known id wins, because ``airflow.providers.apache``, ``.microsoft``, ``.common``
+    and ``.cncf`` are namespace packages shared by many providers (semantics 6.1). A path no
+    known id covers (a provider newer than the table, a retired one, a third party using the
+    namespace) gets a best guess: the first component after ``airflow.providers``, or the first two
+    when the first is one of those namespaces; a bare namespace names no provider.
+    """
+    parts = module.split(".")
+    if len(parts) < 3 or ".".join(parts[:2]) != PROVIDERS_PACKAGE:
+        return None
+    rest = parts[2:]
+    ids = _provider_ids().ids if known_ids is None else known_ids
+    for size in range(len(rest), 0, -1):
+        candidate = ".".join(rest[:size])
+        if candidate in ids:
+            return candidate
+    namespaces = _provider_ids().namespaces if known_ids is None else _namespaces(known_ids)
+    if rest[0] in namespaces:
+        return ".".join(rest[:2]) if len(rest) > 1 else None
+    return rest[0]
 
 
 def canonical_distribution(name_or_id: str) -> str:
@@ -41,3 +168,150 @@ def canonical_distribution(name_or_id: str) -> str:
 def canonical_name(name: str) -> str:
     """PEP 503 normalisation of a distribution name."""
     return re.sub(r"[-_.]+", "-", name).lower()
+
+
+# --- the shipped tables -------------------------------------------------------------------------
+
+
+def _read_table(filename: str, columns: tuple[str, ...]) -> list[list[str | None]]:
+    """Rows of a shipped TSV table; ``-`` cells are ``None``. Resources work from a wheel too."""
+    text = resources.files("dagroute_lint").joinpath("data").joinpath(filename).read_text("utf-8")
+    lines = [line for line in text.splitlines() if line and not line.startswith("#")]
+    if not lines or tuple(lines[0].split("\t")) != columns:
+        # The data files and this module are released together; a mismatch is a packaging bug.
+        raise RuntimeError(f"{filename}: expected columns {columns}")
+    rows = []
+    for line in lines[1:]:
+        cells = line.split("\t")
+        if len(cells) != len(columns):
+            raise RuntimeError(f"{filename}: malformed row {line!r}")
+        rows.append([None if c == _NONE else c for c in cells])
+    return rows
+
+
+@dataclass(frozen=True)
+class _ProviderIds:
+    ids: frozenset[str]
+    namespaces: frozenset[str]
+
+
+@functools.cache
+def _provider_ids() -> _ProviderIds:
+    rows = _read_table(PROVIDER_IDS_FILE, ("id", "distribution", "listed_by"))
+    ids = frozenset(row[0] for row in rows if row[0] is not None)
+    return _ProviderIds(ids, _namespaces(ids))
+
+
+def _namespaces(ids: Iterable[str]) -> frozenset[str]:
+    ids = frozenset(ids)
+    return frozenset(i.split(".")[0] for i in ids if "." in i) - ids
+
+
+@functools.cache
+def _decorators() -> dict[str, tuple[str | None, str | None]]:
+    """``kind -> (Airflow 2 owner, Airflow 3 owner)``, ``None`` meaning built into Airflow."""
+    out = {}
+    for kind, airflow2, airflow3 in _read_table(
+        TASK_DECORATORS_FILE, ("kind", "airflow2", "airflow3")
+    ):
+        if kind is not None:
+            out[kind] = (
+                None if airflow2 == _CORE else airflow2,
+                None if airflow3 == _CORE else airflow3,
+            )
+    return out
+
+
+@dataclass(frozen=True)
+class _Moves:
+    rows: tuple[Move, ...]
+    by_key: dict[tuple[str, str], Move]
+    module_provider2: dict[str, str]
+    module_provider3: dict[str, str]
+
+
+_MOVE_COLUMNS = (
+    "old_module",
+    "old_name",
+    "new_module",
+    "new_name",
+    "distribution",
+    "removed",
+    "airflow2_distribution",
+    "source",
+    "note",
+)
+
+
+@functools.cache
+def _moves() -> _Moves:
+    rows = []
+    for (
+        old_module,
+        old_name,
+        new_module,
+        new_name,
+        dist,
+        removed,
+        dist2,
+        source,
+        note,
+    ) in _read_table(IMPORT_MOVES_FILE, _MOVE_COLUMNS):
+        if old_module is None or old_name is None:
+            raise RuntimeError(f"{IMPORT_MOVES_FILE}: row without an old path")
+        rows.append(
+            Move(
+                old_module=old_module,
+                old_name=old_name,
+                new_module=new_module,
+                new_name=new_name,
+                distribution=dist,
+                removed=removed == "yes",
+                airflow2_distribution=dist2,
+                source=source or "",
+                note=note or "",
+            )
+        )
+    by_module: dict[str, list[Move]] = {}
+    for move in rows:
+        by_module.setdefault(move.old_module, []).append(move)
+    module_provider2 = {}
+    module_provider3 = {}
+    for module, group in by_module.items():
+        # A removed module cannot be satisfied by installing anything: moved_import reports it.
+        provider3 = _most_common(m.distribution for m in group if not m.removed)
+        provider2 = _most_common(m.airflow2_distribution for m in group)
+        if provider3 is not None:
+            module_provider3[module] = provider3
+        if provider2 is not None:
+            module_provider2[module] = provider2
+    return _Moves(
+        rows=tuple(rows),
+        by_key={(m.old_module, m.old_name or _WILDCARD): m for m in rows},
+        module_provider2=module_provider2,
+        module_provider3=module_provider3,
+    )
+
+
+def _most_common(values: Iterable[str | None]) -> str | None:
+    counts = Counter(v for v in values if v is not None)
+    if not counts:
+        return None
+    # Ties go to the alphabetically first name so the answer does not depend on row order.
+    return min(counts, key=lambda v: (-counts[v], v))
+
+
+def _lookup(module: str, name: str | None) -> Move | None:
+    by_key = _moves().by_key
+    if name is not None:
+        exact = by_key.get((module, name))
+        if exact is not None:
+            return exact
+    row = by_key.get((module, _WILDCARD))
+    if row is None:
+        return None
+    if name is None:  # the module itself
+        new_name = None if row.new_name == _WILDCARD else row.new_name
+    else:
+        new_name = name if row.new_name == _WILDCARD else row.new_name
+    return replace(row, old_name=name, new_name=new_name)

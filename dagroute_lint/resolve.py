@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Optional
 
 from dagroute_lint.model import Const, Expr, Module, Task, TaskGroup
 from dagroute_lint.providers import provider_for_decorator, provider_for_module
@@ -50,10 +49,10 @@ class ResolvedTask:
 
     module: Module
     task: Task
-    dag_id: Optional[str]
-    task_id: Optional[str]
-    operator: Optional[str]
-    provider: Optional[str]
+    dag_id: str | None
+    task_id: str | None
+    operator: str | None
+    provider: str | None
     fields: dict[str, Field] = field(default_factory=dict)
     unresolved: tuple[tuple[str, str], ...] = ()
 
@@ -105,7 +104,7 @@ class Resolver:
             unresolved=unresolved,
         )
 
-    def provider(self, task: Task) -> Optional[str]:
+    def provider(self, task: Task) -> str | None:
         if task.taskflow is not None:
             return provider_for_decorator(task.taskflow, self.airflow_major)
         if task.operator is None or "." not in task.operator:
@@ -129,7 +128,7 @@ class Resolver:
         default = self.default_queue if name == "queue" else _BUILTIN_DEFAULTS[name]
         return Field(default, True, "default")
 
-    def argument(self, task: Task, name: str) -> Optional[Resolved]:
+    def argument(self, task: Task, name: str) -> Resolved | None:
         """The value of keyword ``name`` at the call site, following ``**spreads``."""
         arguments = task.arguments
         if name in arguments.named:
@@ -167,7 +166,7 @@ class Resolver:
 
     # --- ids -----------------------------------------------------------------------------------
 
-    def _task_id(self, module: Module, task: Task, dag_task_ids: set[str]) -> Optional[str]:
+    def _task_id(self, module: Module, task: Task, dag_task_ids: set[str]) -> str | None:
         raw = self._string(task.task_id)
         if raw is None:
             return None
@@ -191,7 +190,7 @@ class Resolver:
         dag_task_ids.add(full)
         return full
 
-    def _group_id(self, module: Module, group: TaskGroup) -> Optional[str]:
+    def _group_id(self, module: Module, group: TaskGroup) -> str | None:
         """``TaskGroup.group_id``: prefixed by the parent when the parent prefixes its children."""
         own = self._string(group.group_id)
         if own is None or group.parent is None:
@@ -202,7 +201,7 @@ class Resolver:
             return self._child_id(module, parent, own)
         return own
 
-    def _child_id(self, module: Module, group: TaskGroup, label: str) -> Optional[str]:
+    def _child_id(self, module: Module, group: TaskGroup, label: str) -> str | None:
         if not self._flag(group.prefix_group_id):
             return label
         group_id = self._group_id(module, group)
@@ -214,7 +213,7 @@ class Resolver:
         resolved = self.symbols.evaluate(expr)
         return bool(resolved.value) if isinstance(resolved, Known) else True
 
-    def _string(self, expr: Expr) -> Optional[str]:
+    def _string(self, expr: Expr) -> str | None:
         resolved = self.symbols.evaluate(expr)
         if isinstance(resolved, Known) and isinstance(resolved.value, str):
             return resolved.value

@@ -7,15 +7,26 @@ import io
 import json
 from collections import Counter
 from collections.abc import Sequence
-from typing import Optional
 
 from dagroute_lint.deployment import place, reaches_executor
 from dagroute_lint.inventory import Inventory
 from dagroute_lint.resolve import ResolvedTask
 
 ROUTES_VERSION = 1
-_COLUMNS = ("file", "line", "column", "dag_id", "task_id", "queue", "executor", "pool",
-            "pool_slots", "operator", "provider", "unresolved")
+_COLUMNS = (
+    "file",
+    "line",
+    "column",
+    "dag_id",
+    "task_id",
+    "queue",
+    "executor",
+    "pool",
+    "pool_slots",
+    "operator",
+    "provider",
+    "unresolved",
+)
 
 
 def task_record(task: ResolvedTask) -> dict[str, object]:
@@ -39,7 +50,7 @@ def task_record(task: ResolvedTask) -> dict[str, object]:
     }
 
 
-def summary(tasks: Sequence[ResolvedTask], inventory: Optional[Inventory]) -> dict[str, object]:
+def summary(tasks: Sequence[ResolvedTask], inventory: Inventory | None) -> dict[str, object]:
     queues = Counter(
         str(task.fields["queue"].value) for task in tasks if task.fields["queue"].known
     )
@@ -66,15 +77,13 @@ def summary(tasks: Sequence[ResolvedTask], inventory: Optional[Inventory]) -> di
             used.add(placement.queue)
             if placement.executor.honours_queue is True and not placement.workers:
                 unserved.add(placement.queue)
-        worker_queues = {
-            queue for worker in inventory.workers for queue in (worker.queues or ())
-        }
+        worker_queues = {queue for worker in inventory.workers for queue in (worker.queues or ())}
         result["unserved_queues"] = sorted(unserved)
         result["unused_worker_queues"] = sorted(worker_queues - used)
     return result
 
 
-def format_routes_json(tasks: Sequence[ResolvedTask], inventory: Optional[Inventory]) -> str:
+def format_routes_json(tasks: Sequence[ResolvedTask], inventory: Inventory | None) -> str:
     document = {
         "version": ROUTES_VERSION,
         "tasks": [task_record(task) for task in tasks],
@@ -91,19 +100,17 @@ def _cell(value: object) -> str:
     return str(value)
 
 
-def format_routes_csv(tasks: Sequence[ResolvedTask], inventory: Optional[Inventory]) -> str:
+def format_routes_csv(tasks: Sequence[ResolvedTask], inventory: Inventory | None) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(_COLUMNS)
     for task in tasks:
         record = task_record(task)
-        writer.writerow(
-            ["" if record[c] is None else _cell(record[c]) for c in _COLUMNS]
-        )
+        writer.writerow(["" if record[c] is None else _cell(record[c]) for c in _COLUMNS])
     return buffer.getvalue()
 
 
-def format_routes_table(tasks: Sequence[ResolvedTask], inventory: Optional[Inventory]) -> str:
+def format_routes_table(tasks: Sequence[ResolvedTask], inventory: Inventory | None) -> str:
     headers = ("location", "dag", "task", "queue", "executor", "pool", "slots", "operator")
     rows = []
     for task in tasks:
@@ -111,7 +118,7 @@ def format_routes_table(tasks: Sequence[ResolvedTask], inventory: Optional[Inven
         operator = str(record["operator"] or "-")
         if task.task.taskflow is None:
             operator = operator.rsplit(".", 1)[-1]
-        unknown = set(task.unresolved and record["unresolved"])  # type: ignore[arg-type]
+        unknown = {name for name, _ in task.unresolved}
         rows.append(
             (
                 f"{record['file']}:{record['line']}",
@@ -125,8 +132,10 @@ def format_routes_table(tasks: Sequence[ResolvedTask], inventory: Optional[Inven
             )
         )
     widths = [max(len(row[i]) for row in [headers, *rows]) for i in range(len(headers))]
-    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip()
-             for row in [headers, *rows]]
+    lines = [
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip()
+        for row in [headers, *rows]
+    ]
     stats = summary(tasks, inventory)
     lines.append("")
     lines.append(f"{stats['tasks']} tasks, {stats['unresolved_tasks']} with unresolved routing")

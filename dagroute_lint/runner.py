@@ -1,11 +1,10 @@
-"""The pipeline: discover → extract → resolve across the repository → rules → filtered diagnostics."""
+"""The pipeline: discover → extract → resolve across the repository → rules → diagnostics."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
 
 from dagroute_lint.config import Settings
 from dagroute_lint.diagnostics import Diagnostic, unsuppressed
@@ -30,18 +29,18 @@ class ModuleIndex:
 
     def __init__(self, roots: Sequence[Path]) -> None:
         self.roots = list(dict.fromkeys(roots))
-        self._by_name: dict[str, Optional[Module]] = {}
+        self._by_name: dict[str, Module | None] = {}
 
-    def load(self, source: SourceFile, data: Optional[bytes] = None) -> Module:
+    def load(self, source: SourceFile, data: bytes | None = None) -> Module:
         name, is_package = module_name(source.path, self.roots)
         module = _extract(source, name, is_package, data)
         self._by_name.setdefault(name, module)
         return module
 
-    def lookup(self, name: str) -> Optional[Module]:
+    def lookup(self, name: str) -> Module | None:
         if name in self._by_name:
             return self._by_name[name]
-        found: Optional[Module] = None
+        found: Module | None = None
         for candidate in module_candidates(name, self.roots):
             if candidate.is_file():
                 found = self.load(SourceFile(str(candidate), candidate.resolve()))
@@ -50,9 +49,7 @@ class ModuleIndex:
         return found
 
 
-def _extract(
-    source: SourceFile, name: str, is_package: bool, data: Optional[bytes] = None
-) -> Module:
+def _extract(source: SourceFile, name: str, is_package: bool, data: bytes | None = None) -> Module:
     if data is None:
         try:
             data = source.path.read_bytes()
@@ -89,8 +86,8 @@ def import_roots(paths: Sequence[str], settings: Settings) -> list[Path]:
 def run(
     paths: Sequence[str],
     settings: Settings,
-    inventory: Optional[Inventory],
-    stdin: Optional[tuple[str, bytes]] = None,
+    inventory: Inventory | None,
+    stdin: tuple[str, bytes] | None = None,
 ) -> Report:
     """Lint ``paths`` (or one buffer from stdin, named as a file) and collect what is reported."""
     index = ModuleIndex(import_roots([stdin[0]] if stdin else paths, settings))
@@ -126,7 +123,7 @@ def run(
     return report
 
 
-def _airflow_major(inventory: Optional[Inventory]) -> int:
+def _airflow_major(inventory: Inventory | None) -> int:
     if inventory is None or inventory.airflow_major is None:
         return DEFAULT_AIRFLOW_MAJOR
     return inventory.airflow_major

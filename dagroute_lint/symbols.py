@@ -123,7 +123,7 @@ class SymbolTable:
             result[resolved_key.value] = resolved_value.value
         return Known(result)
 
-    def lookup_key(self, expr: Expr, key: str, depth: int = 0) -> Optional[Resolved]:
+    def lookup_key(self, expr: Expr, key: str, depth: int = 0) -> Resolved | None:
         """The value ``expr[key]`` would have, or ``None`` when the dict certainly lacks ``key``.
 
         Works on the dict's structure, so ``{**unknown, "queue": "q"}`` still answers ``queue``

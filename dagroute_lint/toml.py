@@ -7,6 +7,6 @@ import sys
 if sys.version_info >= (3, 11):
     import tomllib as toml
 else:  # pragma: no cover - exercised only on old interpreters
-    import tomli as toml
+    import tomli as toml  # type: ignore[import-not-found, unused-ignore]
 
 __all__ = ["toml"]

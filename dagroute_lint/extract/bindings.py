@@ -1,9 +1,9 @@
-"""What a name can be bound to while a DAG file is walked: a value, an import, or an Airflow object."""
+"""What a name can be bound to while a DAG file is walked: a value, an import, an Airflow object."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Union
+from typing import Union
 
 import libcst as cst
 
@@ -71,7 +71,7 @@ class TaskDecorator:
 
 @dataclass(frozen=True, eq=False)
 class TaskFlow:
-    """A ``@task`` function (possibly ``.override()``-n or ``.partial()``-ed), ready to be called."""
+    """A ``@task`` function, maybe after ``.override()`` or ``.partial()``, ready to be called."""
 
     function: Function
     kind: str
@@ -84,7 +84,7 @@ class TaskFlow:
 class DagFactory:
     """An ``@dag`` function: calling it builds the DAG (``function`` is None for ``dag(...)``)."""
 
-    function: Optional[Function]
+    function: Function | None
     arguments: CallArguments
 
 
@@ -92,7 +92,7 @@ class DagFactory:
 class GroupFactory:
     """A ``@task_group`` function: calling it builds the group inside the current DAG."""
 
-    function: Optional[Function]
+    function: Function | None
     arguments: CallArguments
 
 

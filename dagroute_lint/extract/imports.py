@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 
 def absolute_module(
-    relative_level: int, module: Optional[str], current: str, is_package: bool
-) -> Optional[str]:
+    relative_level: int, module: str | None, current: str, is_package: bool
+) -> str | None:
     """The absolute module a ``from ...x import`` names, or ``None`` above the top package."""
     if relative_level == 0:
         return module

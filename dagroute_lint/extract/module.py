@@ -12,7 +12,6 @@ import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Optional, Union
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -96,16 +95,16 @@ def extract_module(data: bytes, path: str, module_name: str, is_package: bool = 
 class _DraftDag:
     dag_id: Expr
     node: cst.CSTNode
-    default_args: Optional[Expr]
+    default_args: Expr | None
 
 
 @dataclass
 class _DraftGroup:
     group_id: Expr
     node: cst.CSTNode
-    dag: Optional[int]
-    parent: Optional[int]
-    default_args: Optional[Expr]
+    dag: int | None
+    parent: int | None
+    default_args: Expr | None
     prefix_group_id: Expr
 
 
@@ -113,12 +112,12 @@ class _DraftGroup:
 class _DraftTask:
     task_id: Expr
     node: cst.CSTNode
-    operator: Optional[str]
-    dag: Optional[int]
-    group: Optional[int]
+    operator: str | None
+    dag: int | None
+    group: int | None
     arguments: CallArguments
     applies_default_args: bool
-    taskflow: Optional[str] = None
+    taskflow: str | None = None
     mapped: bool = False
     expand_keys: tuple[str, ...] = ()
     partial_keys: tuple[str, ...] = ()
@@ -137,12 +136,12 @@ class _DraftImport:
 class _Scope:
     """Name bindings of one function or of the module, chained to the enclosing scope."""
 
-    def __init__(self, parent: Optional[_Scope] = None) -> None:
+    def __init__(self, parent: _Scope | None = None) -> None:
         self.names: dict[str, Binding] = {}
         self.parent = parent
 
-    def lookup(self, name: str) -> Optional[Binding]:
-        scope: Optional[_Scope] = self
+    def lookup(self, name: str) -> Binding | None:
+        scope: _Scope | None = self
         while scope is not None:
             if name in scope.names:
                 return scope.names[name]
@@ -178,9 +177,7 @@ class _Walker:
         elif isinstance(statement, cst.FunctionDef):
             self.define_function(statement)
         elif isinstance(statement, cst.ClassDef):
-            self.scope.names[statement.name.value] = LocalClass(
-                self.qualify(statement.name.value)
-            )
+            self.scope.names[statement.name.value] = LocalClass(self.qualify(statement.name.value))
         elif isinstance(statement, cst.With):
             self.walk_with(statement)
         elif isinstance(statement, cst.For):
@@ -265,7 +262,7 @@ class _Walker:
         if statement.orelse is not None:
             self.walk_body(statement.orelse.body)
 
-    def iteration_items(self, value: Binding) -> Union[list[Expr], Unknown]:
+    def iteration_items(self, value: Binding) -> list[Expr] | Unknown:
         if isinstance(value, SeqExpr) and len(value.items) <= MAX_LOOP_ITERATIONS:
             return list(value.items)
         if isinstance(value, DictExpr) and all(
@@ -465,7 +462,7 @@ class _Walker:
         return Subscript(self.as_expr(base), self.as_expr(key))
 
     def dict_value(self, node: cst.Dict) -> Binding:
-        parts: list[tuple[Optional[Expr], Expr]] = []
+        parts: list[tuple[Expr | None, Expr]] = []
         for element in node.elements:
             if isinstance(element, cst.DictElement):
                 parts.append(
@@ -554,16 +551,14 @@ class _Walker:
 
     # --- calls ---------------------------------------------------------------------------------
 
-    def call_arguments(
-        self, node: cst.Call
-    ) -> tuple[list[Binding], CallArguments, Optional[Unknown]]:
+    def call_arguments(self, node: cst.Call) -> tuple[list[Binding], CallArguments, Unknown | None]:
         """Evaluate arguments in Python's order; return positionals, keywords, and a star-arg."""
         positional: list[Binding] = []
         named: dict[str, Expr] = {}
         bound: dict[str, Binding] = {}
         nodes: dict[str, cst.CSTNode] = {}
         spreads: list[Expr] = []
-        star: Optional[Unknown] = None
+        star: Unknown | None = None
         for arg in node.args:
             value = self.value_of(arg.value)
             if arg.keyword is not None:
@@ -794,7 +789,7 @@ class _Walker:
         return GroupHandle(index)
 
     def maybe_operator(
-        self, node: cst.Call, operator: Optional[str], arguments: CallArguments
+        self, node: cst.Call, operator: str | None, arguments: CallArguments
     ) -> Binding:
         if operator is not None and _looks_like_class(operator):
             return self.create_operator_task(node, operator, arguments)
@@ -856,7 +851,7 @@ class _Walker:
         self.tasks.append(task)
         return TaskHandles((len(self.tasks) - 1,))
 
-    def current_dag(self, arguments: CallArguments) -> Optional[int]:
+    def current_dag(self, arguments: CallArguments) -> int | None:
         explicit = arguments.bindings.get("dag")
         if isinstance(explicit, DagHandle):
             return explicit.index
@@ -865,12 +860,12 @@ class _Walker:
             return self.groups[group.index].dag
         return self.dag_stack[-1] if self.dag_stack else None
 
-    def current_group(self, dag: Optional[int]) -> Optional[int]:
+    def current_group(self, dag: int | None) -> int | None:
         if self.group_stack and self.groups[self.group_stack[-1]].dag == dag:
             return self.group_stack[-1]
         return None
 
-    def task_group_for(self, arguments: CallArguments, dag: Optional[int]) -> Optional[int]:
+    def task_group_for(self, arguments: CallArguments, dag: int | None) -> int | None:
         explicit = arguments.bindings.get("task_group")
         if isinstance(explicit, GroupHandle):
             return explicit.index
@@ -891,7 +886,7 @@ class _Walker:
                 self.attach(handle, dag)
         return right
 
-    def attach(self, handles: TaskHandles, dag: Optional[int]) -> None:
+    def attach(self, handles: TaskHandles, dag: int | None) -> None:
         for index in handles.indexes:
             task = self.tasks[index]
             if task.dag is None and dag is not None:
@@ -944,7 +939,7 @@ class _Walker:
         self,
         tree: cst.Module,
         path: str,
-        noqa: dict[int, Optional[frozenset[str]]],
+        noqa: dict[int, frozenset[str] | None],
         file_noqa: bool,
     ) -> Module:
         wanted: list[cst.CSTNode] = [dag.node for dag in self.dags]
@@ -1014,11 +1009,11 @@ class _Walker:
 # --- helpers -----------------------------------------------------------------------------------
 
 
-def _default_args(arguments: CallArguments) -> Optional[Expr]:
+def _default_args(arguments: CallArguments) -> Expr | None:
     return arguments.named.get("default_args")
 
 
-def _task_decorator_kind(qualname: str) -> Optional[str]:
+def _task_decorator_kind(qualname: str) -> str | None:
     if qualname in names.TASK_DECORATORS:
         return names.TASK_DECORATORS[qualname]
     head, _, kind = qualname.rpartition(".")

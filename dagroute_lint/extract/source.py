@@ -6,7 +6,6 @@ import ast
 import io
 import re
 import tokenize
-from typing import Optional, Union
 
 import libcst as cst
 
@@ -16,7 +15,7 @@ _NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z][0-9]+(?:[,\s]+[A-Z][0-9]+)
 _FILE_NOQA = re.compile(r"#\s*dagroute-lint\s*:\s*noqa\b", re.I)
 
 
-def decode(data: bytes) -> Union[str, SyntaxProblem]:
+def decode(data: bytes) -> str | SyntaxProblem:
     """Decode as CPython would: PEP 263 declaration or BOM, UTF-8 otherwise."""
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
@@ -25,7 +24,7 @@ def decode(data: bytes) -> Union[str, SyntaxProblem]:
         return SyntaxProblem(f"cannot decode file: {error}", Position(1, 1))
 
 
-def parse(text: str) -> Union[cst.Module, SyntaxProblem]:
+def parse(text: str) -> cst.Module | SyntaxProblem:
     """Parse with libcst; on failure report CPython's own message and position.
 
     libcst places some errors elsewhere than CPython does (2:1 against 1:7 for one input), and
@@ -44,7 +43,7 @@ def parse(text: str) -> Union[cst.Module, SyntaxProblem]:
     return _cpython_problem(text) or fallback
 
 
-def _cpython_problem(text: str) -> Optional[SyntaxProblem]:
+def _cpython_problem(text: str) -> SyntaxProblem | None:
     try:
         ast.parse(text)
     except SyntaxError as error:
@@ -56,13 +55,13 @@ def _cpython_problem(text: str) -> Optional[SyntaxProblem]:
     return None
 
 
-def noqa_comments(text: str) -> tuple[dict[int, Optional[frozenset[str]]], bool]:
+def noqa_comments(text: str) -> tuple[dict[int, frozenset[str] | None], bool]:
     """Lines with a ``# noqa`` comment and their codes (``None``: all), and the file-level flag.
 
     Scans raw lines as flake8 did before it tokenized: a ``# noqa`` inside a string literal also
     counts, which errs towards silence only where the user wrote the marker themselves.
     """
-    lines: dict[int, Optional[frozenset[str]]] = {}
+    lines: dict[int, frozenset[str] | None] = {}
     file_noqa = False
     if "noqa" not in text and "NOQA" not in text:
         return lines, file_noqa

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Callable
 
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.inventory import Inventory
@@ -18,7 +18,7 @@ class Context:
 
     module: Module
     tasks: tuple[ResolvedTask, ...]
-    inventory: Optional[Inventory]
+    inventory: Inventory | None
     airflow_major: int
 
     def report(self, position: Position, code: str, message: str) -> Diagnostic:

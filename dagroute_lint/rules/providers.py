@@ -143,9 +143,7 @@ def _worker_message(
     if len(lacking) == len(serving):
         return f"{head}; it will fail at startup, before its first line runs"
     having = ", ".join(f"'{w.name}'" for w in serving if w not in lacking)
-    return (
-        f"{head} while {having} has it; it fails only when it lands on a worker without it"
-    )
+    return f"{head} while {having} has it; it fails only when it lands on a worker without it"
 
 
 PROVIDER_MISSING_AT_PARSE = Rule(
