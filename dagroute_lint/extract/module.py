@@ -576,7 +576,11 @@ class _Walker:
 
     def call_value(self, node: cst.Call) -> Binding:
         callee = self.value_of(node.func)
-        positional, arguments, _star = self.call_arguments(node)
+        positional, arguments, star = self.call_arguments(node)
+        if isinstance(node.func, cst.Name) and self.scope.lookup(node.func.value) is None:
+            builtin = self.call_builtin(node.func.value, positional, arguments, star)
+            if builtin is not None:
+                return builtin
         if isinstance(callee, BoundMethod):
             return self.call_method(node, callee, positional, arguments)
         if isinstance(callee, Imported):
@@ -599,6 +603,34 @@ class _Walker:
         if isinstance(callee, Unknown):
             return callee
         return Unknown("result of a call")
+
+    def call_builtin(
+        self,
+        name: str,
+        positional: list[Binding],
+        arguments: CallArguments,
+        star: Unknown | None,
+    ) -> Binding | None:
+        """``dict(BASE, queue=...)`` and ``range(n)``: the builtins routing code is built with."""
+        if star is not None:
+            return None
+        if name == "dict" and len(positional) <= 1:
+            parts: list[tuple[Expr | None, Expr]] = [
+                (None, self.as_expr(value)) for value in positional
+            ]
+            parts += [(None, spread) for spread in arguments.spreads]
+            parts += [(Const(key), value) for key, value in arguments.named.items()]
+            return DictExpr(tuple(parts))
+        if name == "range" and 1 <= len(positional) <= 3 and not arguments.named:
+            bounds = [value.value for value in positional if isinstance(value, Const)]
+            if len(bounds) == len(positional) and all(
+                isinstance(bound, int) and not isinstance(bound, bool) for bound in bounds
+            ):
+                numbers = range(*bounds)  # type: ignore[arg-type]
+                if len(numbers) <= MAX_LOOP_ITERATIONS:
+                    return SeqExpr(tuple(Const(number) for number in numbers))
+            return Unknown("a range() that is not small and literal")
+        return None
 
     def call_factory(
         self,

@@ -11,7 +11,7 @@ import libcst as cst
 
 from dagroute_lint.model import Position, SyntaxProblem
 
-_NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z][0-9]+(?:[,\s]+[A-Z][0-9]+)*))?", re.I)
+_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.I)
 _FILE_NOQA = re.compile(r"#\s*dagroute-lint\s*:\s*noqa\b", re.I)
 
 

@@ -1,0 +1,81 @@
+"""Build small DAG repositories on disk and run the real pipeline over them."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Optional
+
+from dagroute_lint.config import Settings
+from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.inventory import Inventory, load_inventory
+from dagroute_lint.resolve import ResolvedTask
+from dagroute_lint.runner import Report, run
+
+CELERY_K8S = """
+[deployment]
+airflow_version = "3.3"
+executors = ["CeleryExecutor", "KubernetesExecutor"]
+dag_processor = { runtime = "base" }
+
+[[workers]]
+name = "celery-general"
+executor = "CeleryExecutor"
+queues = ["default", "imports"]
+runtime = "base"
+
+[[workers]]
+name = "k8s-pods"
+executor = "KubernetesExecutor"
+runtime = "pods"
+
+[runtimes.base]
+providers = ["standard", "celery"]
+
+[runtimes.pods]
+providers = ["standard", "cncf.kubernetes"]
+"""
+
+
+def write_repo(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return root
+
+
+def lint_repo(
+    root: Path,
+    files: dict[str, str],
+    inventory: Optional[str] = CELERY_K8S,
+    select: tuple[str, ...] = ("ALL",),
+    paths: Optional[list[str]] = None,
+) -> Report:
+    write_repo(root, files)
+    deployment: Optional[Inventory] = None
+    if inventory is not None:
+        (root / "dagroute.toml").write_text(textwrap.dedent(inventory), encoding="utf-8")
+        deployment = load_inventory(root / "dagroute.toml")
+    targets = paths if paths is not None else [str(root / "dags")]
+    return run(targets, Settings(root=root, select=select), deployment)
+
+
+def codes(report: Report) -> list[str]:
+    return [diagnostic.code for diagnostic in report.diagnostics]
+
+
+def by_code(report: Report, code: str) -> list[Diagnostic]:
+    return [diagnostic for diagnostic in report.diagnostics if diagnostic.code == code]
+
+
+def routes(root: Path, source: str, extra: Optional[dict[str, str]] = None) -> dict[str, ResolvedTask]:
+    """Resolved tasks of ``dags/dag.py`` by full task id."""
+    report = lint_repo(root, {"dags/dag.py": source, **(extra or {})}, inventory=None)
+    return {task.task_id or "?": task for task in report.tasks}
+
+
+def value(task: ResolvedTask, field: str) -> object:
+    resolved = task.fields[field]
+    assert resolved.known, f"{field} unresolved: {resolved.reason}"
+    return resolved.value
