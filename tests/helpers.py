@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import textwrap
 from pathlib import Path
-from typing import Optional
 
 from dagroute_lint.config import Settings
 from dagroute_lint.diagnostics import Diagnostic
@@ -48,12 +47,12 @@ def write_repo(root: Path, files: dict[str, str]) -> Path:
 def lint_repo(
     root: Path,
     files: dict[str, str],
-    inventory: Optional[str] = CELERY_K8S,
+    inventory: str | None = CELERY_K8S,
     select: tuple[str, ...] = ("ALL",),
-    paths: Optional[list[str]] = None,
+    paths: list[str] | None = None,
 ) -> Report:
     write_repo(root, files)
-    deployment: Optional[Inventory] = None
+    deployment: Inventory | None = None
     if inventory is not None:
         (root / "dagroute.toml").write_text(textwrap.dedent(inventory), encoding="utf-8")
         deployment = load_inventory(root / "dagroute.toml")
@@ -69,7 +68,9 @@ def by_code(report: Report, code: str) -> list[Diagnostic]:
     return [diagnostic for diagnostic in report.diagnostics if diagnostic.code == code]
 
 
-def routes(root: Path, source: str, extra: Optional[dict[str, str]] = None) -> dict[str, ResolvedTask]:
+def routes(
+    root: Path, source: str, extra: dict[str, str] | None = None
+) -> dict[str, ResolvedTask]:
     """Resolved tasks of ``dags/dag.py`` by full task id."""
     report = lint_repo(root, {"dags/dag.py": source, **(extra or {})}, inventory=None)
     return {task.task_id or "?": task for task in report.tasks}

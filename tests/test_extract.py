@@ -15,24 +15,35 @@ from airflow.sdk import DAG, TaskGroup, dag, task, task_group
 
 
 def test_with_dag_context(tmp_path: Path) -> None:
-    tasks = routes(tmp_path, HEADER + """
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
 with DAG("ctx") as d:
     BashOperator(task_id="t", bash_command="x")
-""")
+""",
+    )
     assert tasks["t"].dag_id == "ctx"
 
 
 def test_assigned_dag_with_explicit_dag_argument(tmp_path: Path) -> None:
-    tasks = routes(tmp_path, HEADER + """
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
 d = DAG(dag_id="assigned", default_args={"queue": "imports"})
 BashOperator(task_id="t", bash_command="x", dag=d)
-""")
+""",
+    )
     assert tasks["t"].dag_id == "assigned"
     assert value(tasks["t"], "queue") == "imports"
 
 
 def test_dag_decorator_uses_function_name_unless_given(tmp_path: Path) -> None:
-    tasks = routes(tmp_path, HEADER + """
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
 @dag(default_args={"pool": "p"})
 def nightly():
     BashOperator(task_id="a", bash_command="x")
@@ -43,87 +54,115 @@ def other():
 
 nightly()
 other()
-""")
+""",
+    )
     assert tasks["a"].dag_id == "nightly"
     assert value(tasks["a"], "pool") == "p"
     assert tasks["b"].dag_id == "explicit_id"
 
 
 def test_dag_decorator_never_called_builds_no_dag(tmp_path: Path) -> None:
-    tasks = routes(tmp_path, HEADER + """
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
 @dag()
 def forgotten():
     BashOperator(task_id="a", bash_command="x")
-""")
+""",
+    )
     assert tasks == {}
 
 
 def test_nested_task_groups_prefix_ids(tmp_path: Path) -> None:
-    tasks = routes(tmp_path, HEADER + """
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
 with DAG("g"):
     with TaskGroup("outer"):
         with TaskGroup("inner"):
             BashOperator(task_id="t", bash_command="x")
-""")
+""",
+    )
     assert set(tasks) == {"outer.inner.t"}
 
 
 def test_prefix_group_id_false(tmp_path: Path) -> None:
-    tasks = routes(tmp_path, HEADER + """
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
 with DAG("g"):
     with TaskGroup("outer", prefix_group_id=False):
         BashOperator(task_id="t", bash_command="x")
         with TaskGroup("inner"):
             BashOperator(task_id="u", bash_command="x")
-""")
+""",
+    )
     assert set(tasks) == {"t", "inner.u"}
 
 
 def test_task_group_decorator(tmp_path: Path) -> None:
-    tasks = routes(tmp_path, HEADER + """
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
 @task_group(default_args={"queue": "imports"})
 def section():
     BashOperator(task_id="t", bash_command="x")
 
 with DAG("g"):
     section()
-""")
+""",
+    )
     assert value(tasks["section.t"], "queue") == "imports"
 
 
 def test_taskflow_task_inside_dag(tmp_path: Path) -> None:
-    tasks = routes(tmp_path, HEADER + """
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
 with DAG("g"):
     @task(queue="imports")
     def extract():
         return 1
     extract()
-""")
+""",
+    )
     assert value(tasks["extract"], "queue") == "imports"
     assert tasks["extract"].operator == "task.python"
 
 
 def test_taskflow_kind_decorator(tmp_path: Path) -> None:
-    tasks = routes(tmp_path, HEADER + """
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
 with DAG("g"):
     @task.bash(pool="p")
     def script():
         return "echo"
     script()
-""")
+""",
+    )
     assert tasks["script"].operator == "task.bash"
     assert value(tasks["script"], "pool") == "p"
 
 
 def test_operator_name_resolved_through_aliases(tmp_path: Path) -> None:
-    tasks = routes(tmp_path, """
+    tasks = routes(
+        tmp_path,
+        """
 from airflow.providers.standard.operators import bash as b
 from airflow.providers.cncf.kubernetes.operators.pod import KubernetesPodOperator as KPO
 from airflow.sdk import DAG
 with DAG("g"):
     b.BashOperator(task_id="a", bash_command="x")
     KPO(task_id="k", name="n", image="i")
-""")
+""",
+    )
     assert tasks["a"].operator == "airflow.providers.standard.operators.bash.BashOperator"
     assert tasks["k"].operator == (
         "airflow.providers.cncf.kubernetes.operators.pod.KubernetesPodOperator"

@@ -16,7 +16,10 @@ from airflow.sdk import DAG, TaskGroup, task
 
 
 def test_precedence_kwarg_then_task_then_groups_then_dag(tmp_path: Path) -> None:
-    tasks = routes(tmp_path, HEADER + """
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
 with DAG("p", default_args={"queue": "dag_q", "pool": "dag_pool", "pool_slots": 3}):
     with TaskGroup("outer", default_args={"queue": "outer_q", "pool": "outer_pool"}):
         with TaskGroup("inner", default_args={"queue": "inner_q"}):
@@ -24,7 +27,8 @@ with DAG("p", default_args={"queue": "dag_q", "pool": "dag_pool", "pool_slots": 
             BashOperator(task_id="own", bash_command="x", default_args={"queue": "own_q"})
             BashOperator(task_id="grp", bash_command="x")
     BashOperator(task_id="dag_level", bash_command="x")
-""")
+""",
+    )
     assert value(tasks["outer.inner.kw"], "queue") == "kw_q"
     assert value(tasks["outer.inner.own"], "queue") == "own_q"
     grp = tasks["outer.inner.grp"]
@@ -36,10 +40,14 @@ with DAG("p", default_args={"queue": "dag_q", "pool": "dag_pool", "pool_slots": 
 
 
 def test_builtin_defaults(tmp_path: Path) -> None:
-    tasks = routes(tmp_path, HEADER + """
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
 with DAG("p"):
     BashOperator(task_id="t", bash_command="x")
-""")
+""",
+    )
     task = tasks["t"]
     assert (value(task, "queue"), value(task, "pool"), value(task, "pool_slots")) == (
         "default",
@@ -51,40 +59,56 @@ with DAG("p"):
 
 
 def test_explicit_queue_none_blocks_default_args(tmp_path: Path) -> None:
-    tasks = routes(tmp_path, HEADER + """
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
 with DAG("p", default_args={"queue": "dag_q"}):
     BashOperator(task_id="t", bash_command="x", queue=None)
-""")
+""",
+    )
     assert value(tasks["t"], "queue") is None
     assert tasks["t"].unresolved == ()
 
 
 def test_task_stub_ignores_default_args_queue(tmp_path: Path) -> None:
-    tasks = routes(tmp_path, HEADER + """
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
 with DAG("p", default_args={"queue": "dag_q"}):
     @task.stub
     def remote(): ...
     remote()
-""")
+""",
+    )
     assert value(tasks["remote"], "queue") is None
 
 
 def test_operator_attached_later_gets_no_default_args(tmp_path: Path) -> None:
-    tasks = routes(tmp_path, HEADER + """
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
 late = BashOperator(task_id="late", bash_command="x")
 d = DAG("p", default_args={"queue": "dag_q"})
 d.add_task(late)
-""")
+""",
+    )
     assert tasks["late"].dag_id == "p"
     assert value(tasks["late"], "queue") == "default"
 
 
 def test_assignment_after_construction_wins(tmp_path: Path) -> None:
-    tasks = routes(tmp_path, HEADER + """
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
 with DAG("p"):
     t = BashOperator(task_id="t", bash_command="x", queue="a")
     t.queue = "b"
-""")
+""",
+    )
     assert value(tasks["t"], "queue") == "b"
 
 
@@ -105,12 +129,16 @@ with DAG("p"):
 def test_strings_and_dicts_built_from_constants(
     tmp_path: Path, expression: str, expected: str
 ) -> None:
-    tasks = routes(tmp_path, HEADER + f"""
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + f"""
 PREFIX = "team"
 BASE = {{"queue": "base_q"}}
 with DAG("p"):
     BashOperator(task_id="t", bash_command="x", queue={expression})
-""")
+""",
+    )
     assert value(tasks["t"], "queue") == expected
 
 
@@ -125,11 +153,15 @@ with DAG("p"):
     ],
 )
 def test_default_args_merges(tmp_path: Path, default_args: str, expected: str) -> None:
-    tasks = routes(tmp_path, HEADER + f"""
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + f"""
 BASE = {{"queue": "base_q"}}
 with DAG("p", default_args={default_args}):
     BashOperator(task_id="t", bash_command="x")
-""")
+""",
+    )
     assert value(tasks["t"], "queue") == expected
 
 
@@ -145,12 +177,16 @@ with DAG("p", default_args={default_args}):
 def test_dynamic_values_are_unresolved_with_a_reason(
     tmp_path: Path, expression: str, reason: str
 ) -> None:
-    tasks = routes(tmp_path, HEADER + f"""
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + f"""
 def compute_queue():
     return "q"
 with DAG("p"):
     BashOperator(task_id="t", bash_command="x", queue={expression})
-""")
+""",
+    )
     field = tasks["t"].fields["queue"]
     assert not field.known and field.value is None
     assert reason in field.reason
@@ -158,23 +194,31 @@ with DAG("p"):
 
 
 def test_unknown_default_args_make_every_routing_field_unresolved(tmp_path: Path) -> None:
-    tasks = routes(tmp_path, HEADER + """
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
 with DAG("p", default_args=load_defaults()):
     BashOperator(task_id="t", bash_command="x", pool="p")
-""")
+""",
+    )
     task = tasks["t"]
     assert not task.fields["queue"].known
     assert value(task, "pool") == "p"
 
 
 def test_loop_over_literal_list_creates_each_task(tmp_path: Path) -> None:
-    tasks = routes(tmp_path, HEADER + """
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
 with DAG("p"):
     for q in ["a", "b"]:
         BashOperator(task_id=f"run_{q}", bash_command="x", queue=q)
     for i in range(2):
         BashOperator(task_id=f"n{i}", bash_command="x")
-""")
+""",
+    )
     assert {name: value(task, "queue") for name, task in tasks.items()} == {
         "run_a": "a",
         "run_b": "b",
@@ -188,7 +232,10 @@ def test_cross_module_constants(tmp_path: Path) -> None:
         "dags/common/__init__.py": "from .routing import REPORTS as REEXPORTED\n",
         "dags/common/routing.py": 'REPORTS = "reports"\nDEFAULTS = {"queue": REPORTS}\n',
     }
-    tasks = routes(tmp_path, HEADER + """
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
 from common.routing import DEFAULTS, REPORTS
 import common.routing as r
 from common import REEXPORTED
@@ -197,7 +244,9 @@ with DAG("p", default_args=DEFAULTS):
     BashOperator(task_id="b", bash_command="x", queue=r.REPORTS + "_2")
     BashOperator(task_id="c", bash_command="x", queue=REEXPORTED)
     BashOperator(task_id="d", bash_command="x", queue=REPORTS)
-""", extra=files)
+""",
+        extra=files,
+    )
     assert [value(tasks[name], "queue") for name in "abcd"] == [
         "reports",
         "reports_2",
@@ -207,11 +256,15 @@ with DAG("p", default_args=DEFAULTS):
 
 
 def test_constant_missing_from_repository_is_unresolved(tmp_path: Path) -> None:
-    tasks = routes(tmp_path, HEADER + """
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
 from elsewhere.settings import QUEUE
 with DAG("p"):
     BashOperator(task_id="t", bash_command="x", queue=QUEUE)
-""")
+""",
+    )
     assert "not defined in the repository" in tasks["t"].fields["queue"].reason
 
 
@@ -220,7 +273,8 @@ def test_context_files_are_read_when_only_one_file_is_passed(tmp_path: Path) -> 
         tmp_path,
         {
             "dags/common/routing.py": 'Q = "imports"\n',
-            "dags/dag.py": HEADER + """
+            "dags/dag.py": HEADER
+            + """
 from common.routing import Q
 with DAG("p"):
     BashOperator(task_id="t", bash_command="x", queue=Q)
@@ -235,7 +289,10 @@ with DAG("p"):
 
 
 def test_taskflow_repeated_calls_get_suffixes(tmp_path: Path) -> None:
-    tasks = routes(tmp_path, HEADER + """
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
 with DAG("p"):
     @task
     def step():
@@ -243,20 +300,25 @@ with DAG("p"):
     step()
     step()
     step.override(queue="q")()
-""")
+""",
+    )
     assert set(tasks) == {"step", "step__1", "step__2"}
     assert value(tasks["step__2"], "queue") == "q"
 
 
 def test_mapped_routing_comes_from_partial_and_override(tmp_path: Path) -> None:
-    tasks = routes(tmp_path, HEADER + """
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
 with DAG("p"):
     BashOperator.partial(task_id="m", queue="mq").expand(bash_command=["a", "b"])
     @task
     def add(x, queue):
         return x
     add.override(queue="oq").partial(queue="data").expand(x=[1, 2])
-""")
+""",
+    )
     assert value(tasks["m"], "queue") == "mq"
     assert tasks["m"].task.mapped
     assert value(tasks["add"], "queue") == "oq"

@@ -1,0 +1,190 @@
+"""The command line, through click's runner and through the installed console script."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from dagroute_lint.cli import main
+from tests.helpers import CELERY_K8S, write_repo
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLES = REPO / "examples"
+
+DAG = """
+from airflow.providers.standard.operators.bash import BashOperator
+from airflow.sdk import DAG
+with DAG("lab"):
+    BashOperator(task_id="build", bash_command="x", queue="reports")
+"""
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    write_repo(tmp_path, {"dags/dag.py": DAG, "dagroute.toml": CELERY_K8S})
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def invoke(*args: str, input: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), input=input)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_reports_with_exit_code_one_and_flake8_lines(repo: Path) -> None:
+    code, out, err = invoke("dags")
+    assert code == 1
+    assert out.startswith("dags/dag.py:4:5: DRL101 task 'build' in dag 'lab' routes to queue")
+    assert "1 problem in 1 file" in err
+
+
+def test_clean_run_exits_zero(repo: Path) -> None:
+    (repo / "dags" / "dag.py").write_text(DAG.replace('"reports"', '"imports"'))
+    assert invoke("dags")[:2] == (0, "")
+
+
+def test_exit_zero_and_ignore(repo: Path) -> None:
+    assert invoke("dags", "--exit-zero")[0] == 0
+    assert invoke("dags", "--ignore", "DRL101")[0] == 0
+    assert invoke("check", "dags", "--select", "DRL2")[0] == 0
+
+
+def test_unknown_rule_selector_is_a_usage_error(repo: Path) -> None:
+    code, out, err = invoke("dags", "--select", "DRL999")
+    assert code == 2
+    assert "unknown rule selector 'DRL999'" in err
+    assert "Traceback" not in err + out
+
+
+def test_broken_inventory_exits_two_with_file_and_key(repo: Path) -> None:
+    (repo / "dagroute.toml").write_text(CELERY_K8S.replace('runtime = "pods"', 'runtime = "nope"'))
+    code, _, err = invoke("dags")
+    assert code == 2
+    assert "dagroute.toml: workers[1].runtime: runtime 'nope' is not defined" in err
+
+
+def test_inventory_syntax_error_has_line_and_column(repo: Path) -> None:
+    (repo / "dagroute.toml").write_text("[deployment\n")
+    code, _, err = invoke("dags")
+    assert code == 2
+    assert "dagroute.toml:1:" in err and "invalid TOML" in err
+
+
+def test_missing_inventory_is_said_on_stderr(repo: Path) -> None:
+    (repo / "dagroute.toml").unlink()
+    code, out, err = invoke("dags")
+    assert (code, out) == (0, "")
+    assert "no inventory" in err and "only DRL001 runs" in err
+
+
+def test_pyproject_settings_and_cli_precedence(repo: Path) -> None:
+    (repo / "pyproject.toml").write_text(
+        '[tool.dagroute-lint]\ndags = ["dags"]\nignore = ["DRL101"]\ninventory = "dagroute.toml"\n'
+    )
+    assert invoke()[0] == 0  # paths from `dags`, DRL101 ignored by the file
+    assert invoke("--select", "DRL101", "--ignore", "DRL202")[0] == 1  # flags win
+
+
+def test_per_file_ignores(repo: Path) -> None:
+    (repo / "pyproject.toml").write_text(
+        '[tool.dagroute-lint]\n[tool.dagroute-lint.per-file-ignores]\n"dags/*.py" = ["DRL1"]\n'
+    )
+    assert invoke("dags")[0] == 0
+
+
+def test_unknown_setting_is_rejected(repo: Path) -> None:
+    (repo / "pyproject.toml").write_text('[tool.dagroute-lint]\nselct = ["DRL1"]\n')
+    code, _, err = invoke("dags")
+    assert code == 2
+    assert "unknown setting; did you mean 'select'?" in err
+
+
+def test_stdin_with_stdin_filename(repo: Path) -> None:
+    code, out, _ = invoke("-", "--stdin-filename", "dags/dag.py", input=DAG.lstrip())
+    assert code == 1
+    assert out.startswith("dags/dag.py:4:5: DRL101")
+
+
+def test_json_and_github_formats(repo: Path) -> None:
+    _, out, _ = invoke("dags", "--format", "json")
+    (item,) = json.loads(out)
+    assert (item["code"], item["name"], item["line"]) == ("DRL101", "unserved-queue", 4)
+    _, out, _ = invoke("dags", "--format", "github")
+    assert out.startswith("::error title=DRL101,file=dags/dag.py,line=4,col=5::DRL101 task")
+
+
+def test_output_file_and_statistics(repo: Path) -> None:
+    code, out, err = invoke("dags", "--output-file", "out.txt", "--statistics")
+    assert code == 1 and out == ""
+    assert (repo / "out.txt").read_text().startswith("dags/dag.py:4:5: DRL101")
+    assert "1  DRL101  unserved-queue" in err
+
+
+def test_routes_json_contract(repo: Path) -> None:
+    code, out, _ = invoke("routes", "dags", "--format", "json")
+    assert code == 0
+    document = json.loads(out)
+    assert document["version"] == 1
+    (task,) = document["tasks"]
+    assert {key: task[key] for key in ("dag_id", "task_id", "queue", "pool", "pool_slots")} == {
+        "dag_id": "lab",
+        "task_id": "build",
+        "queue": "reports",
+        "pool": "default_pool",
+        "pool_slots": 1,
+    }
+    assert task["executor"] is None and task["unresolved"] == []
+    assert document["summary"]["unserved_queues"] == ["reports"]
+    assert document["summary"]["unused_worker_queues"] == ["default", "imports"]
+
+
+def test_rules_lists_every_code() -> None:
+    code, out, _ = invoke("rules")
+    assert code == 0
+    assert [line.split()[0] for line in out.splitlines()] == [
+        "DRL001",
+        "DRL101",
+        "DRL102",
+        "DRL103",
+        "DRL201",
+        "DRL202",
+    ]
+
+
+def test_missing_path_is_a_usage_error(repo: Path) -> None:
+    code, _, err = invoke("nowhere")
+    assert code == 2 and "no such file or directory: nowhere" in err
+
+
+def test_console_script_on_the_bundled_example() -> None:
+    script = shutil.which("dagroute-lint", path=str(Path(sys.executable).parent))
+    assert script is not None, "the console script is not installed next to this interpreter"
+    result = subprocess.run(
+        [script, "examples/dags", "--inventory", "examples/dagroute.toml"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 1, result.stderr
+    lines = result.stdout.splitlines()
+    assert any(" DRL101 task 'grp.render' in dag 'lab_report'" in line for line in lines)
+    assert any(
+        " DRL202 " in line and "apache-airflow-providers-apache-spark" in line for line in lines
+    )
+
+
+def test_python_dash_m() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "dagroute_lint", "rules"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0 and result.stdout.startswith("DRL001")
