@@ -25,7 +25,7 @@ import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable
 
 AIRFLOW_VERSION = "3.3.2"
 
@@ -84,14 +84,14 @@ class AirflowEnv:
     root: Path
     python: Path
     created: bool
-    install_seconds: Optional[float]
+    install_seconds: float | None
 
 
 def _marker_payload() -> dict[str, object]:
     return {"airflow_version": AIRFLOW_VERSION, "pins": list(PINS)}
 
 
-def _read_marker(root: Path) -> Optional[dict[str, object]]:
+def _read_marker(root: Path) -> dict[str, object] | None:
     try:
         data = json.loads((root / MARKER_NAME).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -188,7 +188,7 @@ def ensure_example_corpora(env: AirflowEnv, log: Log = _stderr) -> dict[str, Pat
     return result
 
 
-def _find_wheel(folder: Path, dist: str, version: str) -> Optional[Path]:
+def _find_wheel(folder: Path, dist: str, version: str) -> Path | None:
     stem = dist.replace("-", "_")
     matches = sorted(folder.glob(f"{stem}-{version}-*.whl")) if folder.exists() else []
     return matches[0] if matches else None

@@ -1,0 +1,265 @@
+"""Compare `dagroute-lint routes` output with Airflow's own parsed tasks, field by field.
+
+Pure functions over the two JSON documents (``dump_airflow.py`` output and ``routes --format
+json`` output), so the rules can be unit-tested without Airflow or the linter.
+
+Per task, keyed by (file relative to the DAG folder, dag_id, task_id), each routing field is:
+
+- ``exact``: routes holds Airflow's value (same type and value, ``null`` == ``None``);
+- ``unresolved``: routes holds ``null`` and lists the field in the task's ``unresolved`` entries,
+  and the (file, task_id, field) is on the allow-list of genuinely dynamic values;
+- ``unexpected_unresolved``: the same, off the allow-list (a failure: the value was static);
+- ``wrong``: anything else (a failure: a wrong value is worse than an honest ``null``).
+
+Tasks only Airflow has are ``missing`` (a failure unless allow-listed with a reason); tasks only
+routes has are ``extra`` (a failure).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+FIELDS: tuple[str, ...] = ("queue", "executor", "pool", "pool_slots")
+
+TaskKey = tuple[str, str, str]  # (file, dag_id, task_id)
+UnresolvedKey = tuple[str, str, str]  # (file, task_id, field)
+
+NO_REASON = "(no reason given)"
+LIST_LIMIT = 25  # entries of each failure list shown in the text report
+
+
+@dataclass
+class CorpusReport:
+    """The outcome for one corpus; ``ok`` is false when any failure category is non-empty."""
+
+    corpus: str
+    airflow_tasks: int = 0
+    routes_tasks: int = 0
+    compared: int = 0
+    exact_tasks: int = 0
+    exact_fields: int = 0
+    unresolved_by_reason: dict[str, int] = field(default_factory=dict)
+    unresolved: list[dict[str, Any]] = field(default_factory=list)
+    unexpected_unresolved: list[dict[str, Any]] = field(default_factory=list)
+    wrong: list[dict[str, Any]] = field(default_factory=list)
+    missing: list[dict[str, Any]] = field(default_factory=list)
+    missing_allowed: list[dict[str, Any]] = field(default_factory=list)
+    extra: list[dict[str, Any]] = field(default_factory=list)
+    duplicates: list[dict[str, Any]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not (
+            self.unexpected_unresolved
+            or self.wrong
+            or self.missing
+            or self.extra
+            or self.duplicates
+            or self.problems
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "corpus": self.corpus,
+            "ok": self.ok,
+            "counts": self.counts(),
+            "unresolved_by_reason": dict(sorted(self.unresolved_by_reason.items())),
+            "unresolved": self.unresolved,
+            "unexpected_unresolved": self.unexpected_unresolved,
+            "wrong": self.wrong,
+            "missing": self.missing,
+            "missing_allowed": self.missing_allowed,
+            "extra": self.extra,
+            "duplicates": self.duplicates,
+            "problems": self.problems,
+        }
+
+    def counts(self) -> dict[str, int]:
+        return {
+            "airflow_tasks": self.airflow_tasks,
+            "routes_tasks": self.routes_tasks,
+            "compared": self.compared,
+            "exact_tasks": self.exact_tasks,
+            "exact_fields": self.exact_fields,
+            "compared_fields": self.compared * len(FIELDS),
+            "unresolved_fields": len(self.unresolved),
+            "unexpected_unresolved_fields": len(self.unexpected_unresolved),
+            "wrong_fields": len(self.wrong),
+            "missing": len(self.missing),
+            "missing_allowed": len(self.missing_allowed),
+            "extra": len(self.extra),
+            "duplicates": len(self.duplicates),
+        }
+
+    def render(self) -> str:
+        c = self.counts()
+        lines = [
+            f"[{self.corpus}] {'OK' if self.ok else 'FAILED'}: {c['airflow_tasks']} Airflow tasks, "
+            f"{c['routes_tasks']} routes tasks, {c['compared']} compared",
+            f"  exact: {c['exact_tasks']} tasks, {c['exact_fields']}/{c['compared_fields']} fields",
+            f"  unresolved (allowed): {c['unresolved_fields']} fields"
+            + (
+                " — " + ", ".join(f"{r}: {n}" for r, n in sorted(self.unresolved_by_reason.items()))
+                if self.unresolved_by_reason
+                else ""
+            ),
+            f"  unresolved (NOT allowed): {c['unexpected_unresolved_fields']}   "
+            f"wrong: {c['wrong_fields']}   missing: {c['missing']} "
+            f"(+{c['missing_allowed']} allowed)   extra: {c['extra']}   "
+            f"duplicates: {c['duplicates']}",
+        ]
+        for title, entries in (
+            ("WRONG", self.wrong),
+            ("UNRESOLVED, NOT ALLOWED", self.unexpected_unresolved),
+            ("MISSING", self.missing),
+            ("EXTRA", self.extra),
+            ("DUPLICATE", self.duplicates),
+        ):
+            for entry in entries[:LIST_LIMIT]:
+                lines.append(f"  {title}: {_describe(entry)}")
+            if len(entries) > LIST_LIMIT:
+                lines.append(f"  {title}: ... {len(entries) - LIST_LIMIT} more")
+        lines.extend(f"  PROBLEM: {p}" for p in self.problems)
+        return "\n".join(lines)
+
+
+def _describe(entry: Mapping[str, Any]) -> str:
+    where = f"{entry.get('file')}::{entry.get('dag_id')}::{entry.get('task_id')}"
+    if entry.get("line") is not None:
+        where += f" (line {entry['line']}, id not resolved)"
+    if "field" in entry:
+        detail = (
+            f" {entry['field']}: airflow={entry.get('airflow')!r} routes={entry.get('routes')!r}"
+        )
+        if entry.get("reason"):
+            detail += f" ({entry['reason']})"
+        return where + detail
+    return where
+
+
+def relative_file(file: str, folder: Path, cwd: Path) -> str:
+    """``file`` as printed by routes (relative to ``cwd`` or absolute), relative to ``folder``."""
+    path = Path(file)
+    if not path.is_absolute():
+        path = cwd / path
+    try:
+        return path.resolve().relative_to(folder.resolve()).as_posix()
+    except ValueError:
+        return file
+
+
+def unresolved_fields(entries: Iterable[Any], reasons: Any = None) -> dict[str, str]:
+    """Field -> reason from a routes task's ``unresolved`` list (and ``reasons`` mapping).
+
+    The entries may be plain field names, with the reason in a ``reasons`` object keyed by
+    field, or objects naming the field (``field``) and a reason (``reason`` or ``message``):
+    all shapes are accepted so that the suite does not pin down more of the output than
+    DESIGN §2.4 does.
+    """
+    reasons = reasons if isinstance(reasons, Mapping) else {}
+    result: dict[str, str] = {}
+    for entry in entries or ():
+        if isinstance(entry, str):
+            result[entry] = str(reasons.get(entry) or NO_REASON)
+        elif isinstance(entry, Mapping):
+            name = entry.get("field") or entry.get("name")
+            if isinstance(name, str):
+                reason = entry.get("reason") or entry.get("message") or NO_REASON
+                result[name] = str(reason)
+    return result
+
+
+def _same(airflow: Any, routes: Any) -> bool:
+    # Type-strict: pool_slots "2" or True must not pass for 2 or 1.
+    return type(airflow) is type(routes) and airflow == routes
+
+
+def compare(
+    corpus: str,
+    airflow_dump: Mapping[str, Any],
+    routes_output: Mapping[str, Any],
+    *,
+    folder: Path,
+    routes_cwd: Path,
+    allowed_unresolved: Iterable[UnresolvedKey] = (),
+    allowed_missing: Mapping[TaskKey, str] | None = None,
+) -> CorpusReport:
+    """Build the report for one corpus; see the module docstring for the categories."""
+    report = CorpusReport(corpus)
+    allowed_unresolved_set = set(allowed_unresolved)
+    allowed_missing = dict(allowed_missing or {})
+
+    airflow_tasks: dict[TaskKey, Mapping[str, Any]] = {}
+    for task in airflow_dump.get("tasks", []):
+        airflow_tasks[(task["file"], task["dag_id"], task["task_id"])] = task
+    report.airflow_tasks = len(airflow_tasks)
+
+    raw_tasks = routes_output.get("tasks")
+    if not isinstance(raw_tasks, list):
+        report.problems.append("routes output has no 'tasks' list")
+        raw_tasks = []
+    routes_tasks: dict[TaskKey, Mapping[str, Any]] = {}
+    unnamed: list[dict[str, Any]] = []
+    for task in raw_tasks:
+        if not isinstance(task, Mapping) or not isinstance(task.get("file"), str):
+            report.problems.append(f"routes task without a file: {task!r}"[:300])
+            continue
+        file = relative_file(task["file"], folder, routes_cwd)
+        dag_id, task_id = task.get("dag_id"), task.get("task_id")
+        if not isinstance(dag_id, str) or not isinstance(task_id, str):
+            # A task whose id routes could not work out matches no Airflow task: it is extra
+            # (and the Airflow task it stands for, if any, is missing).
+            unnamed.append(
+                {"file": file, "dag_id": dag_id, "task_id": task_id, "line": task.get("line")}
+            )
+            continue
+        key = (file, dag_id, task_id)
+        if key in routes_tasks:
+            report.duplicates.append({"file": key[0], "dag_id": key[1], "task_id": key[2]})
+            continue
+        routes_tasks[key] = task
+    report.routes_tasks = len(routes_tasks) + len(unnamed)
+
+    unresolved_reasons: Counter[str] = Counter()
+    for key in sorted(airflow_tasks.keys() | routes_tasks.keys()):
+        file, dag_id, task_id = key
+        ident = {"file": file, "dag_id": dag_id, "task_id": task_id}
+        if key not in routes_tasks:
+            if key in allowed_missing:
+                report.missing_allowed.append({**ident, "reason": allowed_missing[key]})
+            else:
+                report.missing.append(ident)
+            continue
+        if key not in airflow_tasks:
+            report.extra.append(ident)
+            continue
+        expected, actual = airflow_tasks[key], routes_tasks[key]
+        unresolved = unresolved_fields(actual.get("unresolved") or (), actual.get("reasons"))
+        report.compared += 1
+        task_exact = True
+        for name in FIELDS:
+            want, got = expected.get(name), actual.get(name)
+            entry = {**ident, "field": name, "airflow": want, "routes": got}
+            if _same(want, got):
+                report.exact_fields += 1
+                continue
+            task_exact = False
+            if got is None and name in unresolved:
+                entry["reason"] = unresolved[name]
+                if (file, task_id, name) in allowed_unresolved_set:
+                    report.unresolved.append(entry)
+                    unresolved_reasons[unresolved[name]] += 1
+                else:
+                    report.unexpected_unresolved.append(entry)
+            else:
+                report.wrong.append(entry)
+        if task_exact:
+            report.exact_tasks += 1
+    report.extra.extend(unnamed)
+    report.unresolved_by_reason = dict(unresolved_reasons)
+    return report
