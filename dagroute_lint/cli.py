@@ -56,9 +56,10 @@ def _inventory(settings: Settings, quiet: bool) -> Inventory | None:
     path = settings.default_inventory()
     if path is None:
         if not quiet:
+            running = ", ".join(rule.code for rule in RULES if not rule.needs_inventory)
             click.echo(
                 "dagroute-lint: no inventory (no --inventory, no `inventory` setting, no "
-                "dagroute.toml in the project root): only DRL001 runs; queue, executor and "
+                f"dagroute.toml in the project root): only {running} run; queue, executor and "
                 "provider checks need to know what the deployment provides",
                 err=True,
             )

@@ -243,7 +243,7 @@ with DAG("lab"):
     assert report.diagnostics[0].path.endswith("broken.py")
 
 
-def test_without_inventory_only_syntax_errors_run(tmp_path: Path) -> None:
+def test_without_inventory_only_inventory_free_rules_run(tmp_path: Path) -> None:
     report = lint_repo(
         tmp_path,
         {
@@ -267,3 +267,42 @@ with DAG("lab"):
 """)
     assert set(codes(lint_repo(tmp_path, files))) == {"DRL101", "DRL201", "DRL202"}
     assert codes(lint_repo(tmp_path, files, select=("DRL1",))) == ["DRL101"]
+
+
+def test_unmappable_routing(tmp_path: Path) -> None:
+    report = lint_repo(
+        tmp_path,
+        dag_file("""
+with DAG("lab"):
+    BashOperator.partial(task_id="a", bash_command="x").expand(queue=["p", "q"])
+    BashOperator.partial(task_id="b", bash_command="x").expand(pool=["p", "q"])
+    @task
+    def add(x, queue):
+        return x
+    add.partial(queue="imports").expand(x=[1])
+"""),
+    )
+    messages = [d.message for d in by_code(report, "DRL104")]
+    assert len(messages) == 3
+    assert "expands 'queue', which Airflow cannot map" in messages[0]
+    assert "routing never varies per map index" in messages[1]
+    assert "use .override(queue=...)" in messages[2]
+
+
+def test_unresolved_routing_points_at_the_argument(tmp_path: Path) -> None:
+    report = lint_repo(
+        tmp_path,
+        dag_file("""
+import os
+with DAG("lab"):
+    BashOperator(
+        task_id="a",
+        bash_command="x",
+        queue=os.environ["QUEUE"],
+    )
+"""),
+    )
+    (diagnostic,) = by_code(report, "DRL105")
+    assert (diagnostic.line, diagnostic.column) == (10, 9)
+    assert "environment variable (os.environ)" in diagnostic.message
+    assert codes(report) == ["DRL105"]

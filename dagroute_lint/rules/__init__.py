@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from dagroute_lint.rules.base import Context, Rule
-from dagroute_lint.rules.dispatch import QUEUE_IGNORED, UNKNOWN_EXECUTOR, UNSERVED_QUEUE
+from dagroute_lint.rules.dispatch import (
+    QUEUE_IGNORED,
+    UNKNOWN_EXECUTOR,
+    UNRESOLVED_ROUTING,
+    UNSERVED_QUEUE,
+)
+from dagroute_lint.rules.mapping import UNMAPPABLE_ROUTING
 from dagroute_lint.rules.providers import PROVIDER_MISSING_AT_PARSE, PROVIDER_MISSING_ON_WORKER
 from dagroute_lint.rules.syntax import SYNTAX_ERROR
 
@@ -12,6 +18,8 @@ RULES: tuple[Rule, ...] = (
     UNSERVED_QUEUE,
     QUEUE_IGNORED,
     UNKNOWN_EXECUTOR,
+    UNMAPPABLE_ROUTING,
+    UNRESOLVED_ROUTING,
     PROVIDER_MISSING_AT_PARSE,
     PROVIDER_MISSING_ON_WORKER,
 )

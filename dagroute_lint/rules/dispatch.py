@@ -78,6 +78,20 @@ def check_unknown_executor(context: Context) -> Iterator[Diagnostic]:
         )
 
 
+def check_unresolved_routing(context: Context) -> Iterator[Diagnostic]:
+    for task in context.tasks:
+        arguments = task.task.arguments.positions
+        for name, reason in task.unresolved:
+            if name not in ("queue", "executor", "pool", "pool_slots"):
+                continue
+            yield context.report(
+                arguments.get(name, task.task.position),
+                "DRL105",
+                f"{task.label} takes its {name} from a value that cannot be known without "
+                f"running the DAG file ({reason}); whether a worker serves it is unproven",
+            )
+
+
 UNSERVED_QUEUE = Rule(
     code="DRL101",
     name="unserved-queue",
@@ -98,4 +112,12 @@ UNKNOWN_EXECUTOR = Rule(
     summary="executor= matches no configured executor",
     boundary="parse",
     check=check_unknown_executor,
+)
+UNRESOLVED_ROUTING = Rule(
+    code="DRL105",
+    name="unresolved-routing",
+    summary="a routing value that cannot be known statically: coverage unproven",
+    boundary="dispatch",
+    check=check_unresolved_routing,
+    needs_inventory=False,
 )

@@ -1,0 +1,55 @@
+"""DRL104: routing given where dynamic task mapping cannot take it (airflow-semantics §1.4-1.5)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.rules.base import Context, Rule
+
+# ``partial()`` fills every OPERATOR_DEFAULTS key, so expanding one is a TypeError at parse.
+_UNMAPPABLE = ("queue", "pool_slots", "executor_config")
+# Not in OPERATOR_DEFAULTS: accepted, but the scheduler routes on the partial value only.
+_IGNORED_WHEN_MAPPED = ("pool", "executor")
+_ROUTING = ("queue", "pool", "pool_slots", "executor", "executor_config")
+
+
+def check_unmappable_routing(context: Context) -> Iterator[Diagnostic]:
+    for task in context.tasks:
+        model = task.task
+        if model.taskflow is None:
+            for key in model.expand_keys:
+                if key in _UNMAPPABLE:
+                    yield context.report(
+                        model.position,
+                        "DRL104",
+                        f"{task.label} expands '{key}', which Airflow cannot map: the DAG fails "
+                        "to import (TypeError: unmappable or already specified argument); set it "
+                        "in .partial() instead",
+                    )
+                elif key in _IGNORED_WHEN_MAPPED:
+                    yield context.report(
+                        model.position,
+                        "DRL104",
+                        f"{task.label} expands '{key}', but routing never varies per map index: "
+                        f"the scheduler uses the .partial() value and ignores the expanded ones",
+                    )
+            continue
+        for key in model.partial_keys:
+            if key in _ROUTING:
+                yield context.report(
+                    model.position,
+                    "DRL104",
+                    f"{task.label} passes '{key}' to a TaskFlow .partial(), which binds a "
+                    f"function argument, not routing; use .override({key}=...) to route it",
+                )
+
+
+UNMAPPABLE_ROUTING = Rule(
+    code="DRL104",
+    name="unmappable-routing",
+    summary="routing in .expand() or a TaskFlow .partial(), where Airflow cannot route on it",
+    boundary="parse",
+    check=check_unmappable_routing,
+    needs_inventory=False,
+)
