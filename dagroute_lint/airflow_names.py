@@ -69,3 +69,6 @@ DYNAMIC_MAPPINGS = {
 # Operator keyword arguments that ``Operator.partial(...).expand(...)`` cannot map (semantics
 # §1.5): routing never varies per map index.
 MAPPED_OPERATOR_METHODS = frozenset({"expand", "expand_kwargs"})
+
+# ``Path(__file__).stem`` names many DAGs after their file.
+PATH_CONSTRUCTORS = frozenset({"pathlib.Path", "pathlib.PurePath", "pathlib.PurePosixPath"})

@@ -132,7 +132,11 @@ class Dag:
 
 @dataclass(frozen=True)
 class TaskGroup:
-    """A TaskGroup; ``parent`` indexes ``Module.groups``; ``dag`` indexes ``Module.dags``."""
+    """A TaskGroup; ``parent`` indexes ``Module.groups``; ``dag`` indexes ``Module.dags``.
+
+    ``suffix_on_collision`` is set for ``@task_group`` calls, which Airflow renames ``g__1``,
+    ``g__2``... when called again, where a repeated ``TaskGroup("g")`` is an error.
+    """
 
     group_id: Expr
     position: Position
@@ -140,6 +144,7 @@ class TaskGroup:
     parent: int | None
     default_args: Expr | None
     prefix_group_id: Expr
+    suffix_on_collision: bool = False
 
 
 @dataclass(frozen=True)
@@ -181,7 +186,11 @@ class SyntaxProblem:
 
 @dataclass(frozen=True)
 class Module:
-    """Everything extraction learns from one file."""
+    """Everything extraction learns from one file.
+
+    ``loop_refs`` are names from other modules that the file loops over: the runner folds them
+    and extracts the file again with their values, so tasks built in those loops are unrolled.
+    """
 
     path: str
     module_name: str
@@ -193,3 +202,4 @@ class Module:
     noqa: dict[int, frozenset[str] | None] = field(default_factory=dict)
     file_noqa: bool = False
     syntax_error: SyntaxProblem | None = None
+    loop_refs: tuple[str, ...] = ()

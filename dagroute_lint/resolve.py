@@ -71,9 +71,11 @@ class Resolver:
         self.symbols = symbols
         self.default_queue = default_queue
         self.airflow_major = airflow_major
+        self._own_group_ids: dict[int, str | None] = {}
 
     def tasks(self, module: Module) -> Iterator[ResolvedTask]:
         """Resolved tasks of the module's DAGs, in creation order; DAG-less tasks are skipped."""
+        self._own_group_ids = self._group_ids_with_suffixes(module)
         seen: dict[int, set[str]] = {}
         for task in module.tasks:
             if task.dag is None:
@@ -115,16 +117,16 @@ class Resolver:
 
     def field(self, module: Module, task: Task, name: str) -> Field:
         if name in task.overridden:
-            return self._field(self.symbols.evaluate(task.overridden[name]), "assignment")
+            return self._field(name, self.symbols.evaluate(task.overridden[name]), "assignment")
         found = self.argument(task, name)
         if found is not None:
-            return self._field(found, "argument")
+            return self._field(name, found, "argument")
         if task.taskflow == "stub" and name in _STUB_NONE_FIELDS:
             return Field(None, True, "argument")
         for origin, default_args in self.default_args_layers(module, task):
             found = self.symbols.lookup_key(default_args, name)
             if found is not None:
-                return self._field(found, origin)
+                return self._field(name, found, origin)
         default = self.default_queue if name == "queue" else _BUILTIN_DEFAULTS[name]
         return Field(default, True, "default")
 
@@ -158,9 +160,11 @@ class Resolver:
             if dag.default_args is not None:
                 yield "DAG default_args", dag.default_args
 
-    def _field(self, resolved: Resolved, origin: str) -> Field:
+    def _field(self, name: str, resolved: Resolved, origin: str) -> Field:
         if isinstance(resolved, Known):
             value = resolved.value
+            if name == "pool" and value is None:
+                value = DEFAULT_POOL  # BaseOperator: pool=None means the default pool
             return Field(value, True, origin)
         return Field(None, False, origin, resolved.reason)
 
@@ -190,13 +194,45 @@ class Resolver:
         dag_task_ids.add(full)
         return full
 
+    def _group_ids_with_suffixes(self, module: Module) -> dict[int, str | None]:
+        """Each group's own id after ``@task_group``'s ``__N`` suffixes, in creation order.
+
+        Mirrors ``TaskGroup._check_for_group_id_collisions`` (task-sdk 1.3.2).
+        """
+        self._own_group_ids = {}
+        used: dict[int | None, set[str]] = {}
+        for index, group in enumerate(module.groups):
+            own = self._string(group.group_id)
+            self._own_group_ids[index] = own
+            full = self._group_id(module, group)
+            ids = used.setdefault(group.dag, set())
+            if own is not None and full is not None and full in ids and group.suffix_on_collision:
+                base = re.split(r"__\d+$", own)[0]
+                suffixes = sorted(
+                    int(re.split(r"^.+__", existing)[1])
+                    for existing in ids
+                    if re.match(rf"^{base}__\d+$", existing)
+                )
+                own = f"{base}__{suffixes[-1] + 1}" if suffixes else f"{own}__1"
+                self._own_group_ids[index] = own
+                full = self._group_id(module, group)
+            if full is not None:
+                ids.add(full)
+        return self._own_group_ids
+
+    def _own_id(self, module: Module, group: TaskGroup) -> str | None:
+        index = module.groups.index(group)
+        if index in self._own_group_ids:
+            return self._own_group_ids[index]
+        return self._string(group.group_id)
+
     def _group_id(self, module: Module, group: TaskGroup) -> str | None:
         """``TaskGroup.group_id``: prefixed by the parent when the parent prefixes its children."""
-        own = self._string(group.group_id)
+        own = self._own_id(module, group)
         if own is None or group.parent is None:
             return own
         parent = module.groups[group.parent]
-        parent_own = self._string(parent.group_id)
+        parent_own = self._own_id(module, parent)
         if parent_own and self._flag(parent.prefix_group_id):
             return self._child_id(module, parent, own)
         return own
@@ -206,7 +242,7 @@ class Resolver:
             return label
         group_id = self._group_id(module, group)
         if group_id is None:
-            return None if self._string(group.group_id) is None else label
+            return None if self._own_id(module, group) is None else label
         return f"{group_id}.{label}" if group_id else label
 
     def _flag(self, expr: Expr) -> bool:

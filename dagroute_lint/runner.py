@@ -11,10 +11,10 @@ from dagroute_lint.diagnostics import Diagnostic, unsuppressed
 from dagroute_lint.discovery import SourceFile, discover, module_candidates, module_name
 from dagroute_lint.extract import extract_module
 from dagroute_lint.inventory import Inventory
-from dagroute_lint.model import Module, Position, SyntaxProblem
+from dagroute_lint.model import Expr, Module, Position, Ref, SyntaxProblem
 from dagroute_lint.resolve import ResolvedTask, Resolver
 from dagroute_lint.rules import RULES, Context
-from dagroute_lint.symbols import SymbolTable
+from dagroute_lint.symbols import Known, SymbolTable, as_expr
 
 DEFAULT_QUEUE = "default"
 DEFAULT_AIRFLOW_MAJOR = 3
@@ -31,9 +31,23 @@ class ModuleIndex:
         self.roots = list(dict.fromkeys(roots))
         self._by_name: dict[str, Module | None] = {}
 
-    def load(self, source: SourceFile, data: bytes | None = None) -> Module:
+    def load(
+        self,
+        source: SourceFile,
+        data: bytes | None = None,
+        symbols: SymbolTable | None = None,
+    ) -> Module:
+        """Extract a file; with ``symbols``, again with the values of names it loops over."""
         name, is_package = module_name(source.path, self.roots)
         module = _extract(source, name, is_package, data)
+        if module.loop_refs and symbols is not None:
+            externals: dict[str, Expr] = {}
+            for qualname in module.loop_refs:
+                resolved = symbols.evaluate(Ref(qualname))
+                if isinstance(resolved, Known):
+                    externals[qualname] = as_expr(resolved.value)
+            if externals:
+                module = _extract(source, name, is_package, data, externals)
         self._by_name.setdefault(name, module)
         return module
 
@@ -49,7 +63,13 @@ class ModuleIndex:
         return found
 
 
-def _extract(source: SourceFile, name: str, is_package: bool, data: bytes | None = None) -> Module:
+def _extract(
+    source: SourceFile,
+    name: str,
+    is_package: bool,
+    data: bytes | None = None,
+    externals: dict[str, Expr] | None = None,
+) -> Module:
     if data is None:
         try:
             data = source.path.read_bytes()
@@ -57,7 +77,7 @@ def _extract(source: SourceFile, name: str, is_package: bool, data: bytes | None
             reason = error.strerror or type(error).__name__
             problem = SyntaxProblem(f"cannot read file: {reason}", Position(1, 1))
             return Module(path=source.display, module_name=name, syntax_error=problem)
-    return extract_module(data, source.display, name, is_package)
+    return extract_module(data, source.display, name, is_package, externals)
 
 
 @dataclass
@@ -91,15 +111,16 @@ def run(
 ) -> Report:
     """Lint ``paths`` (or one buffer from stdin, named as a file) and collect what is reported."""
     index = ModuleIndex(import_roots([stdin[0]] if stdin else paths, settings))
+    symbols = SymbolTable(index.lookup)
     if stdin is not None:
         display, data = stdin
         sources = [SourceFile(display, Path(display).resolve())]
-        modules = [index.load(sources[0], data)]
+        modules = [index.load(sources[0], data, symbols)]
     else:
         sources = discover(paths, settings.exclude)
-        modules = [index.load(source) for source in sources]
+        modules = [index.load(source, symbols=symbols) for source in sources]
     resolver = Resolver(
-        SymbolTable(index.lookup),
+        symbols,
         inventory.default_queue if inventory is not None else DEFAULT_QUEUE,
         _airflow_major(inventory),
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 from typing import Callable, Optional, Union
 
 from dagroute_lint.model import (
@@ -213,6 +214,17 @@ def _fold(op: str, operands: list[object]) -> object:
         ):
             return Unresolved("str.format that cannot be folded")
         return template.format(*args, **{str(key): value for key, value in kwargs.items()})
+    if op in ("path", "path_name", "path_stem"):
+        (path,) = operands
+        if not isinstance(path, str):
+            return Unresolved("a path that is not a string")
+        pure = PurePosixPath(path.replace("\\", "/"))
+        return {"path": str(pure), "path_name": pure.name, "path_stem": pure.stem}[op]
+    if op == "replace":
+        text, old, new = operands
+        if not all(isinstance(part, str) for part in operands) or (len(str(old)) == 0):
+            return Unresolved("str.replace that cannot be folded")
+        return str(text).replace(str(old), str(new))
     if op == "fstring":
         return "".join(str(part) for part in operands)
     if op == "field":
@@ -227,6 +239,17 @@ def _fold(op: str, operands: list[object]) -> object:
             value = ascii(value)
         return format(value, spec)
     return Unresolved(f"unsupported operation '{op}'")
+
+
+def as_expr(value: object) -> Expr:
+    """A folded Python value back as an expression, to hand to extraction as an external."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return Const(value)
+    if isinstance(value, (list, tuple)):
+        return SeqExpr(tuple(as_expr(item) for item in value))
+    if isinstance(value, dict):
+        return DictExpr(tuple((as_expr(key), as_expr(item)) for key, item in value.items()))
+    return Unknown("not a literal value")
 
 
 def _hashable(value: object) -> bool:

@@ -36,10 +36,19 @@ class TaskHandles:
 
 @dataclass(frozen=True, eq=False)
 class Function:
-    """A plain function: its body's imports run wherever it is used as a ``python_callable``."""
+    """A function: its body's imports run wherever it is used as a ``python_callable``.
 
-    node: cst.FunctionDef
+    ``node`` is ``None`` for a function imported from another module (its body is not read);
+    ``closure`` is the scope it was defined in, which an ``@dag``/``@task_group`` body sees.
+    """
+
+    node: cst.FunctionDef | None
     qualname: str
+    closure: object = None
+
+    @property
+    def name(self) -> str:
+        return self.qualname.rsplit(".", 1)[-1]
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ like pyflakes defers function bodies, because that is when Airflow runs them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -63,8 +63,18 @@ _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "
 _EXPR_TYPES = (Const, Unknown, Ref, SeqExpr, DictExpr, Subscript, Operation)
 
 
-def extract_module(data: bytes, path: str, module_name: str, is_package: bool = False) -> Module:
-    """Build the model of one file. Never raises on bad input: problems become ``syntax_error``."""
+def extract_module(
+    data: bytes,
+    path: str,
+    module_name: str,
+    is_package: bool = False,
+    externals: Mapping[str, Expr] | None = None,
+) -> Module:
+    """Build the model of one file. Never raises on bad input: problems become ``syntax_error``.
+
+    ``externals`` gives the values of names from other modules that the file loops over (see
+    ``Module.loop_refs``), folded by the caller from the repository's symbol table.
+    """
     text = decode(data)
     if isinstance(text, SyntaxProblem):
         return Module(path=path, module_name=module_name, syntax_error=text)
@@ -74,7 +84,7 @@ def extract_module(data: bytes, path: str, module_name: str, is_package: bool = 
         return Module(
             path=path, module_name=module_name, syntax_error=tree, noqa=noqa, file_noqa=file_noqa
         )
-    walker = _Walker(module_name, is_package)
+    walker = _Walker(module_name, is_package, path, externals or {})
     try:
         walker.walk_block(tree.body)
     except RecursionError:
@@ -106,6 +116,7 @@ class _DraftGroup:
     parent: int | None
     default_args: Expr | None
     prefix_group_id: Expr
+    suffix_on_collision: bool = False
 
 
 @dataclass
@@ -150,9 +161,14 @@ class _Scope:
 
 
 class _Walker:
-    def __init__(self, module_name: str, is_package: bool) -> None:
+    def __init__(
+        self, module_name: str, is_package: bool, path: str, externals: Mapping[str, Expr]
+    ) -> None:
         self.module_name = module_name
         self.is_package = is_package
+        self.path = path
+        self.externals = externals
+        self.loop_refs: list[str] = []
         self.module_scope = _Scope()
         self.scope = self.module_scope
         self.dags: list[_DraftDag] = []
@@ -251,7 +267,14 @@ class _Walker:
         del self.group_stack[len(self.group_stack) - pushed_groups :]
 
     def walk_for(self, statement: cst.For) -> None:
-        items = self.iteration_items(self.value_of(statement.iter))
+        iterable = self.value_of(statement.iter)
+        if isinstance(iterable, (Ref, Imported)):
+            qualname = iterable.qualname
+            if qualname in self.externals:
+                iterable = self.externals[qualname]
+            elif qualname not in self.loop_refs:
+                self.loop_refs.append(qualname)
+        items = self.iteration_items(iterable)
         if isinstance(items, Unknown):
             self.bind(statement.target, items)
             self.walk_body(statement.body)
@@ -327,7 +350,7 @@ class _Walker:
     # --- functions -----------------------------------------------------------------------------
 
     def define_function(self, node: cst.FunctionDef) -> None:
-        function = Function(node, self.qualify(node.name.value))
+        function = Function(node, self.qualify(node.name.value), self.scope)
         binding: Binding = function
         for decorator in reversed(node.decorators):
             decorator_value = self.value_of(decorator.decorator)
@@ -355,6 +378,8 @@ class _Walker:
 
     def function_imports_of(self, function: Function) -> list[_DraftImport]:
         """Imports anywhere in a function body: they run only where the function runs."""
+        if function.node is None:
+            return []
         key = id(function.node)
         if key not in self.function_imports:
             found: list[_DraftImport] = []
@@ -364,8 +389,11 @@ class _Walker:
 
     def run_factory_body(self, function: Function) -> None:
         """Walk an ``@dag``/``@task_group`` body where it is called; parameters are unknown."""
+        if function.node is None:
+            return
         outer = self.scope
-        self.scope = _Scope(parent=self.module_scope)
+        closure = function.closure if isinstance(function.closure, _Scope) else self.module_scope
+        self.scope = _Scope(parent=closure)
         for param in _parameters(function.node):
             self.scope.names[param] = Unknown(f"function parameter '{param}'")
         try:
@@ -429,6 +457,8 @@ class _Walker:
             return Const(None)
         if name == "True":
             return Const(True)
+        if name == "__file__" and self.scope.lookup(name) is None:
+            return Const(self.path)
         if name == "False":
             return Const(False)
         bound = self.scope.lookup(name)
@@ -448,6 +478,8 @@ class _Walker:
             return TaskDecorator(attr, base.arguments)
         if isinstance(base, Unknown):
             return base
+        if isinstance(base, Operation) and base.op == "path" and attr in ("stem", "name"):
+            return Operation(f"path_{attr}", base.operands)
         return BoundMethod(base, attr)
 
     def subscript_value(self, node: cst.Subscript) -> Binding:
@@ -586,8 +618,9 @@ class _Walker:
         if isinstance(callee, Imported):
             return self.call_imported(node, callee.qualname, positional, arguments)
         if isinstance(callee, TaskDecorator):
-            if positional and isinstance(positional[0], Function):
-                return TaskFlow(positional[0], callee.kind, callee.arguments.merged(arguments))
+            function = self.as_function(positional[0]) if positional else None
+            if function is not None:
+                return TaskFlow(function, callee.kind, callee.arguments.merged(arguments))
             return TaskDecorator(callee.kind, callee.arguments.merged(arguments))
         if isinstance(callee, TaskFlow):
             return self.create_taskflow_task(node, callee, mapped=False)
@@ -596,7 +629,7 @@ class _Walker:
         if isinstance(callee, LocalClass):
             return self.maybe_operator(node, callee.qualname, arguments)
         if isinstance(callee, Function):
-            return Unknown(f"result of calling {callee.node.name.value}()")
+            return Unknown(f"result of calling {callee.name}()")
         if "task_id" in arguments.named:
             written = get_full_name_for_node(node.func)
             return self.maybe_operator(node, written, arguments)
@@ -659,16 +692,22 @@ class _Walker:
             return self.create_dag(node, positional, arguments)
         if qualname in names.TASK_GROUP_CLASSES:
             return self.create_group(node, positional, arguments)
-        function = positional[0] if positional and isinstance(positional[0], Function) else None
+        function = self.as_function(positional[0]) if positional else None
         if qualname in names.DAG_DECORATORS:
             return DagFactory(function, arguments)
         if qualname in names.TASK_GROUP_DECORATORS:
             return GroupFactory(function, arguments)
         kind = _task_decorator_kind(qualname)
         if kind is not None:
-            if positional and isinstance(positional[0], Function):
-                return TaskFlow(positional[0], kind, arguments)
+            if function is not None:
+                return TaskFlow(function, kind, arguments)
             return TaskDecorator(kind, arguments)
+        if qualname in names.PATH_CONSTRUCTORS and len(positional) == 1:
+            return Operation("path", (self.as_expr(positional[0]),))
+        if qualname == "os.path.basename" and len(positional) == 1:
+            return Operation("path_name", (self.as_expr(positional[0]),))
+        if qualname.endswith(".format"):
+            return self.format_call(Ref(qualname[: -len(".format")]), positional, arguments)
         if qualname in names.DYNAMIC_CALLS:
             return Unknown(names.DYNAMIC_CALLS[qualname])
         operator, _, method = qualname.rpartition(".")
@@ -729,21 +768,62 @@ class _Walker:
             and name in names.MAPPED_OPERATOR_METHODS
         ):
             return self.create_group_from_factory(node, target)
-        if isinstance(target, Const) and isinstance(target.value, str) and name == "format":
-            args = SeqExpr(tuple(self.as_expr(value) for value in positional))
-            kwargs = DictExpr(
-                tuple((Const(key), value) for key, value in arguments.named.items())
-                + tuple((None, spread) for spread in arguments.spreads)
-            )
-            return Operation("format", (target, args, kwargs))
-        if isinstance(target, (Operation, Ref)) and name == "format":
-            args = SeqExpr(tuple(self.as_expr(value) for value in positional))
-            kwargs = DictExpr(tuple((Const(key), value) for key, value in arguments.named.items()))
-            return Operation("format", (target, args, kwargs))
+        if isinstance(target, (Const, Operation, Ref, Subscript)) and name == "format":
+            return self.format_call(target, positional, arguments)
+        if (
+            isinstance(target, (Const, Operation, Ref, Subscript))
+            and name == "replace"
+            and len(positional) == 2
+        ):
+            old, new = (self.as_expr(value) for value in positional)
+            return Operation("replace", (target, old, new))
+        if isinstance(target, (DictExpr, Ref)) and name == "copy" and not positional:
+            return target
+        if isinstance(target, DictExpr) and name == "update":
+            self.mutate_dict(node, positional, arguments)
+            return Const(None)
         if isinstance(target, TaskHandles):
             return target
         described = get_full_name_for_node(node.func) or name
         return Unknown(f"result of calling {described}()")
+
+    def format_call(
+        self, template: Expr, positional: list[Binding], arguments: CallArguments
+    ) -> Binding:
+        args = SeqExpr(tuple(self.as_expr(value) for value in positional))
+        kwargs = DictExpr(
+            tuple((Const(key), value) for key, value in arguments.named.items())
+            + tuple((None, spread) for spread in arguments.spreads)
+        )
+        return Operation("format", (template, args, kwargs))
+
+    def mutate_dict(
+        self, node: cst.Call, positional: list[Binding], arguments: CallArguments
+    ) -> None:
+        """``NAME.update(...)``: later readers of NAME see the merged dict.
+
+        Objects built before the update keep the dict they were given, as Airflow deep-copies
+        ``default_args`` when a DAG or TaskGroup is created.
+        """
+        receiver = node.func.value if isinstance(node.func, cst.Attribute) else None
+        if not isinstance(receiver, cst.Name):
+            return
+        current = self.scope.lookup(receiver.value)
+        if not isinstance(current, DictExpr):
+            return
+        parts = list(current.parts)
+        parts += [(None, self.as_expr(value)) for value in positional]
+        parts += [(None, spread) for spread in arguments.spreads]
+        parts += [(Const(key), value) for key, value in arguments.named.items()]
+        self.scope.names[receiver.value] = DictExpr(tuple(parts))
+
+    def as_function(self, value: Binding) -> Function | None:
+        """A function given to ``task(fn)``: defined here, or imported from elsewhere."""
+        if isinstance(value, Function):
+            return value
+        if isinstance(value, Imported):
+            return Function(None, value.qualname)
+        return None
 
     # --- creating Airflow objects --------------------------------------------------------------
 
@@ -759,7 +839,7 @@ class _Walker:
     def create_dag_from_factory(self, node: cst.Call, factory: DagFactory) -> Binding:
         assert factory.function is not None
         arguments = factory.arguments
-        dag_id = arguments.named.get("dag_id", Const(factory.function.node.name.value))
+        dag_id = arguments.named.get("dag_id", Const(factory.function.name))
         self.dags.append(_DraftDag(dag_id, node, _default_args(arguments)))
         index = len(self.dags) - 1
         self.dag_stack.append(index)
@@ -800,7 +880,7 @@ class _Walker:
     def create_group_from_factory(self, node: cst.Call, factory: GroupFactory) -> Binding:
         assert factory.function is not None
         arguments = factory.arguments
-        group_id = arguments.named.get("group_id", Const(factory.function.node.name.value))
+        group_id = arguments.named.get("group_id", Const(factory.function.name))
         dag = self.current_dag(arguments)
         self.groups.append(
             _DraftGroup(
@@ -810,6 +890,7 @@ class _Walker:
                 self.current_group(dag),
                 _default_args(arguments),
                 arguments.named.get("prefix_group_id", Const(True)),
+                suffix_on_collision=True,
             )
         )
         index = len(self.groups) - 1
@@ -862,7 +943,7 @@ class _Walker:
         arguments = flow.arguments
         dag = self.current_dag(arguments)
         task = _DraftTask(
-            task_id=arguments.named.get("task_id", Const(flow.function.node.name.value)),
+            task_id=arguments.named.get("task_id", Const(flow.function.name)),
             node=node,
             operator=None,
             dag=dag,
@@ -940,6 +1021,14 @@ class _Walker:
                     self.bind(element, Unknown("unpacked from a value that is not a literal"))
         elif isinstance(target, cst.Attribute):
             self.bind_attribute(target, value)
+        elif isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
+            current = self.scope.lookup(target.value.value)
+            if not isinstance(current, DictExpr):
+                return
+            if len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index):
+                key = self.as_expr(self.value_of(target.slice[0].slice.value))
+                part = (key, self.as_expr(value))
+                self.scope.names[target.value.value] = DictExpr((*current.parts, part))
 
     def bind_attribute(self, target: cst.Attribute, value: Binding) -> None:
         """``task.queue = ...`` after construction wins over everything (semantics §1.1)."""
@@ -1008,6 +1097,7 @@ class _Walker:
                     group.parent,
                     group.default_args,
                     group.prefix_group_id,
+                    group.suffix_on_collision,
                 )
                 for group in self.groups
             ),
@@ -1035,6 +1125,7 @@ class _Walker:
             ),
             noqa=noqa,
             file_noqa=file_noqa,
+            loop_refs=tuple(self.loop_refs),
         )
 
 
