@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from dagroute_lint.model import Const, Expr, Module, Task, TaskGroup
+from dagroute_lint.model import Const, Expr, Module, Task
 from dagroute_lint.providers import provider_for_decorator, provider_for_module
 from dagroute_lint.symbols import Known, Resolved, SymbolTable, Unresolved
 
@@ -174,7 +174,7 @@ class Resolver:
         raw = self._string(task.task_id)
         if raw is None:
             return None
-        group = module.groups[task.group] if task.group is not None else None
+        group = task.group
         full = self._child_id(module, group, raw) if group is not None else raw
         if full is None:
             return None
@@ -204,7 +204,7 @@ class Resolver:
         for index, group in enumerate(module.groups):
             own = self._string(group.group_id)
             self._own_group_ids[index] = own
-            full = self._group_id(module, group)
+            full = self._group_id(module, index)
             ids = used.setdefault(group.dag, set())
             if own is not None and full is not None and full in ids and group.suffix_on_collision:
                 base = re.split(r"__\d+$", own)[0]
@@ -215,34 +215,35 @@ class Resolver:
                 )
                 own = f"{base}__{suffixes[-1] + 1}" if suffixes else f"{own}__1"
                 self._own_group_ids[index] = own
-                full = self._group_id(module, group)
+                full = self._group_id(module, index)
             if full is not None:
                 ids.add(full)
         return self._own_group_ids
 
-    def _own_id(self, module: Module, group: TaskGroup) -> str | None:
-        index = module.groups.index(group)
+    def _own_id(self, module: Module, index: int) -> str | None:
         if index in self._own_group_ids:
             return self._own_group_ids[index]
-        return self._string(group.group_id)
+        return self._string(module.groups[index].group_id)
 
-    def _group_id(self, module: Module, group: TaskGroup) -> str | None:
+    def _group_id(self, module: Module, index: int) -> str | None:
         """``TaskGroup.group_id``: prefixed by the parent when the parent prefixes its children."""
-        own = self._own_id(module, group)
+        own = self._own_id(module, index)
+        group = module.groups[index]
         if own is None or group.parent is None:
             return own
         parent = module.groups[group.parent]
-        parent_own = self._own_id(module, parent)
+        parent_own = self._own_id(module, group.parent)
         if parent_own and self._flag(parent.prefix_group_id):
-            return self._child_id(module, parent, own)
+            return self._child_id(module, group.parent, own)
         return own
 
-    def _child_id(self, module: Module, group: TaskGroup, label: str) -> str | None:
+    def _child_id(self, module: Module, index: int, label: str) -> str | None:
+        group = module.groups[index]
         if not self._flag(group.prefix_group_id):
             return label
-        group_id = self._group_id(module, group)
+        group_id = self._group_id(module, index)
         if group_id is None:
-            return None if self._own_id(module, group) is None else label
+            return None if self._own_id(module, index) is None else label
         return f"{group_id}.{label}" if group_id else label
 
     def _flag(self, expr: Expr) -> bool:
