@@ -72,3 +72,9 @@ MAPPED_OPERATOR_METHODS = frozenset({"expand", "expand_kwargs"})
 
 # ``Path(__file__).stem`` names many DAGs after their file.
 PATH_CONSTRUCTORS = frozenset({"pathlib.Path", "pathlib.PurePath", "pathlib.PurePosixPath"})
+
+# ``@asset`` builds a DAG named after the asset with one task named after the function.
+ASSET_DECORATORS = frozenset(
+    {"airflow.sdk.asset", "airflow.sdk.definitions.asset.decorators.asset"}
+)
+ASSET_OPERATOR = "airflow.sdk.definitions.asset.decorators._AssetMainOperator"

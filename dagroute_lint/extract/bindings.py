@@ -114,6 +114,13 @@ class OperatorPartial:
     node: cst.CSTNode
 
 
+@dataclass(frozen=True, eq=False)
+class AssetDecorator:
+    """``asset(...)`` waiting for its function: decorating one builds a DAG with one task."""
+
+    arguments: CallArguments
+
+
 @dataclass(frozen=True)
 class LocalClass:
     """A class defined in the file, by qualified name (custom operators)."""
@@ -141,6 +148,7 @@ Binding = Union[
     DagFactory,
     GroupFactory,
     OperatorPartial,
+    AssetDecorator,
     LocalClass,
     BoundMethod,
 ]

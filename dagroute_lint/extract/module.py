@@ -18,6 +18,7 @@ from libcst.helpers import get_full_name_for_node
 
 from dagroute_lint import airflow_names as names
 from dagroute_lint.extract.bindings import (
+    AssetDecorator,
     Binding,
     BoundMethod,
     CallArguments,
@@ -226,6 +227,8 @@ class _Walker:
             self.walk_aug_assign(small)
         elif isinstance(small, (cst.Import, cst.ImportFrom)):
             self.walk_import(small)
+        elif isinstance(small, cst.Return) and small.value is not None:
+            self.value_of(small.value)
 
     def walk_import(self, statement: cst.Import | cst.ImportFrom) -> None:
         bindings, modules = import_bindings(statement, self.module_name, self.is_package)
@@ -354,6 +357,13 @@ class _Walker:
         binding: Binding = function
         for decorator in reversed(node.decorators):
             decorator_value = self.value_of(decorator.decorator)
+            if isinstance(decorator_value, Imported) and (
+                decorator_value.qualname in names.ASSET_DECORATORS
+            ):
+                decorator_value = AssetDecorator(CallArguments())
+            if isinstance(decorator_value, AssetDecorator):
+                self.create_asset(node, decorator_value, binding)
+                continue
             binding = self.apply_decorator(decorator_value, binding)
         self.scope.names[node.name.value] = binding
 
@@ -702,6 +712,8 @@ class _Walker:
             if function is not None:
                 return TaskFlow(function, kind, arguments)
             return TaskDecorator(kind, arguments)
+        if qualname in names.ASSET_DECORATORS and not positional:
+            return AssetDecorator(arguments)
         if qualname in names.PATH_CONSTRUCTORS and len(positional) == 1:
             return Operation("path", (self.as_expr(positional[0]),))
         if qualname == "os.path.basename" and len(positional) == 1:
@@ -836,6 +848,36 @@ class _Walker:
         self.dags.append(_DraftDag(dag_id, node, _default_args(arguments)))
         return DagHandle(len(self.dags) - 1)
 
+    def create_asset(
+        self, node: cst.FunctionDef, decorator: AssetDecorator, target: Binding
+    ) -> None:
+        """``@asset``: a DAG named ``dag_id``, else ``name``, else the function's name."""
+        arguments = decorator.arguments
+        name = node.name.value
+        dag_id = arguments.named.get("dag_id", arguments.named.get("name", Const(name)))
+        self.dags.append(_DraftDag(dag_id, node.name, None))
+        self.dag_stack.append(len(self.dags) - 1)
+        groups, self.group_stack = self.group_stack, []
+        try:
+            if isinstance(target, TaskFlow):
+                self.create_taskflow_task(node.name, target, mapped=False)
+            else:
+                task = _DraftTask(
+                    task_id=Const(name),
+                    node=node.name,
+                    operator=names.ASSET_OPERATOR,
+                    dag=len(self.dags) - 1,
+                    group=None,
+                    arguments=CallArguments(),
+                    applies_default_args=True,
+                )
+                if isinstance(target, Function):
+                    task.imports = self.function_imports_of(target)
+                self.add_task(task)
+        finally:
+            self.dag_stack.pop()
+            self.group_stack = groups
+
     def create_dag_from_factory(self, node: cst.Call, factory: DagFactory) -> Binding:
         assert factory.function is not None
         arguments = factory.arguments
@@ -935,7 +977,7 @@ class _Walker:
 
     def create_taskflow_task(
         self,
-        node: cst.Call,
+        node: cst.CSTNode,
         flow: TaskFlow,
         mapped: bool,
         expand_keys: tuple[str, ...] = (),
