@@ -1,4 +1,4 @@
-"""Pytest wiring for the conformance suite: the marker, opt-in selection, the printed report."""
+"""Pytest wiring for the conformance suite: the marker and the printed report."""
 
 from __future__ import annotations
 
@@ -18,11 +18,6 @@ if str(HERE) not in sys.path:
 REPORTS_KEY = pytest.StashKey[list[dict[str, Any]]]()
 REPORT_FILE_KEY = pytest.StashKey[Path]()
 
-OPT_IN = (
-    "the conformance suite is opt-in (it builds a cached Airflow venv from PyPI): "
-    "run `pytest tests/conformance -m conformance` or set DAGROUTE_CONFORMANCE=1"
-)
-
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
@@ -31,22 +26,6 @@ def pytest_configure(config: pytest.Config) -> None:
         "(needs PyPI once to build the cached Airflow venv)",
     )
     config.stash[REPORTS_KEY] = []
-
-
-def _requested(config: pytest.Config) -> bool:
-    if os.environ.get("DAGROUTE_CONFORMANCE") == "1":
-        return True
-    markexpr = str(config.getoption("markexpr", "") or "")
-    return "conformance" in markexpr and "not conformance" not in markexpr
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if _requested(config):
-        return
-    skip = pytest.mark.skip(reason=OPT_IN)
-    for item in items:
-        if item.get_closest_marker("conformance") is not None:
-            item.add_marker(skip)
 
 
 class ReportSink:
