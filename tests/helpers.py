@@ -68,9 +68,7 @@ def by_code(report: Report, code: str) -> list[Diagnostic]:
     return [diagnostic for diagnostic in report.diagnostics if diagnostic.code == code]
 
 
-def routes(
-    root: Path, source: str, extra: dict[str, str] | None = None
-) -> dict[str, ResolvedTask]:
+def routes(root: Path, source: str, extra: dict[str, str] | None = None) -> dict[str, ResolvedTask]:
     """Resolved tasks of ``dags/dag.py`` by full task id."""
     report = lint_repo(root, {"dags/dag.py": source, **(extra or {})}, inventory=None)
     return {task.task_id or "?": task for task in report.tasks}
