@@ -144,6 +144,26 @@ def test_routes_json_contract(repo: Path) -> None:
     assert document["summary"]["unused_worker_queues"] == ["default", "imports"]
 
 
+def test_routes_table_and_csv(repo: Path) -> None:
+    code, out, _ = invoke("routes", "dags")
+    assert code == 0
+    assert out.splitlines()[1].split() == [
+        "dags/dag.py:4",
+        "lab",
+        "build",
+        "reports",
+        "-",
+        "default_pool",
+        "1",
+        "BashOperator",
+    ]
+    assert "queues used but unserved: reports" in out
+    _, out, _ = invoke("routes", "dags", "--format", "csv")
+    header, row = out.splitlines()
+    assert header.startswith("file,line,column,dag_id,task_id,queue,executor,pool")
+    assert row.startswith("dags/dag.py,4,5,lab,build,reports,,default_pool,1,")
+
+
 def test_rules_lists_every_code() -> None:
     code, out, _ = invoke("rules")
     assert code == 0
