@@ -6,6 +6,7 @@ inventory or internal error. Diagnostics go to stdout, everything else to stderr
 
 from __future__ import annotations
 
+import functools
 import sys
 import traceback
 from collections import Counter
@@ -70,6 +71,7 @@ def _inventory(settings: Settings, quiet: bool) -> Inventory | None:
 def _guarded(function: Any) -> Any:
     """Turn our errors into one-line messages with exit 2, and crashes into a short report."""
 
+    @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         verbose = bool(kwargs.get("verbose"))
         try:
@@ -86,8 +88,6 @@ def _guarded(function: Any) -> Any:
                 "(run with --verbose for the traceback)"
             )
 
-    wrapper.__name__ = function.__name__
-    wrapper.__doc__ = function.__doc__
     return wrapper
 
 
@@ -220,8 +220,7 @@ def routes(
     targets = list(paths) or [str(path) for path in settings.dags]
     if not targets:
         raise ConfigError("no paths given and no `dags` setting")
-    path = settings.default_inventory()
-    deployment = load_inventory(path) if path is not None else None
+    deployment = _inventory(settings, quiet=True)
     report = run(targets, settings.with_overrides(select=["DRL001"]), deployment)
     _emit(ROUTE_FORMATS[output_format](report.tasks, deployment), output_file)
 

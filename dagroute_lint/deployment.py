@@ -8,12 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dagroute_lint.executors import ExecutorEntry
-from dagroute_lint.inventory import Inventory, Runtime, Worker
+from dagroute_lint.inventory import Inventory, Worker
 from dagroute_lint.resolve import ResolvedTask
-
-# Keys that make an EmptyOperator reach an executor after all (semantics §9.7, Airflow 3
-# ``TaskInstance.is_task_schedulable``): without any of them the scheduler marks it SUCCESS.
-_EMPTY_OPERATOR_ESCAPES = ("on_execute_callback", "on_success_callback", "inlets", "outlets")
 
 
 @dataclass(frozen=True)
@@ -22,18 +18,12 @@ class Placement:
 
     ``executor`` is ``None`` when the task's ``executor=`` is unresolved or names nothing the
     deployment configures; ``queue`` is ``None`` when the queue is unresolved. ``workers`` are
-    the workers that can receive the task, known only when both are known.
+    the workers that can receive the task, empty unless both are known.
     """
 
     executor: ExecutorEntry | None
     queue: str | None
     workers: tuple[Worker, ...]
-
-    @property
-    def known(self) -> bool:
-        return self.executor is not None and (
-            self.queue is not None or self.executor.honours_queue is False
-        )
 
 
 def place(task: ResolvedTask, inventory: Inventory) -> Placement:
@@ -64,21 +54,6 @@ def place(task: ResolvedTask, inventory: Inventory) -> Placement:
         return Placement(executor, None, ())
     serving = tuple(worker for worker in own if worker.queues is None or queue in worker.queues)
     return Placement(executor, queue, serving)
-
-
-def reaches_executor(task: ResolvedTask) -> bool:
-    """False for EmptyOperators the scheduler completes without dispatching them."""
-    operator = task.operator or ""
-    if operator.rsplit(".", 1)[-1] != "EmptyOperator":
-        return True
-    arguments = task.task.arguments
-    if arguments.spreads:
-        return True
-    return any(key in arguments.named for key in _EMPTY_OPERATOR_ESCAPES)
-
-
-def runtime_of(inventory: Inventory, name: str | None) -> Runtime | None:
-    return inventory.runtimes.get(name) if name is not None else None
 
 
 def served_queues(inventory: Inventory, executor: ExecutorEntry) -> list[str]:

@@ -230,7 +230,7 @@ class _Moves:
     module_provider3: dict[str, str]
 
 
-_MOVE_COLUMNS = (
+MOVE_COLUMNS = (
     "old_module",
     "old_name",
     "new_module",
@@ -256,7 +256,7 @@ def _moves() -> _Moves:
         dist2,
         source,
         note,
-    ) in _read_table(IMPORT_MOVES_FILE, _MOVE_COLUMNS):
+    ) in _read_table(IMPORT_MOVES_FILE, MOVE_COLUMNS):
         if old_module is None or old_name is None:
             raise RuntimeError(f"{IMPORT_MOVES_FILE}: row without an old path")
         rows.append(

@@ -22,6 +22,9 @@ DEFAULT_POOL = "default_pool"
 # What the inventory's default queue does not decide.
 _BUILTIN_DEFAULTS: dict[str, object] = {"executor": None, "pool": DEFAULT_POOL, "pool_slots": 1}
 
+# Keys that make an EmptyOperator reach an executor after all (semantics §9.7).
+_EMPTY_OPERATOR_ESCAPES = ("on_execute_callback", "on_success_callback", "inlets", "outlets")
+
 # ``@task.stub`` passes these explicitly as None, so default_args never reach them (§1.3).
 _STUB_NONE_FIELDS = ("queue", "executor")
 
@@ -45,7 +48,10 @@ class Field:
 
 @dataclass(frozen=True)
 class ResolvedTask:
-    """A task with its final ids and routing; rules work on these."""
+    """A task with its final ids and routing; rules work on these.
+
+    ``dispatched`` is false for tasks the scheduler completes without sending them anywhere.
+    """
 
     module: Module
     task: Task
@@ -55,6 +61,7 @@ class ResolvedTask:
     provider: str | None
     fields: dict[str, Field] = field(default_factory=dict)
     unresolved: tuple[tuple[str, str], ...] = ()
+    dispatched: bool = True
 
     @property
     def label(self) -> str:
@@ -75,7 +82,7 @@ class Resolver:
 
     def tasks(self, module: Module) -> Iterator[ResolvedTask]:
         """Resolved tasks of the module's DAGs, in creation order; DAG-less tasks are skipped."""
-        self._own_group_ids = self._group_ids_with_suffixes(module)
+        self._assign_group_ids(module)
         seen: dict[int, set[str]] = {}
         for task in module.tasks:
             if task.dag is None:
@@ -104,6 +111,7 @@ class Resolver:
             provider=self.provider(task),
             fields=fields,
             unresolved=unresolved,
+            dispatched=self.dispatched(module, task),
         )
 
     def provider(self, task: Task) -> str | None:
@@ -116,19 +124,43 @@ class Resolver:
     # --- routing fields ------------------------------------------------------------------------
 
     def field(self, module: Module, task: Task, name: str) -> Field:
+        found = self.find(module, task, name)
+        if found is not None:
+            origin, value = found
+            return self._field(name, value, origin)
+        default = self.default_queue if name == "queue" else _BUILTIN_DEFAULTS[name]
+        return Field(default, True, "default")
+
+    def find(self, module: Module, task: Task, name: str) -> tuple[str, Resolved] | None:
+        """Where the operator gets ``name`` from, highest precedence first; ``None``: nowhere."""
         if name in task.overridden:
-            return self._field(name, self.symbols.evaluate(task.overridden[name]), "assignment")
+            return "assignment", self.symbols.evaluate(task.overridden[name])
         found = self.argument(task, name)
         if found is not None:
-            return self._field(name, found, "argument")
+            return "argument", found
         if task.taskflow == "stub" and name in _STUB_NONE_FIELDS:
-            return Field(None, True, "argument")
+            return "argument", Known(None)
         for origin, default_args in self.default_args_layers(module, task):
             found = self.symbols.lookup_key(default_args, name)
             if found is not None:
-                return self._field(name, found, origin)
-        default = self.default_queue if name == "queue" else _BUILTIN_DEFAULTS[name]
-        return Field(default, True, "default")
+                return origin, found
+        return None
+
+    def dispatched(self, module: Module, task: Task) -> bool:
+        """False for an EmptyOperator the scheduler marks SUCCESS without any executor.
+
+        Airflow 3 ``TaskInstance.is_task_schedulable``: an EmptyOperator reaches an executor
+        only with a truthy callback, inlets or outlets, from any level (default_args count).
+        """
+        if task.taskflow is not None or (task.operator or "").rsplit(".", 1)[-1] != (
+            "EmptyOperator"
+        ):
+            return True
+        for key in _EMPTY_OPERATOR_ESCAPES:
+            found = self.find(module, task, key)
+            if found is not None and not (isinstance(found[1], Known) and not found[1].value):
+                return True
+        return False
 
     def argument(self, task: Task, name: str) -> Resolved | None:
         """The value of keyword ``name`` at the call site, following ``**spreads``."""
@@ -194,7 +226,7 @@ class Resolver:
         dag_task_ids.add(full)
         return full
 
-    def _group_ids_with_suffixes(self, module: Module) -> dict[int, str | None]:
+    def _assign_group_ids(self, module: Module) -> None:
         """Each group's own id after ``@task_group``'s ``__N`` suffixes, in creation order.
 
         Mirrors ``TaskGroup._check_for_group_id_collisions`` (task-sdk 1.3.2).
@@ -218,7 +250,6 @@ class Resolver:
                 full = self._group_id(module, index)
             if full is not None:
                 ids.add(full)
-        return self._own_group_ids
 
     def _own_id(self, module: Module, index: int) -> str | None:
         if index in self._own_group_ids:

@@ -8,7 +8,7 @@ import json
 from collections import Counter
 from collections.abc import Sequence
 
-from dagroute_lint.deployment import place, reaches_executor
+from dagroute_lint.deployment import place
 from dagroute_lint.inventory import Inventory
 from dagroute_lint.resolve import ResolvedTask
 
@@ -69,7 +69,7 @@ def summary(tasks: Sequence[ResolvedTask], inventory: Inventory | None) -> dict[
         unserved: set[str] = set()
         used: set[str] = set()
         for task in tasks:
-            if not reaches_executor(task):
+            if not task.dispatched:
                 continue
             placement = place(task, inventory)
             if placement.queue is None or placement.executor is None:
@@ -96,7 +96,7 @@ def _cell(value: object) -> str:
     if value is None:
         return "-"
     if isinstance(value, list):
-        return ",".join(str(item) for item in value) or ""
+        return ",".join(str(item) for item in value)
     return str(value)
 
 

@@ -29,6 +29,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from dagroute_lint.providers import (  # noqa: E402
+    MOVE_COLUMNS,
     PROVIDER_PREFIX,
     canonical_distribution,
     canonical_name,
@@ -671,17 +672,7 @@ def write_moves(rows: list[Row], moves: Moves) -> None:
                 "airflow2_distribution: provider the old path already needed on Airflow 2.",
             ],
         ),
-        (
-            "old_module",
-            "old_name",
-            "new_module",
-            "new_name",
-            "distribution",
-            "removed",
-            "airflow2_distribution",
-            "source",
-            "note",
-        ),
+        MOVE_COLUMNS,
         (
             (
                 r.old_module,

@@ -98,6 +98,23 @@ def test_per_file_ignores(repo: Path) -> None:
     assert invoke("dags")[0] == 0
 
 
+def test_exclude_setting(repo: Path) -> None:
+    (repo / "pyproject.toml").write_text('[tool.dagroute-lint]\nexclude = ["dag.py"]\n')
+    code, out, err = invoke("dags")
+    assert (code, out) == (0, "")
+    assert "0 problems in 0 files" in err
+
+
+def test_roots_setting_resolves_constants_from_extra_import_roots(repo: Path) -> None:
+    write_repo(repo, {"plugins/routing.py": 'Q = "imports"\n'})
+    (repo / "dags" / "dag.py").write_text(
+        "from routing import Q\n" + DAG.replace('queue="reports"', "queue=Q")
+    )
+    assert invoke("dags")[0] == 1  # Q is unknown: DRL105
+    (repo / "pyproject.toml").write_text('[tool.dagroute-lint]\nroots = ["plugins"]\n')
+    assert invoke("dags")[:2] == (0, "")
+
+
 def test_unknown_setting_is_rejected(repo: Path) -> None:
     (repo / "pyproject.toml").write_text('[tool.dagroute-lint]\nselct = ["DRL1"]\n')
     code, _, err = invoke("dags")
@@ -164,6 +181,14 @@ def test_routes_table_and_csv(repo: Path) -> None:
     assert row.startswith("dags/dag.py,4,5,lab,build,reports,,default_pool,1,")
 
 
+def test_inventory_check(repo: Path) -> None:
+    code, out, _ = invoke("inventory", "check", "dagroute.toml")
+    assert (code, out) == (0, "dagroute.toml: ok (2 executors, 2 workers, 2 runtimes)\n")
+    (repo / "dagroute.toml").write_text('[deployment]\nexecutors = "CeleryExecutor"\nqueue = 1\n')
+    code, _, err = invoke("inventory", "check", "dagroute.toml")
+    assert code == 2 and "deployment.queue: unknown key" in err
+
+
 def test_rules_lists_every_code() -> None:
     code, out, _ = invoke("rules")
     assert code == 0
@@ -177,6 +202,22 @@ def test_rules_lists_every_code() -> None:
         "DRL201",
         "DRL202",
     ]
+
+
+def test_internal_error_is_one_line_with_exit_two(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def explode(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("dagroute_lint.cli.run", explode)
+    code, _, err = invoke("dags")
+    assert code == 2
+    assert err.strip().splitlines()[-1] == (
+        "dagroute-lint: internal error: RuntimeError: boom (run with --verbose for the traceback)"
+    )
+    assert "Traceback" not in err
+    assert "Traceback" in invoke("dags", "--verbose")[2]
 
 
 def test_missing_path_is_a_usage_error(repo: Path) -> None:

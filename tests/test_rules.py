@@ -58,6 +58,18 @@ with DAG("lab"):
     assert [d.message.split("'")[1] for d in by_code(report, "DRL101")] == ["hooked"]
 
 
+def test_empty_operator_with_callback_from_default_args_is_dispatched(tmp_path: Path) -> None:
+    report = lint_repo(
+        tmp_path,
+        dag_file("""
+with DAG("lab", default_args={"on_execute_callback": print, "outlets": []}):
+    EmptyOperator(task_id="marker", queue="nowhere")
+    EmptyOperator(task_id="quiet", queue="nowhere", on_execute_callback=None)
+"""),
+    )
+    assert [d.message.split("'")[1] for d in by_code(report, "DRL101")] == ["marker"]
+
+
 def test_queue_blind_executor_ignores_queue(tmp_path: Path) -> None:
     report = lint_repo(
         tmp_path,

@@ -701,7 +701,7 @@ class _Walker:
         if qualname in names.DAG_CLASSES:
             return self.create_dag(node, positional, arguments)
         if qualname in names.TASK_GROUP_CLASSES:
-            return self.create_group(node, positional, arguments)
+            return self.create_group_from_call(node, positional, arguments)
         function = self.as_function(positional[0]) if positional else None
         if qualname in names.DAG_DECORATORS:
             return DagFactory(function, arguments)
@@ -894,12 +894,33 @@ class _Walker:
             self.group_stack = groups
         return DagHandle(index)
 
-    def create_group(
+    def create_group_from_call(
         self, node: cst.Call, positional: list[Binding], arguments: CallArguments
     ) -> GroupHandle:
         group_id = arguments.named.get("group_id")
         if group_id is None:
             group_id = self.as_expr(positional[0]) if positional else Const(None)
+        return self.create_group(node, group_id, arguments)
+
+    def create_group_from_factory(self, node: cst.Call, factory: GroupFactory) -> Binding:
+        assert factory.function is not None
+        arguments = factory.arguments
+        group_id = arguments.named.get("group_id", Const(factory.function.name))
+        handle = self.create_group(node, group_id, arguments, suffix_on_collision=True)
+        self.group_stack.append(handle.index)
+        try:
+            self.run_factory_body(factory.function)
+        finally:
+            self.group_stack.pop()
+        return handle
+
+    def create_group(
+        self,
+        node: cst.Call,
+        group_id: Expr,
+        arguments: CallArguments,
+        suffix_on_collision: bool = False,
+    ) -> GroupHandle:
         dag = self.current_dag(arguments)
         parent_binding = arguments.bindings.get("parent_group")
         parent = (
@@ -915,33 +936,10 @@ class _Walker:
                 parent,
                 _default_args(arguments),
                 arguments.named.get("prefix_group_id", Const(True)),
+                suffix_on_collision,
             )
         )
         return GroupHandle(len(self.groups) - 1)
-
-    def create_group_from_factory(self, node: cst.Call, factory: GroupFactory) -> Binding:
-        assert factory.function is not None
-        arguments = factory.arguments
-        group_id = arguments.named.get("group_id", Const(factory.function.name))
-        dag = self.current_dag(arguments)
-        self.groups.append(
-            _DraftGroup(
-                group_id,
-                node,
-                dag,
-                self.current_group(dag),
-                _default_args(arguments),
-                arguments.named.get("prefix_group_id", Const(True)),
-                suffix_on_collision=True,
-            )
-        )
-        index = len(self.groups) - 1
-        self.group_stack.append(index)
-        try:
-            self.run_factory_body(factory.function)
-        finally:
-            self.group_stack.pop()
-        return GroupHandle(index)
 
     def maybe_operator(
         self, node: cst.Call, operator: str | None, arguments: CallArguments

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dagroute_lint.deployment import place, reaches_executor, served_queues
+from dagroute_lint.deployment import place, served_queues
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.rules.base import Context, Rule
 
@@ -17,7 +17,7 @@ def check_unserved_queue(context: Context) -> Iterator[Diagnostic]:
     inventory = context.inventory
     assert inventory is not None
     for task in context.tasks:
-        if not reaches_executor(task):
+        if not task.dispatched:
             continue
         placement = place(task, inventory)
         executor = placement.executor
@@ -45,7 +45,7 @@ def check_queue_ignored(context: Context) -> Iterator[Diagnostic]:
         queue = task.fields["queue"]
         if not queue.known or not queue.explicit or queue.value is None:
             continue
-        if queue.value == inventory.default_queue or not reaches_executor(task):
+        if queue.value == inventory.default_queue or not task.dispatched:
             continue
         placement = place(task, inventory)
         executor = placement.executor

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from dagroute_lint.deployment import place, reaches_executor
+from dagroute_lint.deployment import place
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.inventory import Inventory, Runtime, Worker
 from dagroute_lint.model import Module, Position
@@ -109,10 +109,10 @@ def check_provider_on_worker(context: Context) -> Iterator[Diagnostic]:
     assert inventory is not None
     file_needs = parse_needs(context.module, context.airflow_major)
     for task in context.tasks:
-        if not reaches_executor(task):
+        if not task.dispatched:
             continue
         placement = place(task, inventory)
-        if not placement.known or not placement.workers:
+        if not placement.workers:
             continue
         for need in task_needs(task, file_needs, context.airflow_major):
             lacking = [
