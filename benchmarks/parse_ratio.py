@@ -2,11 +2,12 @@
 
 Usage: python benchmarks/parse_ratio.py FOLDER [REPEATS]
 Prints CPU seconds for parsing alone and for full extraction over every ``*.py`` in FOLDER,
-best of REPEATS, and their ratio.
+the median of REPEATS alternating runs, and their ratio.
 """
 
 from __future__ import annotations
 
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -17,13 +18,10 @@ import libcst
 from dagroute_lint.extract import extract_module
 
 
-def _best(function: Callable[[], None], repeats: int) -> float:
-    timings = []
-    for _ in range(repeats):
-        start = time.process_time()
-        function()
-        timings.append(time.process_time() - start)
-    return min(timings)
+def _cpu(function: Callable[[], None]) -> float:
+    start = time.process_time()
+    function()
+    return time.process_time() - start
 
 
 def main() -> None:
@@ -41,12 +39,20 @@ def main() -> None:
         for path, data in files:
             extract_module(data, path, Path(path).stem)
 
-    floor = _best(parse_only, repeats)
-    full = _best(extract, repeats)
-    print(f"{len(files)} files")
-    print(f"parse only (libcst.parse_module): {floor:.3f} s CPU")
-    print(f"extract_module (decode, parse, walk, positions): {full:.3f} s CPU")
-    print(f"ratio: {full / floor:.2f}x the parse-only floor")
+    # Alternate the two so that drift in machine load hits both alike; report medians.
+    floors, fulls = [], []
+    for _ in range(repeats):
+        floors.append(_cpu(parse_only))
+        fulls.append(_cpu(extract))
+    floor, full = statistics.median(floors), statistics.median(fulls)
+    ratios = sorted(f / p for f, p in zip(fulls, floors))
+    print(f"{len(files)} files, {repeats} alternating runs")
+    print(f"parse only (libcst.parse_module): median {floor:.3f} s CPU")
+    print(f"extract_module (decode, parse, walk, positions): median {full:.3f} s CPU")
+    print(
+        f"ratio: {full / floor:.2f}x the parse-only floor "
+        f"(per-run ratios {ratios[0]:.2f}-{ratios[-1]:.2f})"
+    )
 
 
 if __name__ == "__main__":
