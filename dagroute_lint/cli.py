@@ -7,6 +7,7 @@ inventory or internal error. Diagnostics go to stdout, everything else to stderr
 from __future__ import annotations
 
 import functools
+import os
 import sys
 import traceback
 from collections import Counter
@@ -17,11 +18,14 @@ from typing import Any
 import click
 
 from dagroute_lint import __version__
+from dagroute_lint.airflow_cfg import read_airflow_config
 from dagroute_lint.config import Settings, load_settings
+from dagroute_lint.environment import current_environment, interpreter_environment
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.files import write_atomically
 from dagroute_lint.formatters import FORMATTERS
 from dagroute_lint.inventory import Inventory, load_inventory
+from dagroute_lint.inventory_init import DEFAULT_RUNTIME, WorkerSpec, build_inventory, parse_worker
 from dagroute_lint.routes import ROUTE_FORMATS
 from dagroute_lint.rules import RULES, RULES_BY_CODE
 from dagroute_lint.runner import Report, run
@@ -247,4 +251,77 @@ def inventory_check(path: Path, verbose: bool) -> None:
     click.echo(
         f"{path}: ok ({len(deployment.executors)} executors, {len(deployment.workers)} workers, "
         f"{len(deployment.runtimes)} runtimes)"
+    )
+
+
+def _worker_option(
+    ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
+) -> list[WorkerSpec]:
+    try:
+        return [parse_worker(value) for value in values]
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from None
+
+
+@inventory_group.command(name="init")
+@click.option(
+    "--python",
+    "python",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Describe this interpreter's environment (e.g. a worker image's venv) instead of the "
+    "current one; only installed metadata is read.",
+)
+@click.option(
+    "--airflow-cfg",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="airflow.cfg to read executors, default queue and default_pool size from.",
+)
+@click.option(
+    "--worker",
+    "workers",
+    multiple=True,
+    callback=_worker_option,
+    metavar="NAME=QUEUES",
+    help="A Celery worker and its -q queues (repeatable), e.g. general=default,imports.",
+)
+@click.option(
+    "--runtime", default=DEFAULT_RUNTIME, show_default=True, help="Name of the runtime written."
+)
+@click.option("--output", type=click.Path(path_type=Path, dir_okay=False), help="Write here.")
+@click.option("--force", is_flag=True, help="Overwrite --output if it exists.")
+@_verbose_option
+@_guarded
+def inventory_init(
+    python: Path | None,
+    airflow_cfg: Path | None,
+    workers: list[WorkerSpec],
+    runtime: str,
+    output: Path | None,
+    force: bool,
+    verbose: bool,
+) -> None:
+    """Write a starting inventory from an installed environment, airflow.cfg and worker queues.
+
+    AIRFLOW__SECTION__KEY variables override airflow.cfg, as in Airflow.
+    """
+    if output is not None and output.exists() and not force:
+        raise ConfigError(f"{output}: already exists (use --force to overwrite it)")
+    if python is None:
+        environment = current_environment()
+        label = f"the Python environment of {environment.executable} (this interpreter)"
+    else:
+        environment = interpreter_environment(python)
+        label = f"the Python environment of {python}"
+    config = read_airflow_config(airflow_cfg, os.environ)
+    generated = build_inventory(environment, label, config, workers, runtime)
+    if output is None:
+        click.echo(generated.text, nl=False)
+        return
+    write_atomically(output, generated.text.encode("utf-8"))
+    deployment = generated.inventory
+    runtime_written = deployment.runtimes[runtime]
+    click.echo(
+        f"{output}: written ({len(runtime_written.providers)} providers, "
+        f"{len(runtime_written.packages)} packages, {len(deployment.workers)} workers)",
+        err=True,
     )

@@ -1,0 +1,59 @@
+"""Write TOML text: strings, keys, arrays and comments, escaped so any value reads back unchanged.
+
+Only what generated inventories need (no dates, floats or inline tables of tables). Values may hold
+anything a user's environment or ``airflow.cfg`` holds (quotes, backslashes, newlines, control
+characters, non-ASCII), so every string goes through ``string`` and every comment through
+``comment``; ``tests/test_toml_writer.py`` reads the results back with ``tomllib``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+# TOML basic strings may not hold U+0000-U+001F or U+007F raw; these have short escapes.
+_SHORT_ESCAPES = {"\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
+# Comments may hold tab but no other control character, and end at a newline.
+# Lone surrogates (undecodable bytes from ``os.environ``) cannot be written as UTF-8 at all.
+_COMMENT_UNSAFE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f\ud800-\udfff]")
+
+
+def string(value: str) -> str:
+    """A TOML basic string (``"..."``) holding exactly ``value``.
+
+    Raises ``ValueError`` for a lone surrogate, which no TOML (UTF-8) document can hold.
+    """
+    out = []
+    for char in value:
+        if "\ud800" <= char <= "\udfff":
+            raise ValueError(f"{value!r} is not valid Unicode text (lone surrogate)")
+        if char in ('"', "\\"):
+            out.append("\\" + char)
+        elif char in _SHORT_ESCAPES:
+            out.append(_SHORT_ESCAPES[char])
+        elif ord(char) < 0x20 or ord(char) == 0x7F:
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
+
+
+def key(name: str) -> str:
+    """A key: bare when TOML allows it (``default_pool``), quoted otherwise (``"my pool"``)."""
+    return name if _BARE_KEY.fullmatch(name) else string(name)
+
+
+def array(values: Iterable[str], indent: str = "") -> str:
+    """An array of strings: inline when short, otherwise one item a line."""
+    items = [string(value) for value in values]
+    inline = "[" + ", ".join(items) + "]"
+    if len(inline) <= 80 - len(indent) and len(items) <= 8:
+        return inline
+    return "[\n" + "".join(f"{indent}    {item},\n" for item in items) + f"{indent}]"
+
+
+def comment(text: str) -> str:
+    """``# text``, with line breaks and other control characters shown as escapes."""
+    safe = _COMMENT_UNSAFE.sub(lambda match: repr(match.group())[1:-1], text)
+    return f"# {safe}" if safe else "#"
