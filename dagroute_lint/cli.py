@@ -27,7 +27,7 @@ from dagroute_lint.formatters import FORMATTERS
 from dagroute_lint.inventory import Inventory, load_inventory
 from dagroute_lint.inventory_init import DEFAULT_RUNTIME, WorkerSpec, build_inventory, parse_worker
 from dagroute_lint.routes import ROUTE_FORMATS
-from dagroute_lint.rules import RULES, RULES_BY_CODE
+from dagroute_lint.rules.registry import all_rules, plugin_origin, rule_by_code
 from dagroute_lint.runner import Report, run
 
 EXIT_CLEAN, EXIT_REPORTED, EXIT_ERROR = 0, 1, 2
@@ -61,7 +61,7 @@ def _inventory(settings: Settings, quiet: bool) -> Inventory | None:
     path = settings.default_inventory()
     if path is None:
         if not quiet:
-            running = ", ".join(rule.code for rule in RULES if not rule.needs_inventory)
+            running = ", ".join(rule.code for rule in all_rules() if not rule.needs_inventory)
             click.echo(
                 "dagroute-lint: no inventory (no --inventory, no `inventory` setting, no "
                 f"dagroute.toml in the project root): only {running} run; queue, executor and "
@@ -193,7 +193,8 @@ def _emit(text: str, output_file: Path | None) -> None:
 def _print_statistics(report: Report) -> None:
     counts = Counter(diagnostic.code for diagnostic in report.diagnostics)
     for code, count in sorted(counts.items()):
-        name = RULES_BY_CODE[code].name if code in RULES_BY_CODE else ""
+        rule = rule_by_code(code)
+        name = rule.name if rule is not None else ""
         click.echo(f"{count:>6}  {code}  {name}", err=True)
 
 
@@ -230,10 +231,13 @@ def routes(
 
 
 @main.command(name="rules")
+@_guarded
 def list_rules() -> None:
     """List every rule with its code, name and the boundary it guards."""
-    for rule in RULES:
-        click.echo(f"{rule.code}  {rule.name:<28} {rule.boundary:<9} {rule.summary}")
+    for rule in all_rules():
+        origin = plugin_origin(rule.code)
+        source = f" [plugin {origin}]" if origin else ""
+        click.echo(f"{rule.code}  {rule.name:<28} {rule.boundary:<9} {rule.summary}{source}")
 
 
 @main.group(name="inventory")

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from dagroute_lint.errors import ConfigError
-from dagroute_lint.rules import RULES
+from dagroute_lint.rules.registry import all_rules
 from dagroute_lint.toml import toml
 
 SECTION = "dagroute-lint"
@@ -81,7 +81,7 @@ class Settings:
 
 
 def _expand(selectors: Iterable[str], where: str) -> set[str]:
-    codes = [rule.code for rule in RULES]
+    codes = [rule.code for rule in all_rules()]
     chosen: set[str] = set()
     for selector in selectors:
         wanted = selector.strip().upper()

@@ -13,7 +13,8 @@ from dagroute_lint.extract import extract_module
 from dagroute_lint.inventory import Inventory
 from dagroute_lint.model import Expr, Module, Position, Ref, SyntaxProblem
 from dagroute_lint.resolve import ResolvedTask, Resolver
-from dagroute_lint.rules import RULES, Context
+from dagroute_lint.rules import Context
+from dagroute_lint.rules.registry import all_rules
 from dagroute_lint.symbols import Known, SymbolTable, as_expr
 
 DEFAULT_QUEUE = "default"
@@ -125,7 +126,7 @@ def run(
         _airflow_major(inventory),
     )
     selected = settings.selected_codes()
-    rules = [rule for rule in RULES if rule.code in selected]
+    rules = [rule for rule in all_rules() if rule.code in selected]
     report = Report(files=len(modules))
     for source, module in zip(sources, modules):
         tasks = tuple(resolver.tasks(module))

@@ -6,7 +6,12 @@ import json
 from collections.abc import Sequence
 
 from dagroute_lint.diagnostics import Diagnostic
-from dagroute_lint.rules import RULES_BY_CODE
+from dagroute_lint.rules.registry import rule_by_code
+
+
+def _name(code: str) -> str | None:
+    rule = rule_by_code(code)
+    return rule.name if rule is not None else None
 
 
 def format_json(diagnostics: Sequence[Diagnostic]) -> str:
@@ -16,7 +21,7 @@ def format_json(diagnostics: Sequence[Diagnostic]) -> str:
             "line": d.line,
             "column": d.column,
             "code": d.code,
-            "name": RULES_BY_CODE[d.code].name if d.code in RULES_BY_CODE else None,
+            "name": _name(d.code),
             "message": d.message,
         }
         for d in diagnostics

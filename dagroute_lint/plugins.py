@@ -1,0 +1,139 @@
+"""Third-party rule packs, registered through the ``dagroute_lint.rules`` entry point group.
+
+The contract for a rule pack:
+
+- In its ``pyproject.toml``::
+
+      [project.entry-points."dagroute_lint.rules"]
+      acme = "acme_rules:RULES"
+
+- The object the entry point names is a ``dagroute_lint.rules.Rule`` or an iterable of them.
+  A rule's ``check(context)`` receives the same ``Context`` as the built-in rules (one module's
+  model, its resolved tasks, the inventory or ``None``) and yields ``Diagnostic``s, usually
+  through ``context.report(position, code, message)``; ``needs_inventory=True`` rules are skipped
+  when there is no inventory, as ours are.
+- Codes are letters then digits (``ACME101``), so that ``--select ACME``, ``--ignore ACME101``,
+  ``per-file-ignores`` and ``# noqa: ACME101`` work as for the built-in rules. The ``DRL`` prefix
+  belongs to the built-in rules.
+
+A pack that fails to import, names something that is not a rule, reuses a code, or whose check
+raises is an error (exit 2) naming the entry point and its distribution: a lint run that silently
+dropped an installed rule pack would report a clean result that nobody asked for.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+
+from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.errors import ConfigError
+from dagroute_lint.rules.base import Check, Context, Rule
+
+if sys.version_info >= (3, 10):
+    from importlib.metadata import EntryPoint, entry_points
+else:  # pragma: no cover - exercised only on old interpreters
+    from importlib_metadata import EntryPoint, entry_points
+
+ENTRY_POINT_GROUP = "dagroute_lint.rules"
+BUILTIN_PREFIX = "DRL"
+_CODE = re.compile(r"[A-Z]+[0-9]+")
+
+
+@dataclass(frozen=True)
+class PluginRule:
+    """A rule from a pack, and where it came from: entry point and distribution."""
+
+    rule: Rule
+    origin: str
+
+
+@dataclass(frozen=True)
+class _GuardedCheck:
+    """A plugin's check that turns its crash into an error naming the rule pack and the file."""
+
+    check: Check
+    code: str
+    origin: str
+
+    def __call__(self, context: Context) -> Iterator[Diagnostic]:
+        try:
+            yield from self.check(context)
+        except Exception as error:
+            raise ConfigError(
+                f"rule {self.code} from plugin {self.origin} failed on {context.module.path}: "
+                f"{type(error).__name__}: {error}"
+            ) from error
+
+
+def discover_entry_points() -> Sequence[EntryPoint]:
+    """The installed ``dagroute_lint.rules`` entry points, in a stable order."""
+    return sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: (ep.name, ep.value))
+
+
+def load_plugin_rules(
+    builtin: Sequence[Rule], found: Iterable[EntryPoint] | None = None
+) -> tuple[PluginRule, ...]:
+    """Load every rule pack; ``ConfigError`` for a broken one or a code used twice."""
+    taken = {rule.code: "the built-in rules" for rule in builtin}
+    loaded: list[PluginRule] = []
+    for entry_point in discover_entry_points() if found is None else found:
+        origin = _origin(entry_point)
+        for rule in _rules_of(entry_point, origin):
+            if not _CODE.fullmatch(rule.code):
+                raise ConfigError(
+                    f"plugin {origin}: rule code {rule.code!r} must be capital letters then "
+                    "digits, such as ACME101"
+                )
+            if rule.code in taken:
+                raise ConfigError(
+                    f"plugin {origin}: rule code {rule.code} is already used by {taken[rule.code]}"
+                )
+            if rule.code.startswith(BUILTIN_PREFIX):
+                raise ConfigError(
+                    f"plugin {origin}: rule code {rule.code}: the {BUILTIN_PREFIX} prefix is "
+                    "reserved for the built-in rules"
+                )
+            taken[rule.code] = f"plugin {origin}"
+            guarded = replace(rule, check=_GuardedCheck(rule.check, rule.code, origin))
+            loaded.append(PluginRule(guarded, origin))
+    return tuple(loaded)
+
+
+def _origin(entry_point: EntryPoint) -> str:
+    text = f"'{entry_point.name} = {entry_point.value}'"
+    distribution = getattr(entry_point, "dist", None)
+    if distribution is not None:
+        text += f" ({distribution.name} {distribution.version})"
+    return text
+
+
+def _rules_of(entry_point: EntryPoint, origin: str) -> list[Rule]:
+    try:
+        value = entry_point.load()
+    except Exception as error:
+        raise ConfigError(
+            f"plugin {origin} failed to load: {type(error).__name__}: {error}"
+        ) from None
+    if isinstance(value, Rule):
+        items: list[object] = [value]
+    elif isinstance(value, Iterable) and not isinstance(value, (str, bytes)):
+        items = list(value)
+    else:
+        raise ConfigError(
+            f"plugin {origin}: expected a dagroute_lint.rules.Rule or an iterable of them, "
+            f"got {type(value).__name__}"
+        )
+    rules: list[Rule] = []
+    for index, item in enumerate(items):
+        if not isinstance(item, Rule):
+            raise ConfigError(
+                f"plugin {origin}: item {index} is not a dagroute_lint.rules.Rule "
+                f"({type(item).__name__})"
+            )
+        if not callable(item.check):
+            raise ConfigError(f"plugin {origin}: rule {item.code}: check is not callable")
+        rules.append(item)
+    return rules

@@ -1,0 +1,263 @@
+"""Rule packs through the ``dagroute_lint.rules`` entry point group.
+
+The first tests install a real rule pack (a pyproject with the entry point) together with
+dagroute-lint itself into a fresh venv and run that venv's console script. The rest load entry
+points in this process, to cover every way a pack can be broken.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from importlib.metadata import EntryPoint
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from dagroute_lint.cli import main
+from dagroute_lint.errors import ConfigError
+from dagroute_lint.plugins import ENTRY_POINT_GROUP, load_plugin_rules
+from dagroute_lint.rules import RULES
+from dagroute_lint.rules.registry import plugin_rules
+from tests.helpers import CELERY_K8S, write_repo
+from tests.real_venv import ensure_wheels, make_venv
+
+REPO = Path(__file__).resolve().parents[1]
+
+# What building dagroute-lint and the pack needs, and what dagroute-lint needs to run.
+BUILD_AND_RUN = ("hatchling==1.33.0", "libcst==1.9.0", "click==8.5.1")
+
+RULE_PACK_PYPROJECT = """
+[build-system]
+requires = ["hatchling"]
+build-backend = "hatchling.build"
+
+[project]
+name = "xyz-rules"
+version = "0.1.0"
+dependencies = ["dagroute-lint"]
+
+[project.entry-points."dagroute_lint.rules"]
+xyz = "xyz_rules:RULES"
+"""
+
+RULE_PACK_MODULE = '''
+"""One rule: every task that sets no retries."""
+
+from dagroute_lint.rules import Rule
+
+
+def check(context):
+    for task in context.tasks:
+        if "retries" not in task.task.arguments.named:
+            yield context.report(
+                task.task.position, "XYZ100", f"task {task.task_id!r} sets no retries"
+            )
+
+
+RULES = [
+    Rule(
+        code="XYZ100",
+        name="no-retries",
+        summary="a task that sets no retries",
+        boundary="execution",
+        check=check,
+        needs_inventory=False,
+    )
+]
+'''
+
+DAG = """
+from airflow.providers.standard.operators.bash import BashOperator
+from airflow.sdk import DAG
+with DAG("lab"):
+    BashOperator(task_id="build", bash_command="x")
+    BashOperator(task_id="noqa", bash_command="x")  # noqa: XYZ100
+    BashOperator(task_id="safe", bash_command="x", retries=2)
+"""
+
+
+@pytest.fixture(scope="module")
+def plugin_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A venv holding dagroute-lint built from this checkout and the XYZ rule pack."""
+    pack = tmp_path_factory.mktemp("xyz-rules")
+    (pack / "pyproject.toml").write_text(RULE_PACK_PYPROJECT, encoding="utf-8")
+    (pack / "xyz_rules").mkdir()
+    (pack / "xyz_rules" / "__init__.py").write_text(RULE_PACK_MODULE, encoding="utf-8")
+    ensure_wheels(BUILD_AND_RUN, with_dependencies=True)
+    python = make_venv(
+        tmp_path_factory.mktemp("plugin") / "venv", [str(REPO), str(pack)], no_deps=False
+    )
+    return python.parent / "dagroute-lint"
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return write_repo(tmp_path, {"dags/dag.py": DAG, "dagroute.toml": CELERY_K8S})
+
+
+def run_installed(command: Path, repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("PYTHON")}
+    return subprocess.run(
+        [str(command), *args], cwd=repo, capture_output=True, text=True, env=env, check=False
+    )
+
+
+def test_installed_plugin_rule_runs_and_honours_noqa(plugin_venv: Path, repo: Path) -> None:
+    result = run_installed(plugin_venv, repo, "dags")
+    assert result.returncode == 1, result.stderr
+    assert result.stdout == "dags/dag.py:4:5: XYZ100 task 'build' sets no retries\n"
+
+
+def test_installed_plugin_rule_is_selected_and_ignored_like_ours(
+    plugin_venv: Path, repo: Path
+) -> None:
+    selected = run_installed(plugin_venv, repo, "dags", "--select", "XYZ")
+    assert (selected.returncode, selected.stdout.count("XYZ100")) == (1, 1)
+    ignored = run_installed(plugin_venv, repo, "dags", "--ignore", "XYZ100")
+    assert (ignored.returncode, ignored.stdout) == (0, "")
+    only_ours = run_installed(plugin_venv, repo, "dags", "--select", "DRL")
+    assert "XYZ100" not in only_ours.stdout
+    (repo / "pyproject.toml").write_text(
+        '[tool.dagroute-lint]\nper-file-ignores = { "dags/*.py" = ["XYZ1"] }\n', encoding="utf-8"
+    )
+    per_file = run_installed(plugin_venv, repo, "dags")
+    assert (per_file.returncode, per_file.stdout) == (0, "")
+
+
+def test_installed_plugin_rule_is_listed(plugin_venv: Path, repo: Path) -> None:
+    result = run_installed(plugin_venv, repo, "rules")
+    assert result.returncode == 0, result.stderr
+    last = result.stdout.splitlines()[-1]
+    assert last.startswith("XYZ100  no-retries")
+    assert "a task that sets no retries [plugin 'xyz = xyz_rules:RULES' (xyz-rules 0.1.0)]" in last
+
+
+def test_unknown_plugin_code_is_still_a_usage_error(plugin_venv: Path, repo: Path) -> None:
+    result = run_installed(plugin_venv, repo, "dags", "--select", "XYZ2")
+    assert result.returncode == 2
+    assert "unknown rule selector 'XYZ2'" in result.stderr
+
+
+# --- broken packs, loaded in this process -------------------------------------------------------
+
+BROKEN_PACK = """
+from dagroute_lint.rules import Rule
+
+
+def check(context):
+    yield context.report(context.tasks[0].task.position, "ABC100", "fires")
+
+
+def crashing(context):
+    raise ValueError("boom")
+    yield
+
+
+def rule(code, check=check):
+    return Rule(
+        code=code, name="n", summary="s", boundary="parse", check=check, needs_inventory=False
+    )
+
+
+ONE = rule("ABC100")
+TWO = [rule("ABC200"), rule("ABC201")]
+SAME_AS_BUILTIN = rule("DRL101")
+RESERVED = rule("DRL900")
+LOWERCASE = rule("abc100")
+NOT_A_RULE = "ABC100"
+MIXED = [rule("ABC300"), object()]
+CRASHING = rule("ABC400", crashing)
+"""
+
+
+@pytest.fixture
+def pack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    (tmp_path / "broken_pack.py").write_text(textwrap.dedent(BROKEN_PACK), encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield "broken_pack"
+    sys.modules.pop("broken_pack", None)
+
+
+def entry(name: str, value: str) -> EntryPoint:
+    return EntryPoint(name=name, value=value, group=ENTRY_POINT_GROUP)
+
+
+def test_a_rule_or_an_iterable_of_rules(pack: str) -> None:
+    loaded = load_plugin_rules(RULES, [entry("one", f"{pack}:ONE"), entry("two", f"{pack}:TWO")])
+    assert [plugin.rule.code for plugin in loaded] == ["ABC100", "ABC200", "ABC201"]
+    assert loaded[0].origin == f"'one = {pack}:ONE'"
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        (["{pack}:SAME_AS_BUILTIN"], "rule code DRL101 is already used by the built-in rules"),
+        (["{pack}:ONE", "{pack}:ONE"], "rule code ABC100 is already used by plugin 'p0 = "),
+        (["{pack}:RESERVED"], "the DRL prefix is reserved for the built-in rules"),
+        (["{pack}:LOWERCASE"], "rule code 'abc100' must be capital letters then digits"),
+        (
+            ["{pack}:NOT_A_RULE"],
+            "expected a dagroute_lint.rules.Rule or an iterable of them, got str",
+        ),
+        (["{pack}:MIXED"], "item 1 is not a dagroute_lint.rules.Rule (object)"),
+        (["{pack}:MISSING"], "failed to load: AttributeError"),
+        (["no_such_pack_module:RULES"], "failed to load: ModuleNotFoundError"),
+    ],
+)
+def test_broken_packs_are_errors_naming_the_entry_point(
+    pack: str, values: list[str], message: str
+) -> None:
+    found = [entry(f"p{index}", value.format(pack=pack)) for index, value in enumerate(values)]
+    with pytest.raises(ConfigError) as caught:
+        load_plugin_rules(RULES, found)
+    assert str(caught.value).startswith(f"plugin 'p{len(values) - 1} = ")
+    assert message in str(caught.value)
+
+
+def test_broken_pack_through_the_cli_exits_2(
+    pack: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_repo(tmp_path, {"dags/dag.py": DAG})
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(
+        "dagroute_lint.plugins.discover_entry_points", lambda: [entry("bad", f"{pack}:MISSING")]
+    )
+    plugin_rules.cache_clear()
+    try:
+        for args in (["dags"], ["rules"]):
+            result = CliRunner().invoke(main, args)
+            assert result.exit_code == 2
+            assert result.stderr.startswith(
+                f"dagroute-lint: plugin 'bad = {pack}:MISSING' failed to load: AttributeError"
+            )
+    finally:
+        plugin_rules.cache_clear()
+
+
+def test_a_crashing_plugin_rule_names_itself_and_the_file(
+    pack: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_repo(tmp_path, {"dags/dag.py": DAG})
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(
+        "dagroute_lint.plugins.discover_entry_points",
+        lambda: [entry("ok", f"{pack}:ONE"), entry("crash", f"{pack}:CRASHING")],
+    )
+    plugin_rules.cache_clear()
+    try:
+        result = CliRunner().invoke(main, ["dags", "--select", "ABC100"])
+        assert result.exit_code == 1
+        assert "ABC100 fires" in result.stdout
+        result = CliRunner().invoke(main, ["dags", "--quiet"])
+        assert result.exit_code == 2
+        assert result.stderr == (
+            f"dagroute-lint: rule ABC400 from plugin 'crash = {pack}:CRASHING' failed on "
+            "dags/dag.py: ValueError: boom\n"
+        )
+    finally:
+        plugin_rules.cache_clear()
