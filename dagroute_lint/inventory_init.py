@@ -100,6 +100,8 @@ def build_inventory(
     """The commented inventory text, validated by the loader; ``ConfigError`` for bad input."""
     if not runtime.strip():
         raise ConfigError("--runtime: the runtime name must not be empty")
+    if not runtime.isprintable():
+        raise ConfigError(f"--runtime: {runtime!r} holds unprintable characters")
     builder = _Builder(environment, config, runtime)
     builder.header(environment_label)
     builder.deployment()

@@ -7,6 +7,7 @@ needs no network and a fresh CI machine fills the cache on its first run.
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
 import sys
 import venv
@@ -35,8 +36,8 @@ def ensure_wheels(requirements: Sequence[str], with_dependencies: bool = False) 
     one file check.
     """
     folder = wheel_cache()
-    key = "-".join(sorted(requirements)) + ("+deps" if with_dependencies else "")
-    marker = folder / ".downloaded" / key.replace("/", "_").replace("=", "_")
+    key = "\n".join([*sorted(requirements), f"dependencies={with_dependencies}", sys.version])
+    marker = folder / ".downloaded" / hashlib.sha256(key.encode()).hexdigest()[:16]
     if marker.exists():
         return folder
     with _locked(cache_root() / ".wheels.lock"):
@@ -44,7 +45,7 @@ def ensure_wheels(requirements: Sequence[str], with_dependencies: bool = False) 
             deps = [] if with_dependencies else ["--no-deps"]
             _pip("download", *deps, "--dest", str(folder), *requirements)
             marker.parent.mkdir(parents=True, exist_ok=True)
-            marker.write_text("\n".join(requirements) + "\n", encoding="utf-8")
+            marker.write_text(key + "\n", encoding="utf-8")
     return folder
 
 

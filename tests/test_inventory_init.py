@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from click.testing import CliRunner
 from dagroute_lint.airflow_cfg import read_airflow_config
 from dagroute_lint.cli import main
 from dagroute_lint.environment import Distribution, Environment
+from dagroute_lint.errors import ConfigError
 from dagroute_lint.inventory import load_inventory
 from dagroute_lint.inventory_init import build_inventory, parse_worker
 from dagroute_lint.toml import toml
@@ -29,8 +31,6 @@ INSTALLED = (
 @pytest.fixture(autouse=True)
 def no_airflow_variables(monkeypatch: pytest.MonkeyPatch) -> None:
     """The developer's or CI's own AIRFLOW__* settings must not leak into these tests."""
-    import os
-
     for name in list(os.environ):
         if name.startswith("AIRFLOW__"):
             monkeypatch.delenv(name)
@@ -384,3 +384,13 @@ def test_awkward_names_are_escaped_and_read_back() -> None:
     assert [req.written for req in body.packages] == ["cosmos==0.1", "odd-version"]
     assert "# Installed versions that are not PEP 440 versions" in generated.text
     assert "#   - env\\nwith a newline" in generated.text
+
+
+def test_undecodable_environment_values_and_runtime_names_are_refused() -> None:
+    undecodable = b"q\xff".decode("utf-8", "surrogateescape")
+    variable = "AIRFLOW__OPERATORS__DEFAULT_QUEUE"
+    with pytest.raises(ConfigError, match=f"{variable}: the value is not valid UTF-8 text"):
+        read_airflow_config(None, {variable: undecodable})
+    for runtime in ("", " ", undecodable, "a\nb"):
+        with pytest.raises(ConfigError, match="--runtime"):
+            build_inventory(EMPTY, "test", read_airflow_config(None, {}), runtime=runtime)

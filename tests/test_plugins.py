@@ -28,8 +28,15 @@ from tests.real_venv import ensure_wheels, make_venv
 
 REPO = Path(__file__).resolve().parents[1]
 
-# What building dagroute-lint and the pack needs, and what dagroute-lint needs to run.
-BUILD_AND_RUN = ("hatchling==1.33.0", "libcst==1.9.0", "click==8.5.1")
+# What building dagroute-lint and the pack needs, and what dagroute-lint needs to run (pyproject's
+# dependencies; the markers leave out what this interpreter does not need).
+BUILD_AND_RUN = (
+    "hatchling==1.33.0",
+    "libcst==1.9.0",
+    "click==8.5.1",
+    "tomli>=1.1; python_version < '3.11'",
+    "importlib-metadata>=4.6; python_version < '3.10'",
+)
 
 RULE_PACK_PYPROJECT = """
 [build-system]
@@ -101,6 +108,7 @@ def repo(tmp_path: Path) -> Path:
 
 
 def run_installed(command: Path, repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    # The venv must stand on its own: nothing from this test run's PYTHONPATH.
     env = {key: value for key, value in os.environ.items() if not key.startswith("PYTHON")}
     return subprocess.run(
         [str(command), *args], cwd=repo, capture_output=True, text=True, env=env, check=False
