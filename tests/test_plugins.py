@@ -11,7 +11,7 @@ import os
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from importlib.metadata import EntryPoint
 from pathlib import Path
 
@@ -227,45 +227,42 @@ def test_broken_packs_are_errors_naming_the_entry_point(
     assert message in str(caught.value)
 
 
-def test_broken_pack_through_the_cli_exits_2(
+@pytest.fixture
+def installed(
     pack: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+) -> Iterator[Callable[..., None]]:
+    """Make ``discover_entry_points`` answer the given entry points, in a repo with one DAG."""
     write_repo(tmp_path, {"dags/dag.py": DAG})
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(
-        "dagroute_lint.plugins.discover_entry_points", lambda: [entry("bad", f"{pack}:MISSING")]
-    )
-    plugin_rules.cache_clear()
-    try:
-        for args in (["dags"], ["rules"]):
-            result = CliRunner().invoke(main, args)
-            assert result.exit_code == 2
-            assert result.stderr.startswith(
-                f"dagroute-lint: plugin 'bad = {pack}:MISSING' failed to load: AttributeError"
-            )
-    finally:
+
+    def install(*found: EntryPoint) -> None:
+        monkeypatch.setattr("dagroute_lint.plugins.discover_entry_points", lambda: list(found))
         plugin_rules.cache_clear()
+
+    yield install
+    plugin_rules.cache_clear()
+
+
+def test_broken_pack_through_the_cli_exits_2(pack: str, installed: Callable[..., None]) -> None:
+    installed(entry("bad", f"{pack}:MISSING"))
+    for args in (["dags"], ["rules"]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 2
+        assert result.stderr.startswith(
+            f"dagroute-lint: plugin 'bad = {pack}:MISSING' failed to load: AttributeError"
+        )
 
 
 def test_a_crashing_plugin_rule_names_itself_and_the_file(
-    pack: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    pack: str, installed: Callable[..., None]
 ) -> None:
-    write_repo(tmp_path, {"dags/dag.py": DAG})
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(
-        "dagroute_lint.plugins.discover_entry_points",
-        lambda: [entry("ok", f"{pack}:ONE"), entry("crash", f"{pack}:CRASHING")],
+    installed(entry("ok", f"{pack}:ONE"), entry("crash", f"{pack}:CRASHING"))
+    result = CliRunner().invoke(main, ["dags", "--select", "ABC100"])
+    assert result.exit_code == 1
+    assert "ABC100 fires" in result.stdout
+    result = CliRunner().invoke(main, ["dags", "--quiet"])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"dagroute-lint: rule ABC400 from plugin 'crash = {pack}:CRASHING' failed on "
+        "dags/dag.py: ValueError: boom\n"
     )
-    plugin_rules.cache_clear()
-    try:
-        result = CliRunner().invoke(main, ["dags", "--select", "ABC100"])
-        assert result.exit_code == 1
-        assert "ABC100 fires" in result.stdout
-        result = CliRunner().invoke(main, ["dags", "--quiet"])
-        assert result.exit_code == 2
-        assert result.stderr == (
-            f"dagroute-lint: rule ABC400 from plugin 'crash = {pack}:CRASHING' failed on "
-            "dags/dag.py: ValueError: boom\n"
-        )
-    finally:
-        plugin_rules.cache_clear()
