@@ -141,7 +141,7 @@ class _Builder:
         self.default_queue = AIRFLOW_DEFAULT_QUEUE
 
     def comment(self, text: str) -> None:
-        self.lines.append(tw.comment(text))
+        self.lines.extend(tw.comment_lines(text))
 
     def value(self, name: str, rendered: str, why: str | None = None) -> None:
         if why:

@@ -9,6 +9,7 @@ characters, non-ASCII), so every string goes through ``string`` and every commen
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Iterable
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
@@ -57,3 +58,19 @@ def comment(text: str) -> str:
     """``# text``, with line breaks and other control characters shown as escapes."""
     safe = _COMMENT_UNSAFE.sub(lambda match: repr(match.group())[1:-1], text)
     return f"# {safe}" if safe else "#"
+
+
+def comment_lines(text: str, width: int = 99) -> list[str]:
+    """``comment(text)`` wrapped at spaces to ``width`` (a long word, a path say, stays whole)."""
+    single = comment(text)
+    if len(single) <= width:
+        return [single]
+    indent = " " * (len(single[2:]) - len(single[2:].lstrip(" ")))
+    wrapped = textwrap.wrap(
+        single[2:],
+        width - 2,
+        subsequent_indent=indent + "  ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+    return [f"# {line}" for line in wrapped]

@@ -59,3 +59,15 @@ def test_lone_surrogates_are_refused_in_values_and_escaped_in_comments() -> None
     with pytest.raises(ValueError, match="lone surrogate"):
         tw.string(undecodable)
     assert tw.comment(undecodable) == "# caf\\udce9"
+
+
+def test_long_comments_wrap_into_comment_lines() -> None:
+    long_word = "/a" + "/very-long-path" * 8
+    text = "NOTE: " + " ".join(f"word{index}" for index in range(40)) + " " + long_word
+    lines = tw.comment_lines(text + "\nnot a key = 1", width=60)
+    assert len(lines) > 3
+    assert all(line.startswith("# ") for line in lines)
+    assert all(len(line) <= 60 for line in lines if long_word not in line)
+    assert any(long_word in line for line in lines)  # a word longer than the width stays whole
+    assert toml.loads("\n".join(lines) + "\nv = 1\n") == {"v": 1}
+    assert tw.comment_lines("short") == ["# short"]
