@@ -337,7 +337,7 @@ class _Builder:
 
 def _origin(setting: Setting | None, option: str) -> str:
     if setting is None or not setting.source:
-        return f"{option} is not set: Airflow's default"
+        return f"{option} is not set in the sources above: Airflow's default"
     return f"from {setting.source}"
 
 
