@@ -170,6 +170,9 @@ class _Builder:
         if queue is not None:
             if not queue.value.strip():
                 raise ConfigError(f"{queue.source}: the default queue must not be empty")
+            if "," in queue.value:
+                # `celery worker -q` splits on commas, so no worker could consume this queue.
+                raise ConfigError(f"{queue.source}: {queue.value!r}: a queue name cannot hold ','")
             self.default_queue = queue.value
         self.value(
             "default_queue",

@@ -252,6 +252,7 @@ def test_cmd_and_secret_variants_are_named_not_evaluated(tmp_path: Path) -> None
             "AIRFLOW__CORE__DEFAULT_POOL_TASK_SLOT_COUNT: pool size must be at least 1",
         ),
         ("[operators]\ndefault_queue =\n", {}, "the default queue must not be empty"),
+        ("[operators]\ndefault_queue = a,b\n", {}, "'a,b': a queue name cannot hold ','"),
         ("[operators]\ndefault_queue = 100%\n", {}, "[operators] default_queue: '%' must be"),
     ],
 )
