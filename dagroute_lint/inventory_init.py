@@ -51,6 +51,8 @@ from dagroute_lint.requirements import parse_requirement, release_tuple
 AIRFLOW_CORE_DISTRIBUTIONS = ("apache-airflow-core", "apache-airflow")
 AIRFLOW_DISTRIBUTIONS = frozenset({*AIRFLOW_CORE_DISTRIBUTIONS, "apache-airflow-task-sdk"})
 DEFAULT_RUNTIME = "base"
+# Executors whose workers are ``airflow celery worker -q QUEUES`` (the 2.x hybrid runs them too).
+CELERY_KINDS = frozenset({"celery", "celery_kubernetes"})
 WORKER_SYNTAX = "NAME=QUEUE[,QUEUE...], e.g. general=default,imports"
 
 
@@ -227,7 +229,7 @@ class _Builder:
     # --- [[workers]] ----------------------------------------------------------------------
 
     def workers(self, specs: Sequence[WorkerSpec]) -> None:
-        celery = next((entry for entry in self.executors if entry.kind == "celery"), None)
+        celery = next((entry for entry in self.executors if entry.kind in CELERY_KINDS), None)
         if specs and celery is None:
             configured = ", ".join(entry.written for entry in self.executors)
             raise ConfigError(
@@ -240,7 +242,7 @@ class _Builder:
         for entry in self.executors:
             if specs and entry is celery:
                 continue
-            queues = (self.default_queue,) if entry.kind == "celery" else None
+            queues = (self.default_queue,) if entry.kind in CELERY_KINDS else None
             why = (
                 "`airflow celery worker` without -q consumes the default queue only"
                 if queues

@@ -400,3 +400,18 @@ def test_undecodable_environment_values_and_runtime_names_are_refused() -> None:
     for runtime in ("", " ", undecodable, "a\nb"):
         with pytest.raises(ConfigError, match="--runtime"):
             build_inventory(EMPTY, "test", read_airflow_config(None, {}), runtime=runtime)
+
+
+def test_airflow_2_hybrid_executor_takes_celery_workers(tmp_path: Path) -> None:
+    environment = Environment(
+        "3.9", "/venv/bin/python", (Distribution("apache-airflow", "2.10.5", False),)
+    )
+    config = read_airflow_config(
+        write_cfg(tmp_path, "[core]\nexecutor = CeleryKubernetesExecutor\n"), {}
+    )
+    deployment = build_inventory(
+        environment, "test", config, [parse_worker("w=default,etl")]
+    ).inventory
+    assert [(w.name, w.executor.written, w.queues) for w in deployment.workers] == [
+        ("w", "CeleryKubernetesExecutor", ("default", "etl"))
+    ]
