@@ -310,6 +310,8 @@ def inventory_init(
     """
     if output is not None and output.exists() and not force:
         raise ConfigError(f"{output}: already exists (use --force to overwrite it)")
+    if output is not None and not output.absolute().parent.is_dir():
+        raise ConfigError(f"{output}: no such directory: {output.absolute().parent}")
     if python is None:
         environment = current_environment()
         label = f"the Python environment of {environment.executable} (this interpreter)"

@@ -361,6 +361,9 @@ def test_output_is_not_overwritten_without_force(tmp_path: Path) -> None:
     assert code == 0, err
     load_inventory(output)
     assert [p.name for p in tmp_path.iterdir()] == ["dagroute.toml"]  # no temporary left
+    missing = tmp_path / "no" / "dagroute.toml"
+    code, _, err = invoke("inventory", "init", "--output", str(missing))
+    assert (code, err) == (2, f"dagroute-lint: {missing}: no such directory: {missing.parent}\n")
 
 
 def test_awkward_names_are_escaped_and_read_back() -> None:
