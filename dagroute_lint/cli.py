@@ -25,6 +25,7 @@ from dagroute_lint.inventory import Inventory, load_inventory
 from dagroute_lint.routes import ROUTE_FORMATS
 from dagroute_lint.rules import RULES, RULES_BY_CODE
 from dagroute_lint.runner import Report, run
+from dagroute_lint.targets import STDIN, Targets, lint_targets
 
 EXIT_CLEAN, EXIT_REPORTED, EXIT_ERROR = 0, 1, 2
 
@@ -155,19 +156,13 @@ def check(
     settings = _settings(config).with_overrides(
         inventory, _split_codes(select), _split_codes(ignore), _split_codes(extend_select)
     )
-    targets = list(paths) or [str(path) for path in settings.dags]
-    if not targets:
-        raise ConfigError("no paths given and no `dags` setting: nothing to lint")
+    targets = lint_targets(paths, settings)
+    if not quiet:
+        _explain_targets(targets)
     stdin: tuple[str, bytes] | None = None
-    if targets == ["-"]:
+    if targets.paths == (STDIN,):
         stdin = (stdin_filename or "stdin.py", sys.stdin.buffer.read())
-    elif "-" in targets:
-        raise ConfigError("`-` (stdin) cannot be combined with other paths")
-    else:
-        missing = [target for target in targets if not Path(target).exists()]
-        if missing:
-            raise ConfigError(f"no such file or directory: {', '.join(missing)}")
-    report = run(targets, settings, _inventory(settings, quiet), stdin)
+    report = run(targets.paths, settings, _inventory(settings, quiet), stdin)
     _emit(FORMATTERS[output_format](report.diagnostics), output_file)
     if statistics:
         _print_statistics(report)
@@ -177,6 +172,21 @@ def check(
         problems = "problem" if count == 1 else "problems"
         click.echo(f"{count} {problems} in {files} file{'' if files == 1 else 's'}", err=True)
     sys.exit(EXIT_REPORTED if report.diagnostics and not exit_zero else EXIT_CLEAN)
+
+
+def _explain_targets(targets: Targets) -> None:
+    if targets.whole_repository_because is not None:
+        click.echo(
+            f"dagroute-lint: {targets.whole_repository_because} is the deployment inventory or "
+            "the settings: linting every DAG (" + ", ".join(targets.paths) + ")",
+            err=True,
+        )
+    for path in targets.passed_over:
+        click.echo(
+            f"dagroute-lint: passed over {path}: neither Python nor the inventory or settings "
+            "in use",
+            err=True,
+        )
 
 
 def _emit(text: str, output_file: Path | None) -> None:
