@@ -135,3 +135,18 @@ def test_broken_inventory_is_one_clear_line_per_file_not_a_traceback(repo: Path)
         "dags/report.py:1:1: DRL000 dagroute-lint cannot run: "
         f"{repo / 'dagroute.toml'}: workers[1].runtime: runtime 'nope' is not defined"
     ) in result.stdout
+
+
+def test_declared_source_encoding_is_kept(repo: Path) -> None:
+    source = (
+        "# -*- coding: latin-1 -*-\n"
+        "from airflow.providers.standard.operators.bash import BashOperator\n"
+        "from airflow.sdk import DAG\n"
+        'with DAG("caf\u00e9"):\n'
+        '    BashOperator(task_id="t", bash_command="x", queue="caf\u00e9")\n'
+    )
+    (repo / "dags" / "report.py").write_bytes(source.encode("latin-1"))
+    expected = cli_rows(repo, "dags")
+    assert "queue 'caf\u00e9'" in expected[0][4]
+    result = flake8(repo, "--format", FIELDS, "dags")
+    assert flake8_rows(result.stdout) == expected
