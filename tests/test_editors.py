@@ -17,14 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import CELERY_K8S, write_repo
+from tests.helpers import dag_repository, run_command
 from tests.test_cli import invoke
 
 REPO = Path(__file__).resolve().parents[1]
 README = (REPO / "README.md").read_text(encoding="utf-8")
 BIN = Path(sys.executable).parent
 
-ROUTING = 'REPORTS_QUEUE = "reports"\nIMPORTS_QUEUE = "imports"\n'
 REPORT = """
 from airflow.providers.standard.operators.bash import BashOperator
 from airflow.sdk import DAG
@@ -40,16 +39,8 @@ Row = tuple[str, int, int, str, str]
 
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    write_repo(
-        tmp_path,
-        {
-            "pyproject.toml": '[tool.dagroute-lint]\ndags = ["dags"]\n',
-            "dagroute.toml": CELERY_K8S,
-            "dags/common/__init__.py": "",
-            "dags/common/routing.py": ROUTING,
-            "dags/report.py": REPORT.format(queue="IMPORTS_QUEUE", executor="CeleryExecutor"),
-        },
-    )
+    clean = REPORT.format(queue="IMPORTS_QUEUE", executor="CeleryExecutor")
+    dag_repository(tmp_path, {"dags/report.py": clean})
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
@@ -58,15 +49,7 @@ def console_script(
     repo: Path, *args: str, input: str | None = None
 ) -> subprocess.CompletedProcess[str]:
     """The installed ``dagroute-lint`` command, as an editor starts it."""
-    return subprocess.run(
-        [str(BIN / "dagroute-lint"), *args],
-        cwd=repo,
-        input=input,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
+    return run_command([str(BIN / "dagroute-lint"), *args], repo, input)
 
 
 def json_rows(*args: str, input: str | None = None) -> list[Row]:

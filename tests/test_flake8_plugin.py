@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import CELERY_K8S, write_repo
+from tests.helpers import CELERY_K8S, dag_repository, run_command
 
 REPORT = """
 from airflow.providers.standard.operators.bash import BashOperator
@@ -31,28 +31,11 @@ FIELDS = "%(path)s\t%(row)d\t%(col)d\t%(code)s\t%(text)s"
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    return write_repo(
-        tmp_path,
-        {
-            "pyproject.toml": '[tool.dagroute-lint]\ndags = ["dags"]\n',
-            "dagroute.toml": CELERY_K8S,
-            "dags/common/__init__.py": "",
-            "dags/common/routing.py": 'REPORTS_QUEUE = "reports"\n',
-            "dags/report.py": REPORT,
-        },
-    )
+    return dag_repository(tmp_path, {"dags/report.py": REPORT})
 
 
 def command(repo: Path, *args: str, input: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", *args],
-        cwd=repo,
-        input=input,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
+    return run_command([sys.executable, "-m", *args], repo, input)
 
 
 def flake8(repo: Path, *args: str, input: str | None = None) -> subprocess.CompletedProcess[str]:

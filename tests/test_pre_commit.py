@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import CELERY_K8S, write_repo
+from tests.helpers import CELERY_K8S, dag_repository, run_command, write_repo
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -32,7 +32,6 @@ GIT_IDENTITY = {
     "GIT_CONFIG_NOSYSTEM": "1",
 }
 
-ROUTING = 'REPORTS_QUEUE = "reports"\nIMPORTS_QUEUE = "imports"\n'
 
 DAG = """
 from airflow.providers.standard.operators.bash import BashOperator
@@ -78,18 +77,14 @@ def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def dag_repository(
+def hooked_repository(
     tmp_path: Path, hook_repository: tuple[Path, str], pre_commit_home: Path
 ) -> Iterator[Path]:
     """A DAG repository with settings, an inventory, a shared routing module and the hook."""
     hook_path, rev = hook_repository
-    write_repo(
+    dag_repository(
         tmp_path,
         {
-            "pyproject.toml": '[tool.dagroute-lint]\ndags = ["dags"]\n',
-            "dagroute.toml": CELERY_K8S,
-            "dags/common/__init__.py": "",
-            "dags/common/routing.py": ROUTING,
             ".pre-commit-config.yaml": (
                 f"repos:\n- repo: {hook_path}\n  rev: {rev}\n  hooks:\n  - id: dagroute-lint\n"
             ),
@@ -102,28 +97,14 @@ def dag_repository(
 
 
 def pre_commit(repository: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pre_commit", *args],
-        check=False,
-        cwd=repository,
-        env={**os.environ, **GIT_IDENTITY, "PRE_COMMIT_HOME": str(home)},
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    environment = {**os.environ, **GIT_IDENTITY, "PRE_COMMIT_HOME": str(home)}
+    return run_command([sys.executable, "-m", "pre_commit", *args], repository, env=environment)
 
 
 def commit(repository: Path, home: Path, message: str) -> subprocess.CompletedProcess[str]:
     """``git commit`` through the installed hook; returns git's result."""
-    return subprocess.run(
-        ["git", "commit", "-q", "-m", message],
-        check=False,
-        cwd=repository,
-        env={**os.environ, **GIT_IDENTITY, "PRE_COMMIT_HOME": str(home)},
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    environment = {**os.environ, **GIT_IDENTITY, "PRE_COMMIT_HOME": str(home)}
+    return run_command(["git", "commit", "-q", "-m", message], repository, env=environment)
 
 
 def commits(repository: Path) -> int:
@@ -131,66 +112,66 @@ def commits(repository: Path) -> int:
 
 
 def test_commits_fail_then_pass_and_an_inventory_change_rechecks_every_dag(
-    dag_repository: Path, pre_commit_home: Path
+    hooked_repository: Path, pre_commit_home: Path
 ) -> None:
-    installed = pre_commit(dag_repository, pre_commit_home, "install")
+    installed = pre_commit(hooked_repository, pre_commit_home, "install")
     assert installed.returncode == 0, installed.stdout + installed.stderr
 
     # A DAG routing to a queue no worker serves; the queue comes from a module the commit
     # does not touch, read from disk for context.
-    write_repo(dag_repository, {"dags/report.py": DAG.format(name="REPORTS_QUEUE")})
-    _git(dag_repository, "add", "dags/report.py")
-    failing = commit(dag_repository, pre_commit_home, "add the report DAG")
+    write_repo(hooked_repository, {"dags/report.py": DAG.format(name="REPORTS_QUEUE")})
+    _git(hooked_repository, "add", "dags/report.py")
+    failing = commit(hooked_repository, pre_commit_home, "add the report DAG")
     output = failing.stdout + failing.stderr
     assert failing.returncode == 1, output
     assert "dagroute-lint" in output and "Failed" in output
     assert "dags/report.py:5:5: DRL101 task 'build' in dag 'lab' routes to queue 'reports'" in (
         output
     )
-    assert commits(dag_repository) == 1
+    assert commits(hooked_repository) == 1
 
-    write_repo(dag_repository, {"dags/report.py": DAG.format(name="IMPORTS_QUEUE")})
-    _git(dag_repository, "add", "dags/report.py")
-    passing = commit(dag_repository, pre_commit_home, "route the report DAG to imports")
+    write_repo(hooked_repository, {"dags/report.py": DAG.format(name="IMPORTS_QUEUE")})
+    _git(hooked_repository, "add", "dags/report.py")
+    passing = commit(hooked_repository, pre_commit_home, "route the report DAG to imports")
     assert passing.returncode == 0, passing.stdout + passing.stderr
-    assert commits(dag_repository) == 2
+    assert commits(hooked_repository) == 2
 
     # Only the inventory changes: the worker stops serving `imports`. The DAG file is not part
     # of the commit, yet it is the one that breaks, so the hook must re-check every DAG.
-    inventory = dag_repository / "dagroute.toml"
+    inventory = hooked_repository / "dagroute.toml"
     inventory.write_text(CELERY_K8S.replace('["default", "imports"]', '["default"]'))
-    _git(dag_repository, "add", "dagroute.toml")
-    assert _git(dag_repository, "diff", "--cached", "--name-only").split() == ["dagroute.toml"]
-    broken = commit(dag_repository, pre_commit_home, "stop serving imports")
+    _git(hooked_repository, "add", "dagroute.toml")
+    assert _git(hooked_repository, "diff", "--cached", "--name-only").split() == ["dagroute.toml"]
+    broken = commit(hooked_repository, pre_commit_home, "stop serving imports")
     output = broken.stdout + broken.stderr
     assert broken.returncode == 1, output
     assert "dags/report.py:5:5: DRL101 task 'build' in dag 'lab' routes to queue 'imports'" in (
         output
     )
     assert "dagroute.toml is the deployment inventory or the settings" in output
-    assert commits(dag_repository) == 2
+    assert commits(hooked_repository) == 2
 
 
 def test_run_reports_only_the_files_passed_and_all_files_reports_all(
-    dag_repository: Path, pre_commit_home: Path
+    hooked_repository: Path, pre_commit_home: Path
 ) -> None:
     write_repo(
-        dag_repository,
+        hooked_repository,
         {
             "dags/bad.py": DAG.format(name="REPORTS_QUEUE"),
             "dags/good.py": DAG.format(name="IMPORTS_QUEUE"),
             "config/other.toml": "[tool]\nx = 1\n",
         },
     )
-    _git(dag_repository, "add", "-A")
+    _git(hooked_repository, "add", "-A")
 
     only_good = pre_commit(
-        dag_repository, pre_commit_home, "run", "dagroute-lint", "--files", "dags/good.py"
+        hooked_repository, pre_commit_home, "run", "dagroute-lint", "--files", "dags/good.py"
     )
     assert only_good.returncode == 0, only_good.stdout + only_good.stderr
     assert "Passed" in only_good.stdout
 
-    every = pre_commit(dag_repository, pre_commit_home, "run", "dagroute-lint", "--all-files")
+    every = pre_commit(hooked_repository, pre_commit_home, "run", "dagroute-lint", "--all-files")
     assert every.returncode == 1, every.stdout + every.stderr
     reported = [line for line in every.stdout.splitlines() if ": DRL" in line]
     assert reported == [
@@ -201,7 +182,7 @@ def test_run_reports_only_the_files_passed_and_all_files_reports_all(
 
     # A TOML file that is neither the inventory nor the settings is not among the hook's files.
     toml_only = pre_commit(
-        dag_repository, pre_commit_home, "run", "dagroute-lint", "--files", "config/other.toml"
+        hooked_repository, pre_commit_home, "run", "dagroute-lint", "--files", "config/other.toml"
     )
     assert toml_only.returncode == 0, toml_only.stdout + toml_only.stderr
     assert "(no files to check)Skipped" in toml_only.stdout

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import CELERY_K8S, write_repo
+from tests.helpers import dag_repository
 from tests.test_cli import invoke
 
 BAD = """
@@ -20,11 +20,9 @@ GOOD = BAD.replace('"reports"', '"imports"')
 
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    write_repo(
+    dag_repository(
         tmp_path,
         {
-            "pyproject.toml": '[tool.dagroute-lint]\ndags = ["dags"]\n',
-            "dagroute.toml": CELERY_K8S,
             "dags/bad.py": BAD,
             "dags/good.py": GOOD,
             "tests/test_bad.py": BAD,
