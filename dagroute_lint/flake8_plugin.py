@@ -15,6 +15,7 @@ from pathlib import Path
 
 from dagroute_lint import __version__
 from dagroute_lint.config import Settings, load_settings
+from dagroute_lint.discovery import walk_excludes
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.formatters.text import one_line
 from dagroute_lint.inventory import Inventory, load_inventory
@@ -43,6 +44,8 @@ class DagrouteChecker:
             yield 1, 0, f"{UNUSABLE} {configuration}", type(self)
             return
         settings, inventory = configuration
+        if walk_excludes(self.filename, settings.exclude):
+            return
         buffer = (self.filename, _source_bytes(self.lines))
         try:
             report = run([self.filename], settings, inventory, stdin=buffer)

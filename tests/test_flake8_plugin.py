@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import CELERY_K8S, dag_repository, run_command
+from tests.helpers import CELERY_K8S, dag_repository, run_command, write_repo
 
 REPORT = """
 from airflow.providers.standard.operators.bash import BashOperator
@@ -133,3 +133,13 @@ def test_declared_source_encoding_is_kept(repo: Path) -> None:
     assert "queue 'caf\u00e9'" in expected[0][4]
     result = flake8(repo, "--format", FIELDS, "dags")
     assert flake8_rows(result.stdout) == expected
+
+
+def test_exclude_setting_applies_to_files_flake8_walks(repo: Path) -> None:
+    write_repo(repo, {"dags/generated/copy.py": REPORT})
+    (repo / "pyproject.toml").write_text(
+        '[tool.dagroute-lint]\ndags = ["dags"]\nexclude = ["generated"]\n'
+    )
+    expected = cli_rows(repo, "dags")
+    assert {row[0] for row in expected} == {"dags/report.py"}
+    assert flake8_rows(flake8(repo, "--format", FIELDS, "dags").stdout) == expected
