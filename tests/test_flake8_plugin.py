@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from dagroute_lint import flake8_plugin
 from tests.helpers import CELERY_K8S, dag_repository, run_command, write_repo
 
 REPORT = """
@@ -143,3 +145,17 @@ def test_exclude_setting_applies_to_files_flake8_walks(repo: Path) -> None:
     expected = cli_rows(repo, "dags")
     assert {row[0] for row in expected} == {"dags/report.py"}
     assert flake8_rows(flake8(repo, "--format", FIELDS, "dags").stdout) == expected
+
+
+def test_internal_error_is_one_line_not_a_traceback(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def crash(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.chdir(repo)
+    monkeypatch.setattr(flake8_plugin, "run", crash)
+    checker = flake8_plugin.DagrouteChecker(ast.Module(body=[], type_ignores=[]), "dags/x.py", [])
+    assert [result[:3] for result in checker.run()] == [
+        (1, 0, "DRL000 internal error: RuntimeError: boom")
+    ]
