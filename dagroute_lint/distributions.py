@@ -1,0 +1,190 @@
+"""Which installed distribution an ``import`` needs, and which imports need none.
+
+An import names a module, an inventory lists distributions: ``import yaml`` is satisfied by
+``PyYAML``, ``import sklearn`` by ``scikit-learn``. The mapping comes, in this order, from the
+distributions Airflow itself installs (``data/airflow_dependencies.tsv``, read from real
+metadata), a small table of well-known mismatches below, ``packages_distributions()`` of the
+environment running the linter (it knows whatever happens to be installed here), and finally
+the import name itself, canonicalized (``import requests`` -> ``requests``).
+
+Namespace packages (``google.cloud``, ``azure.storage.blob``) are judged on their first two
+components, because their top-level name is shared by many distributions.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Collection
+from dataclasses import dataclass
+from importlib import resources
+
+from dagroute_lint.providers import canonical_name
+
+if sys.version_info >= (3, 10):
+    from importlib.metadata import packages_distributions
+else:  # pragma: no cover - exercised only on old interpreters
+    from importlib_metadata import packages_distributions
+
+STDLIB_FILE = "stdlib_modules.txt"
+AIRFLOW_DEPENDENCIES_FILE = "airflow_dependencies.tsv"
+
+# Import names whose distribution is named differently, for when the running environment does
+# not have them installed. Several entries name alternatives: any one of them satisfies.
+KNOWN_DISTRIBUTIONS: dict[str, tuple[str, ...]] = {
+    "yaml": ("PyYAML",),
+    "sklearn": ("scikit-learn",),
+    "skimage": ("scikit-image",),
+    "cv2": (
+        "opencv-python",
+        "opencv-python-headless",
+        "opencv-contrib-python",
+        "opencv-contrib-python-headless",
+    ),
+    "PIL": ("Pillow",),
+    "bs4": ("beautifulsoup4",),
+    "dateutil": ("python-dateutil",),
+    "dotenv": ("python-dotenv",),
+    "jwt": ("PyJWT",),
+    "jose": ("python-jose",),
+    "attr": ("attrs",),
+    "OpenSSL": ("pyOpenSSL",),
+    "Crypto": ("pycryptodome", "pycrypto"),
+    "psycopg2": ("psycopg2", "psycopg2-binary"),
+    "MySQLdb": ("mysqlclient",),
+    "snowflake": ("snowflake-connector-python", "snowflake-snowpark-python"),
+    "git": ("GitPython",),
+    "docx": ("python-docx",),
+    "pptx": ("python-pptx",),
+    "magic": ("python-magic",),
+    "ldap": ("python-ldap",),
+    "serial": ("pyserial",),
+    "zmq": ("pyzmq",),
+    "kafka": ("kafka-python",),
+    "fitz": ("PyMuPDF",),
+    "Bio": ("biopython",),
+    "mpl_toolkits": ("matplotlib",),
+    "pkg_resources": ("setuptools",),
+    "googleapiclient": ("google-api-python-client",),
+    "google.protobuf": ("protobuf",),
+    "google.api": ("googleapis-common-protos",),
+    "google.rpc": ("googleapis-common-protos",),
+    "google.type": ("googleapis-common-protos",),
+    "google.auth": ("google-auth",),
+    "google.oauth2": ("google-auth",),
+    "google.api_core": ("google-api-core",),
+}
+
+# Top-level names shared by many distributions; judged on ``top.second``.
+NAMESPACES = frozenset(
+    {"google", "azure", "backports", "jaraco", "zope", "ruamel", "sphinxcontrib", "opentelemetry"}
+)
+
+AIRFLOW = "airflow"
+
+
+@dataclass(frozen=True)
+class ImportNeed:
+    """What one imported module asks of an environment.
+
+    ``key`` is the part of the module name that decides the distribution (``sklearn``,
+    ``google.cloud``); ``candidates`` are canonical distribution names, any of which satisfies it;
+    ``prefix`` is set for namespace packages, where any distribution named ``prefix-...`` counts;
+    ``display`` is how a message names the distribution.
+    """
+
+    key: str
+    candidates: frozenset[str]
+    prefix: str | None
+    display: str
+
+    def met_by(self, distributions: Collection[str]) -> bool:
+        """Whether an environment with these canonical distribution names can import it."""
+        if not self.candidates.isdisjoint(distributions):
+            return True
+        prefix = self.prefix
+        return prefix is not None and any(
+            name == prefix or name.startswith(prefix + "-") for name in distributions
+        )
+
+    @property
+    def airflow_brings_it(self) -> bool:
+        """Whether installing Airflow installs it (then every Airflow environment has it)."""
+        return not self.candidates.isdisjoint(airflow_dependencies())
+
+
+def is_stdlib(module: str) -> bool:
+    """Whether the top-level module ships with CPython (any version from 3.9 on)."""
+    top = module.partition(".")[0]
+    return top in _stdlib() or top in getattr(sys, "stdlib_module_names", ())
+
+
+def is_airflow(module: str) -> bool:
+    """``airflow`` and everything under it, providers included: other rules check those."""
+    return module.partition(".")[0] == AIRFLOW
+
+
+def import_need(module: str) -> ImportNeed | None:
+    """The distributions that can satisfy ``import module``; ``None`` if the name says too little.
+
+    A bare namespace (``import google``) names no distribution and gets ``None``.
+    """
+    parts = module.split(".")
+    if parts[0] in NAMESPACES:
+        if len(parts) < 2:
+            return None
+        key = ".".join(parts[:2])
+        known = KNOWN_DISTRIBUTIONS.get(key)
+        if known is not None:
+            return _need(key, known, None)
+        prefix = canonical_name(key)
+        return ImportNeed(key, frozenset({prefix}), prefix, f"{prefix}-*")
+    key = parts[0]
+    sources = (
+        KNOWN_DISTRIBUTIONS.get(key, ()),
+        _environment_distributions().get(key, ()),
+        _airflow_import_names().get(key, ()),
+    )
+    return _need(key, tuple(name for source in sources for name in source), None)
+
+
+def _need(key: str, written: tuple[str, ...], prefix: str | None) -> ImportNeed:
+    """Every name found counts; the first (a table entry before a guess) is the one shown."""
+    candidates = frozenset(canonical_name(name) for name in written) | {canonical_name(key)}
+    return ImportNeed(key, candidates, prefix, written[0] if written else key)
+
+
+def airflow_dependencies() -> frozenset[str]:
+    """Canonical names of every distribution installing Airflow (core and task SDK) brings."""
+    return frozenset(name for names in _airflow_import_names().values() for name in names)
+
+
+# --- data ---------------------------------------------------------------------------------------
+
+
+def _data_lines(filename: str) -> list[str]:
+    text = resources.files("dagroute_lint").joinpath("data").joinpath(filename).read_text("utf-8")
+    return [line for line in text.splitlines() if line and not line.startswith("#")]
+
+
+@functools.cache
+def _stdlib() -> frozenset[str]:
+    return frozenset(_data_lines(STDLIB_FILE))
+
+
+@functools.cache
+def _airflow_import_names() -> dict[str, tuple[str, ...]]:
+    lines = _data_lines(AIRFLOW_DEPENDENCIES_FILE)
+    if not lines or lines[0] != "import_name\tdistribution":
+        raise RuntimeError(f"{AIRFLOW_DEPENDENCIES_FILE}: unexpected header")
+    table: dict[str, tuple[str, ...]] = {}
+    for line in lines[1:]:
+        name, _, distribution = line.partition("\t")
+        table[name] = (*table.get(name, ()), distribution)
+    return table
+
+
+@functools.cache
+def _environment_distributions() -> dict[str, tuple[str, ...]]:
+    """What the environment running the linter knows; scanned once, only when needed."""
+    return {name: tuple(dists) for name, dists in packages_distributions().items()}
