@@ -143,7 +143,7 @@ def import_need(module: str) -> ImportNeed | None:
     sources = (
         KNOWN_DISTRIBUTIONS.get(key, ()),
         _environment_distributions().get(key, ()),
-        _airflow_import_names().get(key, ()),
+        airflow_import_names().get(key, ()),
     )
     return _need(key, tuple(name for source in sources for name in source), None)
 
@@ -156,7 +156,7 @@ def _need(key: str, written: tuple[str, ...], prefix: str | None) -> ImportNeed:
 
 def airflow_dependencies() -> frozenset[str]:
     """Canonical names of every distribution installing Airflow (core and task SDK) brings."""
-    return frozenset(name for names in _airflow_import_names().values() for name in names)
+    return frozenset(name for names in airflow_import_names().values() for name in names)
 
 
 # --- data ---------------------------------------------------------------------------------------
@@ -173,7 +173,7 @@ def _stdlib() -> frozenset[str]:
 
 
 @functools.cache
-def _airflow_import_names() -> dict[str, tuple[str, ...]]:
+def airflow_import_names() -> dict[str, tuple[str, ...]]:
     lines = _data_lines(AIRFLOW_DEPENDENCIES_FILE)
     if not lines or lines[0] != "import_name\tdistribution":
         raise RuntimeError(f"{AIRFLOW_DEPENDENCIES_FILE}: unexpected header")

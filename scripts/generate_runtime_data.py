@@ -68,7 +68,8 @@ def top_level_names(dist: metadata.Distribution) -> list[str]:
     return sorted(names)
 
 
-def write_airflow_dependencies(site_packages: Path, python: str) -> None:
+def airflow_dependencies_table(site_packages: Path, python: str) -> str:
+    """The text of ``airflow_dependencies.tsv`` for the Airflow installed in ``site_packages``."""
     dists = {
         canonical(d.metadata["Name"]): d for d in metadata.distributions(path=[str(site_packages)])
     }
@@ -106,8 +107,7 @@ def write_airflow_dependencies(site_packages: Path, python: str) -> None:
         "# Written by scripts/generate_runtime_data.py from installed metadata.\n"
         "import_name\tdistribution\n"
     )
-    text = header + "\n".join(rows) + "\n"
-    (DATA / "airflow_dependencies.tsv").write_text(text, encoding="utf-8")
+    return header + "\n".join(rows) + "\n"
 
 
 def main() -> None:
@@ -116,7 +116,8 @@ def main() -> None:
     parser.add_argument("--python", default="3.11", help="the Python version markers assume")
     args = parser.parse_args()
     write_stdlib()
-    write_airflow_dependencies(args.site_packages, args.python)
+    table = airflow_dependencies_table(args.site_packages, args.python)
+    (DATA / "airflow_dependencies.tsv").write_text(table, encoding="utf-8")
 
 
 if __name__ == "__main__":
