@@ -182,7 +182,6 @@ import collections.abc
 import distutils
 import json
 import os.path
-from __future__ import annotations
 import pendulum
 import yaml
 import requests
