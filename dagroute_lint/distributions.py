@@ -124,6 +124,7 @@ def is_airflow(module: str) -> bool:
     return module.partition(".")[0] == AIRFLOW
 
 
+@functools.cache
 def import_need(module: str) -> ImportNeed | None:
     """The distributions that can satisfy ``import module``; ``None`` if the name says too little.
 
@@ -154,6 +155,7 @@ def _need(key: str, written: tuple[str, ...], prefix: str | None) -> ImportNeed:
     return ImportNeed(key, candidates, prefix, written[0] if written else key)
 
 
+@functools.cache
 def airflow_dependencies() -> frozenset[str]:
     """Canonical names of every distribution installing Airflow (core and task SDK) brings."""
     return frozenset(name for names in airflow_import_names().values() for name in names)
