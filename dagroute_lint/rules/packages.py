@@ -50,8 +50,12 @@ class PackageImport:
 
 @dataclass(frozen=True)
 class Virtualenv:
-    """What a virtualenv task declares: canonical requirement names, and whether it sees the
-    worker's site-packages (``True`` also when that cannot be known: it only silences)."""
+    """What a virtualenv task declares.
+
+    ``requirements`` are canonical distribution names. ``system_site_packages`` says whether the
+    worker's packages are visible in the venv; it is also ``True`` when that cannot be known,
+    because assuming so can only silence a report, never invent one.
+    """
 
     requirements: frozenset[str]
     system_site_packages: bool
@@ -79,10 +83,21 @@ def package_imports(
     return list(found.values())
 
 
-def runtime_distributions(inventory: Inventory, worker: Worker) -> frozenset[str]:
-    """Everything the worker's runtime lists; a provider listed there is installed too."""
-    runtime = inventory.runtimes[worker.runtime]
-    return frozenset(r.name for r in (*runtime.packages, *runtime.providers))
+def workers_without(
+    need: ImportNeed, serving: tuple[Worker, ...], inventory: Inventory
+) -> list[Worker]:
+    """The serving workers whose runtime cannot satisfy ``need``.
+
+    A runtime has what its ``packages`` and ``providers`` list, and everything Airflow brings.
+    """
+    if need.airflow_brings_it:
+        return []
+    lacking = []
+    for worker in serving:
+        runtime = inventory.runtimes[worker.runtime]
+        if not need.met_by({r.name for r in (*runtime.packages, *runtime.providers)}):
+            lacking.append(worker)
+    return lacking
 
 
 def check_package_on_worker(context: Context) -> Iterator[Diagnostic]:
@@ -117,9 +132,7 @@ def _on_workers(
     serving: tuple[Worker, ...],
     inventory: Inventory,
 ) -> Iterator[Diagnostic]:
-    if item.need.airflow_brings_it:
-        return
-    lacking = [w for w in serving if not item.need.met_by(runtime_distributions(inventory, w))]
+    lacking = workers_without(item.need, serving, inventory)
     if not lacking:
         return
     always = (
@@ -157,9 +170,7 @@ def _in_virtualenv(
             "it will fail when the import runs",
         )
         return
-    if item.need.airflow_brings_it:
-        return
-    lacking = [w for w in serving if not item.need.met_by(runtime_distributions(inventory, w))]
+    lacking = workers_without(item.need, serving, inventory)
     if lacking:
         yield context.report(
             task.task.position,
