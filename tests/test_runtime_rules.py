@@ -514,3 +514,38 @@ with DAG("lab"):
     (tmp_path / "dags" / "helpers.py").unlink()
     (message,) = lint(tmp_path / "elsewhere", body)
     assert "imports 'helpers' (module-level import, line 5), which needs helpers;" in message
+
+
+def test_the_inventorys_airflow_version_decides_what_providers_mean(tmp_path: Path) -> None:
+    source = """
+from airflow.decorators import task
+from airflow.models.dag import DAG
+from airflow.providers.standard.operators.bash import BashOperator
+
+with DAG("lab"):
+    @task.virtualenv(requirements=[])
+    def venv():
+        return 1
+    venv() >> BashOperator(task_id="shell", bash_command="x")
+"""
+    inventory = """
+[deployment]
+airflow_version = "{version}"
+executors = ["CeleryExecutor"]
+dag_processor = {{ runtime = "base" }}
+[[workers]]
+name = "celery"
+runtime = "base"
+[runtimes.base]
+providers = ["celery"]
+"""
+    airflow3 = lint_repo(tmp_path / "3", {"dags/dag.py": source}, inventory.format(version="3.3"))
+    # Airflow 3 installs the standard provider with its core; @task.virtualenv comes from it.
+    assert codes(airflow3) == []
+    airflow2 = lint_repo(
+        tmp_path / "2", {"dags/dag.py": source}, inventory.format(version="2.10.5")
+    )
+    # On Airflow 2 @task.virtualenv is built in, but the standard provider is a separate install.
+    assert codes(airflow2) == ["DRL201", "DRL202", "DRL202"]
+    assert all("apache-airflow-providers-standard" in d.message for d in airflow2.diagnostics)
+    assert not any("@task.virtualenv" in d.message for d in airflow2.diagnostics)
