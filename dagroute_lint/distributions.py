@@ -1,11 +1,11 @@
 """Which installed distribution an ``import`` needs, and which imports need none.
 
 An import names a module, an inventory lists distributions: ``import yaml`` is satisfied by
-``PyYAML``, ``import sklearn`` by ``scikit-learn``. The mapping comes, in this order, from the
-distributions Airflow itself installs (``data/airflow_dependencies.tsv``, read from real
-metadata), a small table of well-known mismatches below, ``packages_distributions()`` of the
-environment running the linter (it knows whatever happens to be installed here), and finally
-the import name itself, canonicalized (``import requests`` -> ``requests``).
+``PyYAML``, ``import sklearn`` by ``scikit-learn``. The names come from the distributions Airflow
+itself installs (``data/airflow_dependencies.tsv``, read from real metadata), a small table of
+well-known mismatches below, and the import name itself, canonicalized (``import requests`` ->
+``requests``). Only when those do not settle it is ``packages_distributions()`` of the
+environment running the linter asked (it knows whatever happens to be installed here).
 
 Namespace packages (``google.cloud``, ``azure.storage.blob``) are judged on their first two
 components, because their top-level name is shared by many distributions.
@@ -88,29 +88,51 @@ class ImportNeed:
     """What one imported module asks of an environment.
 
     ``key`` is the part of the module name that decides the distribution (``sklearn``,
-    ``google.cloud``); ``candidates`` are canonical distribution names, any of which satisfies it;
-    ``prefix`` is set for namespace packages, where any distribution named ``prefix-...`` counts;
-    ``display`` is how a message names the distribution.
+    ``google.cloud``). ``written`` are the distribution names the shipped tables give for it, as
+    written there. ``prefix`` is set for namespace packages, where any distribution named
+    ``prefix-...`` counts. ``ask_environment`` says whether the running environment's own
+    mapping may add names: it is consulted only when the tables did not already settle the
+    question, because scanning every installed distribution costs a noticeable fraction of a
+    second in a large environment.
     """
 
     key: str
-    candidates: frozenset[str]
-    prefix: str | None
-    display: str
+    written: tuple[str, ...]
+    prefix: str | None = None
+    ask_environment: bool = True
+
+    @property
+    def candidates(self) -> frozenset[str]:
+        """Canonical names from the tables, and the import name itself."""
+        return frozenset(canonical_name(name) for name in (*self.written, self.key))
 
     def met_by(self, distributions: Collection[str]) -> bool:
         """Whether an environment with these canonical distribution names can import it."""
         if not self.candidates.isdisjoint(distributions):
             return True
         prefix = self.prefix
-        return prefix is not None and any(
-            name == prefix or name.startswith(prefix + "-") for name in distributions
-        )
+        if prefix is not None:
+            return any(name == prefix or name.startswith(prefix + "-") for name in distributions)
+        return not self._from_environment().isdisjoint(distributions)
+
+    @property
+    def display(self) -> str:
+        """How a message names the distribution: a table entry, else what the environment or
+        the name itself suggests."""
+        if self.prefix is not None:
+            return f"{self.prefix}-*"
+        environment = _environment_distributions().get(self.key, ())
+        return (*self.written, *environment, self.key)[0]
 
     @property
     def airflow_brings_it(self) -> bool:
         """Whether installing Airflow installs it (then every Airflow environment has it)."""
         return not self.candidates.isdisjoint(airflow_dependencies())
+
+    def _from_environment(self) -> frozenset[str]:
+        if not self.ask_environment:
+            return frozenset()
+        return frozenset(canonical_name(n) for n in _environment_distributions().get(self.key, ()))
 
 
 def is_stdlib(module: str) -> bool:
@@ -137,22 +159,12 @@ def import_need(module: str) -> ImportNeed | None:
         key = ".".join(parts[:2])
         known = KNOWN_DISTRIBUTIONS.get(key)
         if known is not None:
-            return _need(key, known, None)
-        prefix = canonical_name(key)
-        return ImportNeed(key, frozenset({prefix}), prefix, f"{prefix}-*")
+            return ImportNeed(key, known, ask_environment=False)
+        return ImportNeed(key, (), prefix=canonical_name(key), ask_environment=False)
     key = parts[0]
-    sources = (
-        KNOWN_DISTRIBUTIONS.get(key, ()),
-        _environment_distributions().get(key, ()),
-        airflow_import_names().get(key, ()),
+    return ImportNeed(
+        key, (*KNOWN_DISTRIBUTIONS.get(key, ()), *airflow_import_names().get(key, ()))
     )
-    return _need(key, tuple(name for source in sources for name in source), None)
-
-
-def _need(key: str, written: tuple[str, ...], prefix: str | None) -> ImportNeed:
-    """Every name found counts; the first (a table entry before a guess) is the one shown."""
-    candidates = frozenset(canonical_name(name) for name in written) | {canonical_name(key)}
-    return ImportNeed(key, candidates, prefix, written[0] if written else key)
 
 
 @functools.cache
