@@ -81,6 +81,7 @@ NAMESPACES = frozenset(
 )
 
 AIRFLOW = "airflow"
+_NONE = "-"  # a distribution of the Airflow table that names no import of its own
 
 
 @dataclass(frozen=True)
@@ -108,12 +109,17 @@ class ImportNeed:
 
     def met_by(self, distributions: Collection[str]) -> bool:
         """Whether an environment with these canonical distribution names can import it."""
+        if self._named_in(distributions):
+            return True
+        return self.prefix is None and not self._from_environment().isdisjoint(distributions)
+
+    def _named_in(self, distributions: Collection[str]) -> bool:
         if not self.candidates.isdisjoint(distributions):
             return True
         prefix = self.prefix
-        if prefix is not None:
-            return any(name == prefix or name.startswith(prefix + "-") for name in distributions)
-        return not self._from_environment().isdisjoint(distributions)
+        return prefix is not None and any(
+            name == prefix or name.startswith(prefix + "-") for name in distributions
+        )
 
     @property
     def display(self) -> str:
@@ -127,7 +133,7 @@ class ImportNeed:
     @property
     def airflow_brings_it(self) -> bool:
         """Whether installing Airflow installs it (then every Airflow environment has it)."""
-        return not self.candidates.isdisjoint(airflow_dependencies())
+        return self._named_in(airflow_dependencies())
 
     def _from_environment(self) -> frozenset[str]:
         if not self.ask_environment:
@@ -157,9 +163,9 @@ def import_need(module: str) -> ImportNeed | None:
         if len(parts) < 2:
             return None
         key = ".".join(parts[:2])
-        known = KNOWN_DISTRIBUTIONS.get(key)
-        if known is not None:
-            return ImportNeed(key, known, ask_environment=False)
+        written = (*KNOWN_DISTRIBUTIONS.get(key, ()), *airflow_import_names().get(key, ()))
+        if written:
+            return ImportNeed(key, written, ask_environment=False)
         return ImportNeed(key, (), prefix=canonical_name(key), ask_environment=False)
     key = parts[0]
     return ImportNeed(
@@ -167,10 +173,9 @@ def import_need(module: str) -> ImportNeed | None:
     )
 
 
-@functools.cache
 def airflow_dependencies() -> frozenset[str]:
     """Canonical names of every distribution installing Airflow (core and task SDK) brings."""
-    return frozenset(name for names in airflow_import_names().values() for name in names)
+    return _airflow_table()[1]
 
 
 # --- data ---------------------------------------------------------------------------------------
@@ -186,16 +191,24 @@ def _stdlib() -> frozenset[str]:
     return frozenset(_data_lines(STDLIB_FILE))
 
 
-@functools.cache
 def airflow_import_names() -> dict[str, tuple[str, ...]]:
+    """Import name -> the distributions Airflow brings that provide it."""
+    return _airflow_table()[0]
+
+
+@functools.cache
+def _airflow_table() -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
     lines = _data_lines(AIRFLOW_DEPENDENCIES_FILE)
     if not lines or lines[0] != "import_name\tdistribution":
         raise RuntimeError(f"{AIRFLOW_DEPENDENCIES_FILE}: unexpected header")
-    table: dict[str, tuple[str, ...]] = {}
+    names: dict[str, tuple[str, ...]] = {}
+    distributions = set()
     for line in lines[1:]:
         name, _, distribution = line.partition("\t")
-        table[name] = (*table.get(name, ()), distribution)
-    return table
+        distributions.add(distribution)
+        if name != _NONE:
+            names[name] = (*names.get(name, ()), distribution)
+    return names, frozenset(distributions)
 
 
 @functools.cache

@@ -49,22 +49,41 @@ def write_stdlib() -> None:
     (DATA / "stdlib_modules.txt").write_text(header + "\n".join(names) + "\n", encoding="utf-8")
 
 
-def top_level_names(dist: metadata.Distribution) -> list[str]:
-    text = dist.read_text("top_level.txt")
-    if text:
-        return sorted({line.strip() for line in text.splitlines() if line.strip()})
+def _module_name(part: str) -> str | None:
+    """The importable name of one path component (``a.py``, ``_b.cpython-311-x86_64.so``, ``c``)."""
+    if part.endswith(".py"):
+        return part[: -len(".py")]
+    if part.endswith((".so", ".pyd")):
+        return part.split(".", 1)[0]
+    if "." in part or part in ("__pycache__", "bin", "share", "etc"):
+        return None
+    return part
+
+
+def import_names(dist: metadata.Distribution) -> list[str]:
+    """What the distribution makes importable, from its RECORD.
+
+    A top-level folder without ``__init__.py`` is a namespace package shared with other
+    distributions (``google``, ``opentelemetry``): its entries are ``top.second`` instead.
+    """
+    files = [file.parts for file in dist.files or () if file.parts[0] != ".."]
+    packages = {parts[:-1] for parts in files if parts[-1] == "__init__.py"}
     names = set()
-    for file in dist.files or ():
-        first = file.parts[0]
-        if first.endswith((".dist-info", ".data")) or first in ("..", "__pycache__"):
+    for parts in files:
+        if parts[0].endswith((".dist-info", ".data")):
             continue
-        if len(file.parts) == 1:
-            if first.endswith(".py"):
-                names.add(first[: -len(".py")])
-            elif first.endswith((".so", ".pyd")):
-                names.add(first.split(".", 1)[0])
-        else:
-            names.add(first)
+        top = _module_name(parts[0])
+        if top is None or (len(parts) == 1 and not parts[0].endswith((".py", ".so", ".pyd"))):
+            continue
+        if len(parts) == 1 or parts[:1] in packages:
+            names.add(top)
+            continue
+        # Inside a namespace: a module, or a regular package (a nested namespace such as
+        # google.cloud is shared again, so it names nothing).
+        second = _module_name(parts[1])
+        is_module = len(parts) == 2 and parts[1].endswith((".py", ".so", ".pyd"))
+        if second is not None and second != "__init__" and (is_module or parts[:2] in packages):
+            names.add(f"{top}.{second}")
     return sorted(names)
 
 
@@ -97,13 +116,15 @@ def airflow_dependencies_table(site_packages: Path, python: str) -> str:
     for name in installed:
         if name in ROOTS or name.startswith(PROVIDER_PREFIX) or name == "apache-airflow":
             continue
-        for top in top_level_names(dists[name]):
-            rows.append(f"{top}\t{name}")
+        # A distribution that only adds to namespaces shared again (google.cloud) is listed
+        # with "-": it is still installed, whatever it can be imported as.
+        rows.extend(f"{module}\t{name}" for module in import_names(dists[name]) or ["-"])
     core = dists["apache-airflow-core"].version
     sdk = dists["apache-airflow-task-sdk"].version
     header = (
         f"# What apache-airflow-core {core} and apache-airflow-task-sdk {sdk} install besides\n"
-        "# themselves and providers (the dependency closure), by top-level import name.\n"
+        "# themselves and providers (the dependency closure), by import name: the top-level\n"
+        "# name, or the first two components inside a namespace package (google.protobuf).\n"
         "# Written by scripts/generate_runtime_data.py from installed metadata.\n"
         "import_name\tdistribution\n"
     )

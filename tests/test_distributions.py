@@ -65,7 +65,16 @@ def test_airflow_brings_its_own_dependencies() -> None:
     for module in ("pandas", "sklearn", "boto3", "kubernetes"):
         need = import_need(module)
         assert need is not None and not need.airflow_brings_it, module
+    # Inside namespace packages, on two components: Airflow's protobuf and OpenTelemetry do not
+    # make google.cloud importable.
+    for module in ("google.protobuf", "google.rpc.status_pb2", "opentelemetry.trace"):
+        need = import_need(module)
+        assert need is not None and need.airflow_brings_it, module
+    for module in ("google.cloud", "azure.identity", "opentelemetry.instrumentation"):
+        need = import_need(module)
+        assert need is not None and not need.airflow_brings_it, module
     assert "pendulum" in airflow_dependencies()
+    assert "opentelemetry-sdk" in airflow_dependencies()  # no import name of its own
     assert not any(name.startswith("apache-airflow") for name in airflow_dependencies())
 
 
