@@ -52,7 +52,6 @@ KNOWN_DISTRIBUTIONS: dict[str, tuple[str, ...]] = {
     "Crypto": ("pycryptodome", "pycrypto"),
     "psycopg2": ("psycopg2", "psycopg2-binary"),
     "MySQLdb": ("mysqlclient",),
-    "snowflake": ("snowflake-connector-python", "snowflake-snowpark-python"),
     "git": ("GitPython",),
     "docx": ("python-docx",),
     "pptx": ("python-pptx",),
@@ -77,7 +76,17 @@ KNOWN_DISTRIBUTIONS: dict[str, tuple[str, ...]] = {
 
 # Top-level names shared by many distributions; judged on ``top.second``.
 NAMESPACES = frozenset(
-    {"google", "azure", "backports", "jaraco", "zope", "ruamel", "sphinxcontrib", "opentelemetry"}
+    {
+        "google",
+        "azure",
+        "snowflake",
+        "backports",
+        "jaraco",
+        "zope",
+        "ruamel",
+        "sphinxcontrib",
+        "opentelemetry",
+    }
 )
 
 AIRFLOW = "airflow"

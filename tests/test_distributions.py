@@ -54,6 +54,12 @@ def test_namespace_packages_are_judged_on_two_components() -> None:
     assert blob is not None and blob.met_by({"azure-storage-blob"})
     protobuf = import_need("google.protobuf.json_format")
     assert protobuf is not None and protobuf.met_by({"protobuf"}) and protobuf.airflow_brings_it
+    for module, distribution in [
+        ("snowflake.connector", "snowflake-connector-python"),
+        ("snowflake.sqlalchemy", "snowflake-sqlalchemy"),
+    ]:
+        need = import_need(module)
+        assert need is not None and need.met_by({distribution}), module
     ruamel = import_need("ruamel.yaml")
     assert ruamel is not None and ruamel.met_by({"ruamel-yaml"})
 
