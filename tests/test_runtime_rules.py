@@ -230,6 +230,22 @@ with DAG("lab"):
     assert found == []
 
 
+def test_the_else_branch_of_type_checking_runs(tmp_path: Path) -> None:
+    (message,) = lint(
+        tmp_path,
+        """
+from typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    import polars
+else:
+    import sklearn
+with DAG("lab"):
+    BashOperator(task_id="t", bash_command="x")
+""",
+    )
+    assert "imports 'sklearn' (module-level import, line 9)" in message
+
+
 def test_import_names_map_to_distributions(tmp_path: Path) -> None:
     body = """
 import sklearn
