@@ -97,7 +97,10 @@ def plugin_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (pack / "xyz_rules" / "__init__.py").write_text(RULE_PACK_MODULE, encoding="utf-8")
     ensure_wheels(BUILD_AND_RUN, with_dependencies=True)
     python = make_venv(
-        tmp_path_factory.mktemp("plugin") / "venv", [str(REPO), str(pack)], no_deps=False
+        tmp_path_factory.mktemp("plugin") / "venv",
+        [str(REPO), str(pack)],
+        no_deps=False,
+        build_backend=BUILD_AND_RUN[0],
     )
     return python.parent / "dagroute-lint"
 
