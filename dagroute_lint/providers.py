@@ -45,6 +45,27 @@ class Move:
     note: str
 
     @property
+    def drop_in(self) -> bool:
+        """The new path names the very object the old one did, so an import can be rewritten.
+
+        True where Airflow itself forwards the old name to the new one: a 3.x deprecation shim
+        or a hand-kept forward that keeps the name, and any 2.x alias (``DummyOperator`` was
+        already ``EmptyOperator`` in Airflow 2, so even that rename is safe). A rename made only
+        by a 3.x shim is left to a person: some shims point at a module rather than a class
+        (``airflow.utils.context.Context``), others at a class with another interface
+        (``Dataset`` -> ``Asset``). Nor is a real module Airflow 3 dropped (its namesake in a
+        provider is a successor, not an alias), or a replacement that is only a suggestion
+        (SubDAGs -> TaskGroup).
+        """
+        if self.new_module is None or self.new_name is None:
+            return False
+        same_name = self.old_name == self.new_name
+        origin = self.source.split(" ", 1)[0]
+        if origin in ("core", "hand:"):
+            return same_name
+        return origin[:1].isdigit() and not self.source.endswith(" module")
+
+    @property
     def new_path(self) -> str | None:
         """The dotted replacement, as a message would print it."""
         if self.new_module is None:
