@@ -21,6 +21,7 @@ from libcst.helpers import get_full_name_for_node
 
 from dagroute_lint.diagnostics import Diagnostic, ImportFix
 from dagroute_lint.extract.positions import node_positions
+from dagroute_lint.extract.source import decode
 from dagroute_lint.files import write_atomically
 from dagroute_lint.model import Position
 
@@ -114,12 +115,16 @@ def fix_source(data: bytes, fixes: Sequence[tuple[Position, ImportFix]]) -> byte
 
 
 class _ImportFroms(cst.CSTVisitor):
+    """Every ``from ... import`` statement; expressions cannot hold one, so they are skipped."""
+
     def __init__(self) -> None:
         self.found: list[cst.ImportFrom] = []
 
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
-        self.found.append(node)
-        return False
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            self.found += [small for small in node.body if isinstance(small, cst.ImportFrom)]
+            return False
+        return not isinstance(node, cst.BaseExpression)
 
 
 def _import_froms(module: cst.Module) -> list[cst.ImportFrom]:
@@ -151,25 +156,18 @@ class _Rewriter(cst.CSTTransformer):
     def __init__(self, plans: dict[int, dict[str, ImportFix]]) -> None:
         super().__init__()
         self.plans = plans
-        # By id of the rewritten node, which ``rewritten`` keeps alive so no id is ever reused.
-        self.replacements: dict[int, list[cst.ImportFrom]] = {}
-        self.rewritten: list[cst.ImportFrom] = []
 
-    def leave_ImportFrom(
-        self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
-    ) -> cst.ImportFrom:
-        plan = self.plans.get(id(original_node))
-        if plan is not None:
-            self.replacements[id(updated_node)] = _rewrite(updated_node, plan)
-            self.rewritten.append(updated_node)
-        return updated_node
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        # Imports are rewritten when their line is left; no expression can hold one.
+        simple = (cst.SimpleStatementLine, cst.SimpleStatementSuite, cst.BaseExpression)
+        return not isinstance(node, simple)
 
     def leave_SimpleStatementLine(
         self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
     ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
         if len(updated_node.body) == 1:
-            parts = self.replacements.get(id(updated_node.body[0]))
-            if parts is not None and len(parts) > 1:
+            parts = self._parts(updated_node.body[0])
+            if len(parts) > 1:
                 # One statement per line: the first keeps the comments above and beside it.
                 first = updated_node.with_changes(body=[parts[0]])
                 rest = [cst.SimpleStatementLine(body=[part]) for part in parts[1:]]
@@ -181,11 +179,17 @@ class _Rewriter(cst.CSTTransformer):
     ) -> cst.SimpleStatementSuite:
         return updated_node.with_changes(body=self._flatten(updated_node.body))
 
+    def _parts(self, small: cst.BaseSmallStatement) -> Sequence[cst.BaseSmallStatement]:
+        plan = self.plans.get(id(small))
+        if plan is None or not isinstance(small, cst.ImportFrom):
+            return [small]
+        return _rewrite(small, plan)
+
     def _flatten(self, body: Sequence[cst.BaseSmallStatement]) -> list[cst.BaseSmallStatement]:
         """Small statements with each rewritten import in place, ``;``-joined where it split."""
         out: list[cst.BaseSmallStatement] = []
         for small in body:
-            parts: Sequence[cst.BaseSmallStatement] = self.replacements.get(id(small), [small])
+            parts = self._parts(small)
             joined = [
                 part.with_changes(
                     semicolon=cst.Semicolon(whitespace_after=cst.SimpleWhitespace(" "))
@@ -314,7 +318,9 @@ def _without_comments(paren: _Paren) -> _Paren:
 
 
 def _text(data: bytes) -> str:
-    return cst.parse_module(data).code
+    text = decode(data)
+    assert isinstance(text, str), "fixed files were parsed, so they decode"
+    return text
 
 
 def _digest(data: bytes) -> str:
