@@ -54,15 +54,17 @@ class Move:
         by a 3.x shim is left to a person: some shims point at a module rather than a class
         (``airflow.utils.context.Context``), others at a class with another interface
         (``Dataset`` -> ``Asset``). Nor is a real module Airflow 3 dropped (its namesake in a
-        provider is a successor, not an alias), or a replacement that is only a suggestion
-        (SubDAGs -> TaskGroup).
+        provider is a successor, not an alias), or a hand-kept replacement of a removed path,
+        which is a suggestion (SubDAGs -> TaskGroup).
         """
         if self.new_module is None or self.new_name is None:
             return False
         same_name = self.old_name == self.new_name
         origin = self.source.split(" ", 1)[0]
-        if origin in ("core", "hand:"):
+        if origin == "core":
             return same_name
+        if origin == "hand:":
+            return same_name and not self.removed
         return origin[:1].isdigit() and not self.source.endswith(" module")
 
     @property

@@ -61,7 +61,19 @@ DECORATOR_PROVIDERS: dict[str, str] = {
 
 # Airflow 2 modules that DAG code imports from; a real module here that Airflow 3 no longer has
 # becomes a "removed" row even when no shim table ever mentioned it.
-DAG_FACING_PACKAGES = ("operators", "sensors", "hooks", "triggers", "decorators")
+DAG_FACING_PACKAGES = (
+    "operators",
+    "sensors",
+    "hooks",
+    "triggers",
+    "decorators",
+    "datasets",
+    "timetables",
+    "utils",
+    "models",
+    "io",
+    "lineage",
+)
 
 NONE = "-"
 WILDCARD = "*"
@@ -455,6 +467,52 @@ HAND_MOVES: tuple[Row, ...] = (
         f"hand: semantics 6.3 (gone in {AIRFLOW_3_CORE})",
         "SubDAGs were removed in Airflow 3.0; group the tasks with a TaskGroup instead",
     ),
+    # Airflow 3.0 renamed datasets to assets (airflow/datasets is gone from core; the SDK exports
+    # the Asset classes). The new classes take other arguments, so these are suggestions.
+    *(
+        Row(
+            "airflow.datasets",
+            old,
+            "airflow.sdk",
+            new,
+            True,
+            f"hand: semantics 6.3; airflow.sdk.__lazy_imports in task-sdk {TASK_SDK}",
+            "Airflow 3 renamed datasets to assets",
+        )
+        for old, new in (
+            (WILDCARD, None),
+            ("Dataset", "Asset"),
+            ("DatasetAlias", "AssetAlias"),
+            ("DatasetAll", "AssetAll"),
+            ("DatasetAny", "AssetAny"),
+        )
+    ),
+    Row(
+        "airflow.datasets.metadata",
+        "Metadata",
+        "airflow.sdk",
+        "Metadata",
+        True,
+        f"hand: airflow.sdk.__lazy_imports in task-sdk {TASK_SDK}",
+        "Airflow 3 renamed datasets to assets; Metadata takes the asset as 'asset'",
+    ),
+    Row(
+        "airflow.timetables.datasets",
+        "DatasetOrTimeSchedule",
+        "airflow.timetables.assets",
+        "AssetOrTimeSchedule",
+        True,
+        f"hand: airflow/timetables/assets.py in core {AIRFLOW_3_CORE}",
+        "Airflow 3 renamed datasets to assets",
+    ),
+    Row(
+        "airflow.utils.dag_parsing_context",
+        "get_parsing_context",
+        "airflow.sdk",
+        "get_parsing_context",
+        True,
+        f"hand: airflow.sdk.__lazy_imports in task-sdk {TASK_SDK}",
+    ),
     # In 2.11 airflow/hooks/dbapi.py re-exports DbApiHook from the common.sql provider.
     Row(
         "airflow.hooks.dbapi",
@@ -545,7 +603,7 @@ def build_moves(
         rows.append(row)
     covered = {r.old_module for r in rows} | {m for m, _ in shims2}
     for module in sorted(modules2):
-        package = module.split(".")[1] if module.count(".") >= 2 else ""
+        package = module.split(".")[1] if module.count(".") >= 1 else ""
         if package in DAG_FACING_PACKAGES and module not in importable3 | covered:
             rows.append(real_module_removal(module, provider_modules | modules3))
     moves.replacements = {r.old_module: r for r in rows if r.removed and r.old_name == WILDCARD}

@@ -107,6 +107,20 @@ def test_renames_only_airflow_3_made_are_not_offered_as_fixes(tmp_path: Path) ->
     assert "forwards it to airflow.sdk.Asset, which is not a drop-in" in diagnostic.message
 
 
+def test_datasets_are_gone_in_airflow_3_and_assets_are_suggested(tmp_path: Path) -> None:
+    report = lint_repo(
+        tmp_path,
+        {"dags/dag.py": "from airflow.datasets import Dataset, DatasetAlias\n"},
+        inventory=None,
+    )
+    found = by_code(report, "DRL204")
+    assert [d.fix for d in found] == [None, None]
+    assert found[0].message == (
+        "'airflow.datasets.Dataset' is gone in Airflow 3 (there is no module 'airflow.datasets'), "
+        "so the file fails to import; use airflow.sdk.Asset; Airflow 3 renamed datasets to assets"
+    )
+
+
 @pytest.mark.parametrize(
     ("module", "name", "drop_in"),
     [
@@ -117,6 +131,8 @@ def test_renames_only_airflow_3_made_are_not_offered_as_fixes(tmp_path: Path) ->
         ("airflow", "Dataset", False),  # renamed by a 3.x shim
         ("airflow.utils.context", "Context", False),  # the 3.x shim points at a module
         ("airflow.decorators.python", "python_task", False),  # a real module's successor
+        ("airflow.datasets", "Dataset", False),  # a removed path's suggested replacement
+        ("airflow.utils.dag_parsing_context", "get_parsing_context", False),  # likewise
     ],
 )
 def test_drop_in_moves(module: str, name: str, drop_in: bool) -> None:
