@@ -77,21 +77,29 @@ def fix_files(diagnostics: Iterable[Diagnostic], write: bool) -> FixOutcome:
             by_path.setdefault(diagnostic.path, []).append((position, diagnostic.fix))
     outcome = FixOutcome()
     for path, fixes in sorted(by_path.items()):
-        before = Path(path).read_bytes()
-        after = fix_source(before, fixes)
-        if after is None:
+        before = _read(path)
+        after = None if before is None else fix_source(before, fixes)
+        if before is None or after is None:
             outcome.stale.append(path)
             continue
         if after == before:
             continue
         if write:
             # Right before the write: never overwrite what someone saved since we read it.
-            if _digest(Path(path).read_bytes()) != _digest(before):
+            now = _read(path)
+            if now is None or _digest(now) != _digest(before):
                 outcome.changed_on_disk.append(path)
                 continue
             write_atomically(Path(path), after)
         outcome.files.append(FixedFile(path, before, after, len(fixes)))
     return outcome
+
+
+def _read(path: str) -> bytes | None:
+    try:
+        return Path(path).read_bytes()
+    except OSError:
+        return None
 
 
 def fix_source(data: bytes, fixes: Sequence[tuple[Position, ImportFix]]) -> bytes | None:
@@ -101,7 +109,8 @@ def fix_source(data: bytes, fixes: Sequence[tuple[Position, ImportFix]]) -> byte
     except (cst.ParserSyntaxError, RecursionError):
         return None
     statements = _import_froms(module)
-    at = {(p.line, p.column): node for node, p in _positions(module, statements).items()}
+    positions = node_positions(module, list(statements))
+    at = {(p.line, p.column): node for node in statements for p in [positions[id(node)]]}
     plans: dict[int, dict[str, ImportFix]] = {}
     for position, fix in fixes:
         node = at.get((position.line, position.column))
@@ -131,11 +140,6 @@ def _import_froms(module: cst.Module) -> list[cst.ImportFrom]:
     visitor = _ImportFroms()
     module.visit(visitor)
     return visitor.found
-
-
-def _positions(module: cst.Module, nodes: list[cst.ImportFrom]) -> dict[cst.ImportFrom, Position]:
-    positions = node_positions(module, list(nodes))
-    return {node: positions[id(node)] for node in nodes}
 
 
 def _imports(node: cst.ImportFrom, fix: ImportFix) -> bool:

@@ -209,3 +209,15 @@ def test_file_changed_while_fixing_is_not_overwritten(
     outcome = fix_files(report.diagnostics, write=True)
     assert outcome.changed_on_disk == [str(path)] and outcome.files == []
     assert path.read_text() == "# someone saved this meanwhile\n"
+
+
+def test_windows_line_endings_and_byte_order_mark_survive(tmp_path: Path) -> None:
+    source = b"\xef\xbb\xbfimport os\r\nfrom airflow.models import DAG, Variable\r\n"
+    path = tmp_path / "dags" / "dag.py"
+    path.parent.mkdir()
+    path.write_bytes(source)
+    fix_files(lint_repo(tmp_path, {}, inventory=None).diagnostics, write=True)
+    assert path.read_bytes() == (
+        b"\xef\xbb\xbfimport os\r\nfrom airflow.models import Variable\r\n"
+        b"from airflow.sdk import DAG\r\n"
+    )
