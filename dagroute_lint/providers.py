@@ -16,6 +16,8 @@ PROVIDERS_PACKAGE = "airflow.providers"
 PROVIDER_IDS_FILE = "provider_ids.tsv"
 TASK_DECORATORS_FILE = "task_decorators.tsv"
 IMPORT_MOVES_FILE = "import_moves.tsv"
+SHIM_MODULES_FILE = "shim_modules.tsv"
+SHIM_MODULE_COLUMNS = ("module",)
 
 _NONE = "-"  # an empty cell
 _WILDCARD = "*"  # any name of a module (old_name), or the name as imported (new_name)
@@ -143,6 +145,18 @@ def moved_import(module: str, name: str | None = None) -> Move | None:
     return row
 
 
+def shim_module_names(module: str) -> frozenset[str] | None:
+    """The names of a module Airflow 3 has only as a deprecation shim, or ``None`` for others.
+
+    ``airflow.operators.python`` is such a module: it forwards ``PythonOperator`` and the rest of
+    its table to their new homes and has no other name, so ``from airflow.operators.python import
+    is_venv_installed`` fails on Airflow 3 although the module imports.
+    """
+    if module not in _shim_modules():
+        return None
+    return frozenset(m.old_name for m in _moves().rows if m.old_module == module and m.old_name)
+
+
 def import_moves() -> tuple[Move, ...]:
     """Every row of the shipped moves table, ``*`` rows included as stored."""
     return _moves().rows
@@ -243,6 +257,12 @@ def _decorators() -> dict[str, tuple[str | None, str | None]]:
                 None if airflow3 == _CORE else airflow3,
             )
     return out
+
+
+@functools.cache
+def _shim_modules() -> frozenset[str]:
+    rows = _read_table(SHIM_MODULES_FILE, SHIM_MODULE_COLUMNS)
+    return frozenset(row[0] for row in rows if row[0] is not None)
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ sys.path.insert(0, str(REPO))
 from dagroute_lint.providers import (  # noqa: E402
     MOVE_COLUMNS,
     PROVIDER_PREFIX,
+    SHIM_MODULE_COLUMNS,
     canonical_distribution,
     canonical_name,
     provider_id,
@@ -749,6 +750,28 @@ def write_moves(rows: list[Row], moves: Moves) -> None:
     print(f"import_moves.tsv: {count} rows")
 
 
+def write_shim_modules(moves: Moves) -> None:
+    # A module that only a deprecation table creates has the names its table lists and no other:
+    # ``from airflow.operators.python import is_venv_installed`` fails on Airflow 3.
+    wildcard = {module for module, name in moves.shims3 if name == WILDCARD}
+    virtual = {module for module, _ in moves.shims3} - moves.real3 - wildcard
+    count = write_table(
+        DATA / "shim_modules.tsv",
+        header(
+            "Airflow 3 modules that exist only as deprecation shims, without a module file.",
+            [
+                f"Source: add_deprecated_classes tables in apache-airflow-core {AIRFLOW_3_CORE} "
+                "whose module is no file of core",
+                f"or task-sdk {TASK_SDK}. Such a module has exactly the names import_moves.tsv "
+                "lists for it.",
+            ],
+        ),
+        SHIM_MODULE_COLUMNS,
+        ((module,) for module in sorted(virtual)),
+    )
+    print(f"shim_modules.tsv: {count} modules")
+
+
 # --- main ---------------------------------------------------------------------------------------
 
 
@@ -791,6 +814,7 @@ def generate(wheels: Path) -> None:
     )
     rows, moves = build_moves(frozenset(ids), core3, sdk3, meta2, provider_wheels.values())
     write_moves(rows, moves)
+    write_shim_modules(moves)
 
 
 def main() -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from dagroute_lint.diagnostics import ImportFix
-from dagroute_lint.providers import moved_import
+from dagroute_lint.providers import moved_import, shim_module_names
 from tests.helpers import by_code, lint_repo
 
 AIRFLOW2 = """
@@ -105,6 +105,23 @@ def test_renames_only_airflow_3_made_are_not_offered_as_fixes(tmp_path: Path) ->
     (diagnostic,) = by_code(report, "DRL204")
     assert diagnostic.fix is None
     assert "forwards it to airflow.sdk.Asset, which is not a drop-in" in diagnostic.message
+
+
+def test_a_name_a_shim_module_does_not_forward_fails_the_import(tmp_path: Path) -> None:
+    messages = drl204(
+        tmp_path,
+        "from airflow.operators.bash import BashOperator, some_helper\n"
+        "from airflow.hooks.base import BaseHook, something_real\n",
+    )
+    assert messages[1:-1] == [
+        "'airflow.operators.bash.some_helper' is gone in Airflow 3: 'airflow.operators.bash' is "
+        "only a deprecation shim that does not forward 'some_helper', so the file fails to "
+        "import (ImportError); its other names moved to airflow.providers.standard.operators.bash"
+    ]
+    # airflow.hooks.base is a real module in Airflow 3: names no table lists are not reported.
+    assert messages[-1].startswith("'airflow.hooks.base.BaseHook' moved to airflow.sdk.BaseHook")
+    assert shim_module_names("airflow.operators.python") >= {"PythonOperator"}
+    assert shim_module_names("airflow.hooks.base") is None
 
 
 def test_datasets_are_gone_in_airflow_3_and_assets_are_suggested(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from dagroute_lint.diagnostics import Diagnostic, ImportFix
 from dagroute_lint.model import ImportSite
-from dagroute_lint.providers import Move, import_moves, moved_import
+from dagroute_lint.providers import Move, import_moves, moved_import, shim_module_names
 from dagroute_lint.rules.base import Context, Rule
 
 SDK_PACKAGE = "airflow.sdk"
@@ -45,15 +45,27 @@ def _sites(context: Context) -> list[ImportSite]:
 
 
 def _moved(context: Context, site: ImportSite) -> Iterator[Diagnostic]:
+    shim_names = shim_module_names(site.module)
     for name in site.names or (None,):
         move = moved_import(site.module, name)
         if move is None:
+            if name is not None and shim_names is not None and name not in shim_names:
+                yield context.report(site.position, "DRL204", _not_in_shim(site.module, name))
             continue
         fix = None
         if name is not None and move.old_module == site.module and move.drop_in:
             assert move.new_module is not None and move.new_name is not None
             fix = ImportFix(site.module, name, move.new_module, move.new_name)
         yield context.report(site.position, "DRL204", _moved_message(move, site, name), fix)
+
+
+def _not_in_shim(module: str, name: str) -> str:
+    targets = {m.new_module for m in import_moves() if m.old_module == module and m.new_module}
+    went = f"; its other names moved to {targets.pop()}" if len(targets) == 1 else ""
+    return (
+        f"'{module}.{name}' is gone in Airflow 3: '{module}' is only a deprecation shim that "
+        f"does not forward '{name}', so the file fails to import (ImportError){went}"
+    )
 
 
 def _moved_message(move: Move, site: ImportSite, name: str | None) -> str:
