@@ -201,6 +201,7 @@ def test_rules_lists_every_code() -> None:
         "DRL105",
         "DRL201",
         "DRL202",
+        "DRL203",
         "DRL204",
     ]
 

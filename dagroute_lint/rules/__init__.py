@@ -11,6 +11,7 @@ from dagroute_lint.rules.dispatch import (
     UNSERVED_QUEUE,
 )
 from dagroute_lint.rules.mapping import UNMAPPABLE_ROUTING
+from dagroute_lint.rules.packages import PACKAGE_MISSING_ON_WORKER
 from dagroute_lint.rules.providers import PROVIDER_MISSING_AT_PARSE, PROVIDER_MISSING_ON_WORKER
 from dagroute_lint.rules.syntax import SYNTAX_ERROR
 
@@ -23,6 +24,7 @@ RULES: tuple[Rule, ...] = (
     UNRESOLVED_ROUTING,
     PROVIDER_MISSING_AT_PARSE,
     PROVIDER_MISSING_ON_WORKER,
+    PACKAGE_MISSING_ON_WORKER,
     IMPORT_REMOVED_IN_AIRFLOW,
 )
 
