@@ -145,6 +145,7 @@ def moved_import(module: str, name: str | None = None) -> Move | None:
     return row
 
 
+@functools.cache
 def shim_module_names(module: str) -> frozenset[str] | None:
     """The names of a module Airflow 3 has only as a deprecation shim, or ``None`` for others.
 
