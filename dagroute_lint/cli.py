@@ -1,4 +1,4 @@
-"""The ``dagroute-lint`` command line: lint by default, plus ``routes``, ``rules``, ``inventory``.
+"""The ``dagroute-lint`` command line: lint by default; routes, rules, explain, inventory.
 
 Exit codes follow ruff: 0 nothing reported, 1 diagnostics reported, 2 usage, configuration,
 inventory or internal error. Diagnostics go to stdout, everything else to stderr.
@@ -23,6 +23,8 @@ from dagroute_lint.files import write_atomically
 from dagroute_lint.formatters import FORMATTERS
 from dagroute_lint.inventory import Inventory, load_inventory
 from dagroute_lint.routes import ROUTE_FORMATS
+from dagroute_lint.ruledocs import explain as explain_rule
+from dagroute_lint.ruledocs import rule_listing
 from dagroute_lint.rules import RULES, RULES_BY_CODE
 from dagroute_lint.runner import Report, run
 
@@ -226,10 +228,20 @@ def routes(
 
 
 @main.command(name="rules")
-def list_rules() -> None:
+@click.option(
+    "--format", "output_format", type=click.Choice(["text", "json"]), default="text"
+)
+def list_rules(output_format: str) -> None:
     """List every rule with its code, name and the boundary it guards."""
-    for rule in RULES:
-        click.echo(f"{rule.code}  {rule.name:<28} {rule.boundary:<9} {rule.summary}")
+    click.echo(rule_listing(output_format), nl=False)
+
+
+@main.command()
+@click.argument("code")
+@_guarded
+def explain(code: str) -> None:
+    """Print a rule's page: what it reports, why it matters, examples, how to fix."""
+    click.echo(explain_rule(code), nl=False)
 
 
 @main.group(name="inventory")
