@@ -228,9 +228,7 @@ def routes(
 
 
 @main.command(name="rules")
-@click.option(
-    "--format", "output_format", type=click.Choice(["text", "json"]), default="text"
-)
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
 def list_rules(output_format: str) -> None:
     """List every rule with its code, name and the boundary it guards."""
     click.echo(rule_listing(output_format), nl=False)

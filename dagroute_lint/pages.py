@@ -38,7 +38,7 @@ class RulePage:
 
 
 def page_text(code: str) -> str | None:
-    """The page of ``code``: the packaged copy when installed, else the checkout's; None if absent."""
+    """The page of ``code``: the packaged copy when installed, else the checkout's, else None."""
     packaged = resources.files("dagroute_lint") / _PACKAGED
     folder = packaged if packaged.is_dir() else _CHECKOUT
     page = folder / f"{code}.md"

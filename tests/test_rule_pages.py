@@ -7,8 +7,14 @@ fresh repository, with the page's inventory as ``dagroute.toml`` and ``--select 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import venv
+import zipfile
 from pathlib import Path
 
+import click
+import libcst
 import pytest
 from click.testing import CliRunner
 
@@ -125,3 +131,67 @@ def test_blocks_are_told_apart_by_language() -> None:
     )
     assert (page.inventory, page.bad, page.good) == ("[deployment]\n", "bad()\n", "good()\n")
     assert page.description == "Says."
+
+
+def test_pages_ship_in_the_wheel_and_explain_reads_them_there(tmp_path: Path) -> None:
+    """Build the wheel, install it alone in a new virtual environment, run its console script.
+
+    The environment borrows this one's dependencies (libcst, click) through a .pth file, so
+    the test needs no package index; the installed copy is the only dagroute_lint it can import.
+    """
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            str(REPO),
+            "--no-deps",
+            "--no-build-isolation",
+            "--quiet",
+            "-w",
+            str(tmp_path / "dist"),
+        ],
+        check=True,
+    )
+    (wheel,) = (tmp_path / "dist").glob("dagroute_lint-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        shipped = set(archive.namelist())
+    pages = {f"dagroute_lint/rule_pages/{page.name}" for page in (REPO / "rules").glob("*.md")}
+    assert pages and pages <= shipped
+
+    env_dir = tmp_path / "env"
+    venv.create(env_dir, with_pip=False)
+    python = env_dir / "bin" / "python"
+    purelib = "import sysconfig; print(sysconfig.get_path('purelib'))"
+    site_packages = Path(_run(python, "-c", purelib))
+    borrowed = {str(Path(module.__file__).resolve().parents[1]) for module in (libcst, click)}
+    (site_packages / "borrowed-dependencies.pth").write_text("\n".join(sorted(borrowed)) + "\n")
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "--no-deps",
+            "--no-index",
+            "--quiet",
+            str(wheel),
+        ],
+        check=True,
+    )
+
+    imported = _run(python, "-c", "import dagroute_lint; print(dagroute_lint.__file__)")
+    assert Path(imported).is_relative_to(site_packages)
+    assert not (site_packages / "rules").exists()
+    explained = _run(env_dir / "bin" / "dagroute-lint", "explain", "DRL101")
+    assert explained == (REPO / "rules" / "DRL101.md").read_text(encoding="utf-8").strip()
+
+
+def _run(*command: object) -> str:
+    done = subprocess.run(
+        [str(part) for part in command], capture_output=True, text=True, check=True, cwd="/"
+    )
+    return done.stdout.strip()
