@@ -67,7 +67,7 @@ def parse_page(code: str, text: str) -> RulePage:
         code=code,
         text=text,
         title=lines[0][2:].strip(),
-        description=_description(lines[1:]),
+        description=description(text),
         inventory=toml[0] if toml else None,
         bad=python[0],
         good=python[1],
@@ -96,10 +96,10 @@ def _fenced_blocks(code: str, lines: list[str]) -> list[tuple[str, str]]:
     return blocks
 
 
-def _description(lines: list[str]) -> str:
+def description(text: str) -> str:
     """The paragraphs between the title and the first section: what the rule reports."""
     taken: list[str] = []
-    for line in lines:
+    for line in text.splitlines()[1:]:
         if line.startswith("## "):
             break
         taken.append(line)

@@ -8,6 +8,7 @@ from typing import Callable
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.formatters.github import format_github
 from dagroute_lint.formatters.json import format_json
+from dagroute_lint.formatters.sarif import format_sarif
 from dagroute_lint.formatters.text import format_text
 
 Formatter = Callable[[Sequence[Diagnostic]], str]
@@ -16,4 +17,5 @@ FORMATTERS: dict[str, Formatter] = {
     "text": format_text,
     "json": format_json,
     "github": format_github,
+    "sarif": format_sarif,
 }
