@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import email.message
 import json
 import os
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote_to_bytes
@@ -136,3 +138,17 @@ def test_schema_catches_what_it_should() -> None:
         "dags/a b.py"
     )
     assert list(VALIDATOR.iter_errors(log))
+
+
+def test_information_uri_is_the_declared_home_page_or_absent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    declared = email.message.Message()
+    declared["Project-URL"] = "Changelog, https://example.org/changes"
+    declared["Project-URL"] = "Homepage, https://example.org/dagroute-lint"
+    monkeypatch.setattr(metadata, "metadata", lambda name: declared)
+    log = json.loads(format_sarif([]))
+    validate(log)
+    assert log["runs"][0]["tool"]["driver"]["informationUri"] == "https://example.org/dagroute-lint"
+    monkeypatch.setattr(metadata, "metadata", lambda name: email.message.Message())
+    assert "informationUri" not in json.loads(format_sarif([]))["runs"][0]["tool"]["driver"]

@@ -11,6 +11,7 @@ import json
 import os
 import re
 from collections.abc import Sequence
+from importlib import metadata
 from pathlib import PurePath
 from typing import Any
 from urllib.parse import quote
@@ -23,27 +24,28 @@ from dagroute_lint.rules import RULES, Rule
 SCHEMA_URI = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 )
-INFORMATION_URI = "https://pypi.org/project/dagroute-lint/"
+_HOME_LABELS = ("homepage", "home", "repository", "source", "documentation")
 SOURCE_ROOT = "%SRCROOT%"
 _INLINE_MARKUP = re.compile(r"`|\*\*")
 
 
 def format_sarif(diagnostics: Sequence[Diagnostic]) -> str:
     index = {rule.code: position for position, rule in enumerate(RULES)}
+    driver: dict[str, Any] = {
+        "name": "dagroute-lint",
+        "version": __version__,
+        "semanticVersion": __version__,
+        "rules": [_descriptor(rule) for rule in RULES],
+    }
+    home = information_uri()
+    if home is not None:
+        driver["informationUri"] = home
     log = {
         "$schema": SCHEMA_URI,
         "version": "2.1.0",
         "runs": [
             {
-                "tool": {
-                    "driver": {
-                        "name": "dagroute-lint",
-                        "version": __version__,
-                        "semanticVersion": __version__,
-                        "informationUri": INFORMATION_URI,
-                        "rules": [_descriptor(rule) for rule in RULES],
-                    }
-                },
+                "tool": {"driver": driver},
                 "columnKind": "unicodeCodePoints",
                 "results": [_result(diagnostic, index) for diagnostic in diagnostics],
             }
@@ -51,6 +53,22 @@ def format_sarif(diagnostics: Sequence[Diagnostic]) -> str:
     }
     # ASCII with \u escapes: any file name (even undecodable bytes) can be written anywhere.
     return json.dumps(log, indent=2) + "\n"
+
+
+def information_uri() -> str | None:
+    """The home page the installed distribution declares (``[project.urls]``), if any.
+
+    Taken from the metadata rather than written here, so the log never points at a guess.
+    """
+    try:
+        declared: list[str] = metadata.metadata("dagroute-lint").get_all("Project-URL") or []
+    except metadata.PackageNotFoundError:
+        return None
+    for entry in declared:
+        label, _, url = entry.partition(",")
+        if label.strip().lower() in _HOME_LABELS and url.strip():
+            return url.strip()
+    return None
 
 
 def _descriptor(rule: Rule) -> dict[str, Any]:
