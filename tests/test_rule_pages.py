@@ -101,6 +101,13 @@ def test_explain_unknown_code_exits_two_with_suggestions() -> None:
     assert "`dagroute-lint rules` lists every rule" in far.stderr
 
 
+def test_explain_without_a_page_exits_two(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("dagroute_lint.ruledocs.page_text", lambda code: None)
+    result = CliRunner().invoke(main, ["explain", "DRL101"])
+    assert result.exit_code == 2
+    assert "DRL101 (unserved-queue) has no page in this installation" in result.stderr
+
+
 def test_rules_lists_every_rule_as_text_and_json() -> None:
     text = CliRunner().invoke(main, ["rules"])
     assert [line.split()[0] for line in text.stdout.splitlines()] == [r.code for r in RULES]
