@@ -10,6 +10,7 @@ from dagroute_lint.rules.dispatch import (
     UNSERVED_QUEUE,
 )
 from dagroute_lint.rules.mapping import UNMAPPABLE_ROUTING
+from dagroute_lint.rules.packages import PACKAGE_MISSING_ON_WORKER
 from dagroute_lint.rules.providers import PROVIDER_MISSING_AT_PARSE, PROVIDER_MISSING_ON_WORKER
 from dagroute_lint.rules.syntax import SYNTAX_ERROR
 
@@ -22,6 +23,7 @@ RULES: tuple[Rule, ...] = (
     UNRESOLVED_ROUTING,
     PROVIDER_MISSING_AT_PARSE,
     PROVIDER_MISSING_ON_WORKER,
+    PACKAGE_MISSING_ON_WORKER,
 )
 
 RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
