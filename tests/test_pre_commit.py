@@ -186,3 +186,32 @@ def test_run_reports_only_the_files_passed_and_all_files_reports_all(
     )
     assert toml_only.returncode == 0, toml_only.stdout + toml_only.stderr
     assert "(no files to check)Skipped" in toml_only.stdout
+
+
+def test_try_repo_fails_on_the_failing_commit_and_passes_on_the_fixed_one(
+    tmp_path: Path, hook_repository: tuple[Path, str], pre_commit_home: Path
+) -> None:
+    """``pre-commit try-repo``, as a user tries the hook before adding it to their config."""
+    hook_path, rev = hook_repository
+    dag_repository(tmp_path, {"dags/report.py": DAG.format(name="REPORTS_QUEUE")})
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "-A")
+    _git(tmp_path, "commit", "-q", "-m", "a DAG routed to a queue nobody serves")
+
+    def try_repo() -> subprocess.CompletedProcess[str]:
+        return pre_commit(
+            tmp_path, pre_commit_home, "try-repo", str(hook_path), "dagroute-lint",
+            "--ref", rev, "--all-files",
+        )  # fmt: skip
+
+    failing = try_repo()
+    assert failing.returncode == 1, failing.stdout + failing.stderr
+    assert "dags/report.py:5:5: DRL101 task 'build' in dag 'lab' routes to queue 'reports'" in (
+        failing.stdout
+    )
+
+    write_repo(tmp_path, {"dags/report.py": DAG.format(name="IMPORTS_QUEUE")})
+    _git(tmp_path, "commit", "-q", "-am", "route the report DAG to imports")
+    passing = try_repo()
+    assert passing.returncode == 0, passing.stdout + passing.stderr
+    assert ": DRL" not in passing.stdout
