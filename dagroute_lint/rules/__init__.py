@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dagroute_lint.rules.airflow_imports import IMPORT_REMOVED_IN_AIRFLOW
 from dagroute_lint.rules.base import Context, Rule
 from dagroute_lint.rules.dispatch import (
     QUEUE_IGNORED,
@@ -24,6 +25,7 @@ RULES: tuple[Rule, ...] = (
     PROVIDER_MISSING_AT_PARSE,
     PROVIDER_MISSING_ON_WORKER,
     PACKAGE_MISSING_ON_WORKER,
+    IMPORT_REMOVED_IN_AIRFLOW,
 )
 
 RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
