@@ -1,0 +1,116 @@
+"""Extract many files at once: from the cache where possible, in worker processes otherwise.
+
+Extraction is pure per file, so the order results come back in never matters: results are put
+back in request order, and the output is the same for any number of jobs and any cache state.
+A process pool costs more than it gives for a handful of files (pre-commit passes one or two), so
+small batches are extracted in this process.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import pickle
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dagroute_lint.cache import SummaryCache, encode_summary, summary_key
+from dagroute_lint.extract import extract_module
+from dagroute_lint.model import Expr, Module
+
+# Below this many files to extract, a pool's start-up costs more than the second core saves.
+MIN_FILES_FOR_POOL = 16
+# Work items per worker: enough to balance uneven files, few enough to keep messages cheap.
+CHUNKS_PER_WORKER = 8
+
+Progress = Callable[[int], None]
+
+
+def available_cores() -> int:
+    """Cores this process may run on (the affinity mask, where the platform has one)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class Request:
+    """One file to extract, with everything its summary depends on."""
+
+    data: bytes
+    display: str
+    module_name: str
+    is_package: bool
+    externals: Mapping[str, Expr] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        return summary_key(
+            self.data, self.display, self.module_name, self.is_package, self.externals
+        )
+
+
+class Extractor:
+    """Turns requests into summaries, using ``jobs`` processes and an optional cache."""
+
+    def __init__(
+        self, jobs: int = 1, cache: SummaryCache | None = None, progress: Progress | None = None
+    ) -> None:
+        self.jobs = max(1, jobs)
+        self.cache = cache
+        self.progress = progress
+
+    def extract(self, requests: Sequence[Request]) -> list[Module]:
+        results: list[Module | None] = [None] * len(requests)
+        keys = [request.key for request in requests] if self.cache is not None else []
+        missing: list[int] = []
+        for index in range(len(requests)):
+            cached = self.cache.load(keys[index]) if self.cache is not None else None
+            if cached is None:
+                missing.append(index)
+            else:
+                results[index] = cached
+        self._advance(len(requests) - len(missing))
+        cache_dir = self.cache.directory if self.cache is not None else None
+        work = [(requests[i], keys[i] if keys else "", cache_dir) for i in missing]
+        if self.jobs > 1 and len(work) >= MIN_FILES_FOR_POOL:
+            workers = min(self.jobs, len(work))
+            chunksize = max(1, len(work) // (workers * CHUNKS_PER_WORKER))
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                payloads = pool.map(_extract_one, work, chunksize=chunksize)
+                for index, payload in zip(missing, payloads):
+                    results[index] = pickle.loads(payload)
+                    self._advance(1)
+        else:
+            for index, item in zip(missing, work):
+                results[index] = pickle.loads(_extract_one(item))
+                self._advance(1)
+        return [module for module in results if module is not None]
+
+    def _advance(self, count: int) -> None:
+        if self.progress is not None and count:
+            self.progress(count)
+
+
+@functools.cache
+def _cache_at(directory: Path) -> SummaryCache:
+    """One cache object per folder and process, so its folder is prepared once."""
+    return SummaryCache(directory)
+
+
+def _extract_one(item: tuple[Request, str, Path | None]) -> bytes:
+    """Extract one file (in a worker), store its cache entry, and return the pickled summary."""
+    request, key, cache_dir = item
+    module = extract_module(
+        request.data,
+        request.display,
+        request.module_name,
+        request.is_package,
+        request.externals or None,
+    )
+    payload = pickle.dumps(module, protocol=pickle.HIGHEST_PROTOCOL)
+    if cache_dir is not None:
+        _cache_at(cache_dir).store(key, encode_summary(payload, key))
+    return payload
