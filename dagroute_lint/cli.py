@@ -17,14 +17,17 @@ from typing import Any
 import click
 
 from dagroute_lint import __version__
+from dagroute_lint.cache import DEFAULT_CACHE_DIR
 from dagroute_lint.config import Settings, load_settings
 from dagroute_lint.errors import ConfigError
+from dagroute_lint.extraction import available_cores
 from dagroute_lint.files import write_atomically
 from dagroute_lint.formatters import FORMATTERS
 from dagroute_lint.inventory import Inventory, load_inventory
+from dagroute_lint.progress import progress_line
 from dagroute_lint.routes import ROUTE_FORMATS
 from dagroute_lint.rules import RULES, RULES_BY_CODE
-from dagroute_lint.runner import Report, run
+from dagroute_lint.runner import Execution, Report, run
 
 EXIT_CLEAN, EXIT_REPORTED, EXIT_ERROR = 0, 1, 2
 
@@ -115,6 +118,34 @@ _verbose_option = click.option(
 )
 
 
+def _execution_options(function: Any) -> Any:
+    """``--jobs``, ``--no-cache`` and ``--cache-dir``: how to run, never what is reported."""
+    function = click.option(
+        "--cache-dir",
+        type=click.Path(path_type=Path, file_okay=False),
+        help=f"Folder for per-file summaries (default: {DEFAULT_CACHE_DIR}/ in the project root).",
+    )(function)
+    function = click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")(
+        function
+    )
+    return click.option(
+        "--jobs",
+        "-j",
+        type=click.IntRange(min=1),
+        help="Worker processes extracting files (default: one per core).",
+    )(function)
+
+
+def _execution(
+    settings: Settings, jobs: int | None, no_cache: bool, cache_dir: Path | None, progress: bool
+) -> Execution:
+    return Execution(
+        jobs=jobs if jobs is not None else available_cores(),
+        cache_dir=None if no_cache else (cache_dir or settings.root / DEFAULT_CACHE_DIR),
+        progress=progress_line(sys.stderr, progress),
+    )
+
+
 @main.command()
 @click.argument("paths", nargs=-1)
 @_inventory_option
@@ -134,6 +165,7 @@ _verbose_option = click.option(
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when diagnostics are reported.")
 @click.option("--statistics", is_flag=True, help="Count diagnostics per rule, on stderr.")
 @click.option("--quiet", "-q", is_flag=True, help="Print diagnostics only.")
+@_execution_options
 @_verbose_option
 @_guarded
 def check(
@@ -149,6 +181,9 @@ def check(
     exit_zero: bool,
     statistics: bool,
     quiet: bool,
+    jobs: int | None,
+    no_cache: bool,
+    cache_dir: Path | None,
     verbose: bool,
 ) -> None:
     """Lint DAG files and folders (the default command)."""
@@ -167,7 +202,14 @@ def check(
         missing = [target for target in targets if not Path(target).exists()]
         if missing:
             raise ConfigError(f"no such file or directory: {', '.join(missing)}")
-    report = run(targets, settings, _inventory(settings, quiet), stdin)
+    execution = _execution(
+        settings, jobs, no_cache, cache_dir, progress=output_format == "text" and not quiet
+    )
+    try:
+        report = run(targets, settings, _inventory(settings, quiet), stdin, execution)
+    finally:
+        if execution.progress is not None:
+            execution.progress.close()
     _emit(FORMATTERS[output_format](report.diagnostics), output_file)
     if statistics:
         _print_statistics(report)
@@ -205,6 +247,7 @@ def _print_statistics(report: Report) -> None:
     show_default=True,
 )
 @click.option("--output-file", type=click.Path(path_type=Path, dir_okay=False))
+@_execution_options
 @_verbose_option
 @_guarded
 def routes(
@@ -213,6 +256,9 @@ def routes(
     config: Path | None,
     output_format: str,
     output_file: Path | None,
+    jobs: int | None,
+    no_cache: bool,
+    cache_dir: Path | None,
     verbose: bool,
 ) -> None:
     """Print every task's resolved routing (queue, executor, pool, pool_slots)."""
@@ -221,7 +267,8 @@ def routes(
     if not targets:
         raise ConfigError("no paths given and no `dags` setting")
     deployment = _inventory(settings, quiet=True)
-    report = run(targets, settings.with_overrides(select=["DRL001"]), deployment)
+    execution = _execution(settings, jobs, no_cache, cache_dir, progress=False)
+    report = run(targets, settings.with_overrides(select=["DRL001"]), deployment, None, execution)
     _emit(ROUTE_FORMATS[output_format](report.tasks, deployment), output_file)
 
 

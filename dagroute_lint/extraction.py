@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import os
 import pickle
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,13 +19,12 @@ from pathlib import Path
 from dagroute_lint.cache import SummaryCache, encode_summary, summary_key
 from dagroute_lint.extract import extract_module
 from dagroute_lint.model import Expr, Module
+from dagroute_lint.progress import ProgressLine
 
 # Below this many files to extract, a pool's start-up costs more than the second core saves.
 MIN_FILES_FOR_POOL = 16
 # Work items per worker: enough to balance uneven files, few enough to keep messages cheap.
 CHUNKS_PER_WORKER = 8
-
-Progress = Callable[[int], None]
 
 
 def available_cores() -> int:
@@ -56,13 +55,18 @@ class Extractor:
     """Turns requests into summaries, using ``jobs`` processes and an optional cache."""
 
     def __init__(
-        self, jobs: int = 1, cache: SummaryCache | None = None, progress: Progress | None = None
+        self,
+        jobs: int = 1,
+        cache: SummaryCache | None = None,
+        progress: ProgressLine | None = None,
     ) -> None:
         self.jobs = max(1, jobs)
         self.cache = cache
         self.progress = progress
 
     def extract(self, requests: Sequence[Request]) -> list[Module]:
+        if self.progress is not None:
+            self.progress.expect(len(requests))
         results: list[Module | None] = [None] * len(requests)
         keys = [request.key for request in requests] if self.cache is not None else []
         missing: list[int] = []
@@ -91,7 +95,7 @@ class Extractor:
 
     def _advance(self, count: int) -> None:
         if self.progress is not None and count:
-            self.progress(count)
+            self.progress.advance(count)
 
 
 @functools.cache

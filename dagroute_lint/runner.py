@@ -16,9 +16,10 @@ from dagroute_lint.discovery import (
     module_candidates,
     module_name,
 )
-from dagroute_lint.extraction import Extractor, Progress, Request
+from dagroute_lint.extraction import Extractor, Request
 from dagroute_lint.inventory import Inventory
 from dagroute_lint.model import Expr, Module, Position, Ref, SyntaxProblem
+from dagroute_lint.progress import ProgressLine
 from dagroute_lint.resolve import ResolvedTask, Resolver
 from dagroute_lint.rules import RULES, Context
 from dagroute_lint.symbols import Known, SymbolTable, as_expr
@@ -37,7 +38,7 @@ class Execution:
 
     jobs: int = 1
     cache_dir: Path | None = None
-    progress: Progress | None = None
+    progress: ProgressLine | None = None
 
     def extractor(self) -> Extractor:
         cache = SummaryCache(self.cache_dir) if self.cache_dir is not None else None
