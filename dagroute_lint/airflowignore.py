@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Union
+from typing import TYPE_CHECKING, Union
 
-from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
+if TYPE_CHECKING:
+    from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
 
 IGNORE_FILE = ".airflowignore"
 SYNTAXES = ("glob", "regexp")
@@ -123,6 +124,8 @@ class AirflowIgnore:
         anchored = pattern.startswith("/") or "/" in pattern.rstrip("/")
         raw = pattern.lstrip("!")
         dir_only = raw.rstrip() != raw.rstrip().rstrip("/")
+        from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern  # only when used
+
         try:
             compiled = GitIgnoreSpecPattern(pattern)
         except ValueError:

@@ -17,10 +17,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import io
+import os
 import pickle
 import sys
 from collections.abc import Mapping
-from importlib import metadata
+from importlib.util import find_spec
 from pathlib import Path
 
 from dagroute_lint import __version__, model
@@ -36,8 +37,19 @@ _BUILTINS: dict[str, type] = {"frozenset": frozenset, "set": set}
 
 @functools.cache
 def _fingerprint() -> bytes:
+    """Format, tool version, Python version, and which libcst is installed.
+
+    libcst is told apart by the path and modification time of its package, which an upgrade or
+    reinstall changes: asking importlib.metadata for its version costs more than a warm run.
+    """
     python = f"{sys.version_info[0]}.{sys.version_info[1]}"
-    return f"{FORMAT}\0{__version__}\0{metadata.version('libcst')}\0{python}".encode()
+    spec = find_spec("libcst")
+    origin = spec.origin if spec is not None and spec.origin else ""
+    try:
+        installed = f"{origin}@{os.stat(origin).st_mtime_ns}"
+    except OSError:
+        installed = origin
+    return f"{FORMAT}\0{__version__}\0{python}\0{installed}".encode()
 
 
 def summary_key(

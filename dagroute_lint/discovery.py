@@ -76,8 +76,8 @@ def discover(
             ignore = ignore_for(_dag_folder(resolved, dag_folders) or resolved)
             if ignore.ignores(resolved):
                 continue
-            for file in _walk(path, patterns, ignore):
-                found.setdefault(file.resolve(), SourceFile(str(file), file.resolve()))
+            for file, real in _walk(path, patterns, ignore):
+                found.setdefault(real, SourceFile(str(file), real))
         elif not ignore_for(_dag_folder(resolved, dag_folders) or resolved.parent).ignores(
             resolved
         ):
@@ -90,7 +90,10 @@ def _dag_folder(path: Path, dag_folders: Sequence[Path]) -> Path | None:
     return max(holding, key=lambda folder: len(folder.parts)) if holding else None
 
 
-def _walk(folder: Path, patterns: Sequence[str], ignore: AirflowIgnore) -> Iterable[Path]:
+def _walk(
+    folder: Path, patterns: Sequence[str], ignore: AirflowIgnore
+) -> Iterable[tuple[Path, Path]]:
+    """Each file as found under ``folder``, with its real path (resolving only symbolic links)."""
     for directory, subdirectories, files in os.walk(folder):
         here = Path(directory).resolve()
         subdirectories[:] = sorted(
@@ -101,10 +104,11 @@ def _walk(folder: Path, patterns: Sequence[str], ignore: AirflowIgnore) -> Itera
         for name in sorted(files):
             if name.endswith(".py") and not _excluded(name, patterns):
                 path = Path(directory) / name
+                real = here / name
                 if not _excluded(str(path), patterns) and not ignore.ignores_entry(
-                    here, here / name, False
+                    here, real, False
                 ):
-                    yield path
+                    yield path, real.resolve() if real.is_symlink() else real
 
 
 def _excluded(name: str, patterns: Sequence[str]) -> bool:

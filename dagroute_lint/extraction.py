@@ -3,7 +3,8 @@
 Extraction is pure per file, so the order results come back in never matters: results are put
 back in request order, and the output is the same for any number of jobs and any cache state.
 A process pool costs more than it gives for a handful of files (pre-commit passes one or two), so
-small batches are extracted in this process.
+small batches are extracted in this process. libcst and the pool are imported only when a file
+must really be extracted: importing libcst alone costs more than a whole warm run.
 """
 
 from __future__ import annotations
@@ -12,12 +13,10 @@ import functools
 import os
 import pickle
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from dagroute_lint.cache import SummaryCache, encode_summary, summary_key
-from dagroute_lint.extract import extract_module
 from dagroute_lint.model import Expr, Module
 from dagroute_lint.progress import ProgressLine
 
@@ -80,6 +79,8 @@ class Extractor:
         cache_dir = self.cache.directory if self.cache is not None else None
         work = [(requests[i], keys[i] if keys else "", cache_dir) for i in missing]
         if self.jobs > 1 and len(work) >= MIN_FILES_FOR_POOL:
+            from concurrent.futures import ProcessPoolExecutor
+
             workers = min(self.jobs, len(work))
             chunksize = max(1, len(work) // (workers * CHUNKS_PER_WORKER))
             with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -106,6 +107,8 @@ def _cache_at(directory: Path) -> SummaryCache:
 
 def _extract_one(item: tuple[Request, str, Path | None]) -> bytes:
     """Extract one file (in a worker), store its cache entry, and return the pickled summary."""
+    from dagroute_lint.extract import extract_module
+
     request, key, cache_dir = item
     module = extract_module(
         request.data,

@@ -102,13 +102,6 @@ class ModuleIndex:
         self._by_name[name] = found
         return found
 
-    def path_of(self, name: str) -> Path | None:
-        """The file Python would import for module ``name`` from the roots."""
-        for candidate in module_candidates(name, self.roots):
-            if candidate.is_file():
-                return candidate.resolve()
-        return None
-
 
 def _read(source: SourceFile) -> bytes | SyntaxProblem:
     """The file's bytes, or why it cannot be read."""
@@ -199,23 +192,23 @@ def _extract_reported(
     Files found in folders that cannot define a DAG are left out, unless a reported file imports
     them (then the DAG processor runs them too, so their problems are the importer's problems).
     """
-    waiting: dict[Path, tuple[SourceFile, bytes | SyntaxProblem]] = {}
+    waiting: dict[str, tuple[SourceFile, bytes | SyntaxProblem]] = {}
     batch: list[tuple[SourceFile, bytes | SyntaxProblem]] = []
     for source, data in files:
         if source.named or not isinstance(data, bytes) or might_define_dags(data):
             batch.append((source, data))
         else:
-            waiting[source.path] = (source, data)
+            waiting.setdefault(module_name(source.path, index.roots)[0], (source, data))
     reported: list[tuple[SourceFile, Request | None, Module]] = []
     while batch:
         found = _summaries(batch, index)
         reported.extend(found)
-        batch = []
-        for _, _, module in found:
-            for name in _imported_modules(module):
-                path = index.path_of(name)
-                if path is not None and path in waiting:
-                    batch.append(waiting.pop(path))
+        batch = [
+            waiting.pop(name)
+            for _, _, module in found
+            for name in _imported_modules(module)
+            if name in waiting
+        ]
     reported.sort(key=lambda entry: entry[0].display)
     readable = [(request, module) for _, request, module in reported if request is not None]
     redone = iter(
@@ -249,12 +242,13 @@ def _summaries(
 
 
 def _imported_modules(module: Module) -> Iterator[str]:
-    """Every module the file imports, at module level or inside its tasks."""
-    for site in module.imports:
-        yield site.module
-    for task in module.tasks:
-        for site in task.imports:
-            yield site.module
+    """Every module the file runs by importing (``import a.b`` runs ``a`` too), once each."""
+    sites = [*module.imports, *(site for task in module.tasks for site in task.imports)]
+    names = {site.module for site in sites}
+    for name in sorted(names):
+        parts = name.split(".")
+        for end in range(1, len(parts) + 1):
+            yield ".".join(parts[:end])
 
 
 def _ignore_syntax(settings: Settings, inventory: Inventory | None) -> str:
