@@ -66,6 +66,8 @@ class Settings:
 
     def ignored_for(self, path: Path) -> frozenset[str]:
         """Codes ``per-file-ignores`` turns off for ``path``."""
+        if not self.per_file_ignores:
+            return frozenset()
         try:
             relative = path.resolve().relative_to(self.root)
         except ValueError:

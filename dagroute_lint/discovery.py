@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,7 +64,7 @@ def discover(
     the folder given (or, for a file, its own folder), as when Airflow is pointed there.
     """
     found: dict[Path, SourceFile] = {}
-    patterns = (*DEFAULT_EXCLUDES, *exclude)
+    patterns = _matcher((*DEFAULT_EXCLUDES, *exclude))
     ignores: dict[Path, AirflowIgnore] = {}
 
     def ignore_for(base: Path) -> AirflowIgnore:
@@ -91,7 +92,7 @@ def _dag_folder(path: Path, dag_folders: Sequence[Path]) -> Path | None:
 
 
 def _walk(
-    folder: Path, patterns: Sequence[str], ignore: AirflowIgnore
+    folder: Path, patterns: re.Pattern[str], ignore: AirflowIgnore
 ) -> Iterable[tuple[Path, Path]]:
     """Each file as found under ``folder``, with its real path (resolving only symbolic links)."""
     for directory, subdirectories, files in os.walk(folder):
@@ -111,8 +112,13 @@ def _walk(
                     yield path, real.resolve() if real.is_symlink() else real
 
 
-def _excluded(name: str, patterns: Sequence[str]) -> bool:
-    return any(fnmatch.fnmatch(name, pattern) for pattern in patterns)
+def _matcher(patterns: Sequence[str]) -> re.Pattern[str]:
+    """One regular expression for all exclude globs (``fnmatch`` semantics, as on POSIX)."""
+    return re.compile("|".join(f"(?:{fnmatch.translate(pattern)})" for pattern in patterns))
+
+
+def _excluded(name: str, patterns: re.Pattern[str]) -> bool:
+    return patterns.match(os.path.normcase(name)) is not None
 
 
 def module_name(path: Path, roots: Sequence[Path]) -> tuple[str, bool]:

@@ -15,10 +15,14 @@ import pickle
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dagroute_lint.cache import SummaryCache, encode_summary, summary_key
 from dagroute_lint.model import Expr, Module
 from dagroute_lint.progress import ProgressLine
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
 # Below this many files to extract, a pool's start-up costs more than the second core saves.
 MIN_FILES_FOR_POOL = 16
@@ -51,7 +55,11 @@ class Request:
 
 
 class Extractor:
-    """Turns requests into summaries, using ``jobs`` processes and an optional cache."""
+    """Turns requests into summaries, using ``jobs`` processes and an optional cache.
+
+    The pool starts with the first batch large enough to need it and serves every later batch
+    (files that loop over other modules' names are extracted twice); ``close`` ends it.
+    """
 
     def __init__(
         self,
@@ -62,6 +70,18 @@ class Extractor:
         self.jobs = max(1, jobs)
         self.cache = cache
         self.progress = progress
+        self._pool: Executor | None = None
+
+    def __enter__(self) -> Extractor:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
 
     def extract(self, requests: Sequence[Request]) -> list[Module]:
         if self.progress is not None:
@@ -79,20 +99,23 @@ class Extractor:
         cache_dir = self.cache.directory if self.cache is not None else None
         work = [(requests[i], keys[i] if keys else "", cache_dir) for i in missing]
         if self.jobs > 1 and len(work) >= MIN_FILES_FOR_POOL:
-            from concurrent.futures import ProcessPoolExecutor
-
-            workers = min(self.jobs, len(work))
-            chunksize = max(1, len(work) // (workers * CHUNKS_PER_WORKER))
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                payloads = pool.map(_extract_one, work, chunksize=chunksize)
-                for index, payload in zip(missing, payloads):
-                    results[index] = pickle.loads(payload)
-                    self._advance(1)
+            chunksize = max(1, len(work) // (self.jobs * CHUNKS_PER_WORKER))
+            payloads = self._started_pool().map(_extract_one, work, chunksize=chunksize)
+            for index, payload in zip(missing, payloads):
+                results[index] = pickle.loads(payload)
+                self._advance(1)
         else:
             for index, item in zip(missing, work):
                 results[index] = pickle.loads(_extract_one(item))
                 self._advance(1)
         return [module for module in results if module is not None]
+
+    def _started_pool(self) -> Executor:
+        if self._pool is None:
+            from concurrent.futures import ProcessPoolExecutor
+
+            self._pool = ProcessPoolExecutor(max_workers=self.jobs)
+        return self._pool
 
     def _advance(self, count: int) -> None:
         if self.progress is not None and count:

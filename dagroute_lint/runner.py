@@ -144,9 +144,18 @@ def run(
 ) -> Report:
     """Lint ``paths`` (or one buffer from stdin, named as a file) and collect what is reported."""
     execution = execution or Execution()
-    index = ModuleIndex(
-        import_roots([stdin[0]] if stdin else paths, settings), execution.extractor()
-    )
+    with execution.extractor() as extractor:
+        return _run(paths, settings, inventory, stdin, extractor)
+
+
+def _run(
+    paths: Sequence[str],
+    settings: Settings,
+    inventory: Inventory | None,
+    stdin: tuple[str, bytes] | None,
+    extractor: Extractor,
+) -> Report:
+    index = ModuleIndex(import_roots([stdin[0]] if stdin else paths, settings), extractor)
     symbols = SymbolTable(index.lookup)
     if stdin is not None:
         display, data = stdin
