@@ -1,6 +1,6 @@
 """Side-by-side cost of linting generated DAG repositories, against the parse-only floor.
 
-Usage: python benchmarks/compare.py [--sizes 100,1000,5000] [--repeats 3] [--work DIR]
+Usage: python benchmarks/compare.py [--sizes 100,1000,5000] [--repeats 3,3,1] [--work DIR]
                                     [--dagbag-max 1000] [--airflow-python PATH]
 
 Run it with the interpreter of the virtual environment where dagroute-lint is installed (its
@@ -9,7 +9,8 @@ writes a corpus (``corpus.py``) and measures, each as a separate process (start-
 wall time, CPU time (user + system of the process and every worker it waited for) and peak
 memory (the largest sum of resident memory over the process and its children, sampled every
 20 ms). The configurations run round-robin, ``--repeats`` times, so that drift in the machine's
-load hits all of them alike; the table shows medians and the spread of CPU time.
+load hits all of them alike; the table shows medians and the spread of CPU time. ``--repeats``
+is one count for every size or one per size.
 """
 
 from __future__ import annotations
@@ -217,10 +218,11 @@ def median(samples: list[Sample], field: str) -> float:
     return statistics.median(getattr(sample, field) for sample in samples)
 
 
-def report(all_results: dict[int, dict[str, list[Sample]]], repeats: int) -> None:
+def report(all_results: dict[int, dict[str, list[Sample]]], repeats: dict[int, int]) -> None:
     for size, results in all_results.items():
         floor = median(next(iter(results.values())), "cpu")
-        print(f"\n### {size} files (median of {repeats} runs)\n")
+        runs = "1 run" if repeats[size] == 1 else f"median of {repeats[size]} runs"
+        print(f"\n### {size} files ({runs})\n")
         print("| measure | wall s | CPU s | CPU spread | peak MB | CPU x floor |")
         print("|---|---:|---:|---:|---:|---:|")
         for name, samples in results.items():
@@ -298,10 +300,20 @@ def machine() -> str:
     )
 
 
+def _revision() -> str:
+    found = subprocess.run(
+        ["git", "-C", str(HERE), "describe", "--always", "--dirty"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return found.stdout.strip() or "unknown revision"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100,1000,5000")
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", default="3,3,1")
     parser.add_argument("--work", type=Path, default=None)
     parser.add_argument("--dagbag-max", type=int, default=1000)
     parser.add_argument("--airflow-python", type=Path, default=DEFAULT_AIRFLOW)
@@ -312,14 +324,17 @@ def main() -> None:
         len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     )
     print(f"machine: {machine()}")
+    print(f"dagroute-lint: {_revision()}")
     if airflow is None:
         print("Airflow venv not found: DagBag not measured (--airflow-python)")
     sizes = [int(size) for size in arguments.sizes.split(",")]
+    counts = [int(count) for count in arguments.repeats.split(",")]
+    repeats = dict(zip(sizes, counts if len(counts) == len(sizes) else counts[:1] * len(sizes)))
     results = {
-        size: bench_size(size, work, arguments.repeats, cores, airflow, arguments.dagbag_max)
+        size: bench_size(size, work, repeats[size], cores, airflow, arguments.dagbag_max)
         for size in sizes
     }
-    report(results, arguments.repeats)
+    report(results, repeats)
     print(f"\nload average at end {os.getloadavg()[0]:.2f}")
 
 
