@@ -277,3 +277,18 @@ def test_concurrent_runs_share_one_cache_safely(repo: Path) -> None:
     for entry in entries:
         assert decode_summary(entry.read_bytes(), entry.name) is not None
     assert lint("--cache-dir", "shared", "-j", "1") == reference
+
+
+def test_rules_run_again_on_cached_summaries_when_the_inventory_changes(
+    repo: Path, extractions: list[str]
+) -> None:
+    lint("-j", "1")
+    before = lint("-j", "1")
+    assert "queue 'reports'" in before[1]
+    inventory = repo / "dagroute.toml"
+    inventory.write_text(inventory.read_text().replace('"imports"]', '"imports", "reports"]'))
+    extractions.clear()
+    after = lint("-j", "1")
+    assert extractions == []  # the summaries came from the cache
+    assert after == lint("--no-cache", "-j", "1")
+    assert "queue 'reports'" not in after[1] and after[1] != before[1]
