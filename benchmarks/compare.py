@@ -7,8 +7,9 @@ Run it with the interpreter of the virtual environment where dagroute-lint is in
 ``dagroute-lint`` and ``ruff`` scripts are taken from beside that interpreter). For every size it
 writes a corpus (``corpus.py``) and measures, each as a separate process (start-up included):
 wall time, CPU time (user + system of the process and every worker it waited for) and peak
-memory (the largest sum of resident memory over the process and its children, sampled every
-20 ms). The configurations run round-robin, ``--repeats`` times, so that drift in the machine's
+memory (the largest sum of proportional set sizes over the process and its children, sampled
+every 20 ms, so that pages a forked worker shares with its parent count once; at least the
+largest single process's peak resident size). The configurations run round-robin, ``--repeats`` times, so that drift in the machine's
 load hits all of them alike; the table shows medians and the spread of CPU time. ``--repeats``
 is one count for every size or one per size.
 """
@@ -36,7 +37,6 @@ from corpus import write_corpus  # noqa: E402
 
 BIN = Path(sys.executable).parent
 DEFAULT_AIRFLOW = Path.home() / ".cache/dagroute-lint/airflow-3.3.2-venv/bin/python"
-PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
 @dataclass(frozen=True)
@@ -53,8 +53,8 @@ class Config:
     prepare: Callable[[int], None] = lambda repeat: None
 
 
-def _tree_rss_mb(root: int) -> float:
-    """Resident memory of ``root`` and all its descendants, in MB."""
+def _tree_pss_mb(root: int) -> float:
+    """Proportional set size of ``root`` and all its descendants, in MB."""
     children: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -70,11 +70,14 @@ def _tree_rss_mb(root: int) -> float:
         pid = stack.pop()
         stack.extend(children.get(pid, []))
         try:
-            with open(f"/proc/{pid}/statm", encoding="ascii") as statm:
-                total += int(statm.read().split()[1])
+            with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as rollup:
+                for line in rollup:
+                    if line.startswith("Pss:"):
+                        total += int(line.split()[1])
+                        break
         except (OSError, IndexError, ValueError):
             continue
-    return total * PAGE_MB
+    return total / 1024
 
 
 def measure(command: list[str], cwd: Path, ok: tuple[int, ...] = (0, 1)) -> Sample:
@@ -86,7 +89,7 @@ def measure(command: list[str], cwd: Path, ok: tuple[int, ...] = (0, 1)) -> Samp
     def sample() -> None:
         nonlocal peak
         while not done.is_set():
-            peak = max(peak, _tree_rss_mb(process.pid))
+            peak = max(peak, _tree_pss_mb(process.pid))
             done.wait(0.02)
 
     sampler = threading.Thread(target=sample, daemon=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -26,6 +28,8 @@ from dagroute_lint.symbols import Known, SymbolTable, as_expr
 
 DEFAULT_QUEUE = "default"
 DEFAULT_AIRFLOW_MAJOR = 3
+# Allocations between two young-generation collections during a run (CPython's default: 700).
+RARE_COLLECTIONS = 200_000
 
 
 @dataclass(frozen=True)
@@ -144,8 +148,25 @@ def run(
 ) -> Report:
     """Lint ``paths`` (or one buffer from stdin, named as a file) and collect what is reported."""
     execution = execution or Execution()
-    with execution.extractor() as extractor:
+    with _rare_collections(), execution.extractor() as extractor:
         return _run(paths, settings, inventory, stdin, extractor)
+
+
+@contextlib.contextmanager
+def _rare_collections() -> Iterator[None]:
+    """Run the cyclic garbage collector rarely while summaries pile up; restore it after.
+
+    A run allocates millions of small objects that all live until it ends (summaries read from
+    the cache, resolved tasks); each collection would traverse all of them again, which cost more
+    than half of a warm run over 5,000 files. Summaries hold no reference cycles, so reference
+    counting still frees whatever dies early. (mypy tunes its collector the same way.)
+    """
+    previous = gc.get_threshold()
+    gc.set_threshold(RARE_COLLECTIONS, *previous[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*previous)
 
 
 def _run(
