@@ -9,9 +9,9 @@ writes a corpus (``corpus.py``) and measures, each as a separate process (start-
 wall time, CPU time (user + system of the process and every worker it waited for) and peak
 memory (the largest sum of proportional set sizes over the process and its children, sampled
 every 20 ms, so that pages a forked worker shares with its parent count once; at least the
-largest single process's peak resident size). The configurations run round-robin, ``--repeats`` times, so that drift in the machine's
-load hits all of them alike; the table shows medians and the spread of CPU time. ``--repeats``
-is one count for every size or one per size.
+largest single process's peak resident size). The configurations run round-robin,
+``--repeats`` times, so that drift in the machine's load hits all of them alike; the table shows
+medians and the spread of CPU time. ``--repeats`` is one count for every size or one per size.
 """
 
 from __future__ import annotations
