@@ -11,7 +11,7 @@ import sys
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -21,7 +21,6 @@ from dagroute_lint.config import Settings, load_settings
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.extraction import available_cores
 from dagroute_lint.files import write_atomically
-from dagroute_lint.fix import FixOutcome, fix_files
 from dagroute_lint.formatters import FORMATTERS
 from dagroute_lint.formatters.statistics import STATISTICS_FORMATS, format_statistics
 from dagroute_lint.inventory import Inventory, load_inventory
@@ -30,6 +29,9 @@ from dagroute_lint.routes import ROUTE_FORMATS
 from dagroute_lint.rules import RULES
 from dagroute_lint.runner import Execution, Report, run
 from dagroute_lint.targets import STDIN, Targets, lint_targets
+
+if TYPE_CHECKING:
+    from dagroute_lint.fix import FixOutcome
 
 EXIT_CLEAN, EXIT_REPORTED, EXIT_ERROR = 0, 1, 2
 
@@ -215,6 +217,9 @@ def check(
         settings, jobs, no_cache, cache_dir, progress=output_format == "text" and not quiet
     )
     report = _lint(targets, settings, deployment, stdin, execution)
+    if fix or diff:
+        # Imported here: it loads libcst, which a run answered from the cache never needs.
+        from dagroute_lint.fix import fix_files
     if diff:
         _print_diff(fix_files(report.diagnostics, write=False), quiet)
     if fix:

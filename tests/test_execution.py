@@ -292,3 +292,26 @@ def test_rules_run_again_on_cached_summaries_when_the_inventory_changes(
     assert extractions == []  # the summaries came from the cache
     assert after == lint("--no-cache", "-j", "1")
     assert "queue 'reports'" not in after[1] and after[1] != before[1]
+
+
+WARM_RUN = """
+import sys
+from dagroute_lint.cli import main
+sys.argv = ["dagroute-lint", "dags", "--inventory", "dagroute.toml", "-j", "1"]
+try:
+    main()
+except SystemExit as done:
+    print("exit", done.code, "libcst imported:", "libcst" in sys.modules, file=sys.stderr)
+"""
+
+
+def test_a_warm_run_never_imports_libcst(repo: Path) -> None:
+    """Importing libcst costs more than a warm run of a thousand files: only extraction may."""
+    command = [sys.executable, "-c", WARM_RUN]
+    runs = [
+        subprocess.run(command, cwd=repo, capture_output=True, text=True, check=False)
+        for _ in range(2)
+    ]
+    assert "libcst imported: True" in runs[0].stderr  # the cold run extracted
+    assert "exit 1 libcst imported: False" in runs[1].stderr
+    assert runs[1].stdout == runs[0].stdout
