@@ -7,6 +7,7 @@ points in this process, to cover every way a pack can be broken.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -146,6 +147,10 @@ def test_installed_plugin_rule_is_listed(plugin_venv: Path, repo: Path) -> None:
     last = result.stdout.splitlines()[-1]
     assert last.startswith("XYZ100  no-retries")
     assert "a task that sets no retries [plugin 'xyz = xyz_rules:RULES' (xyz-rules 0.1.0)]" in last
+    listed = json.loads(run_installed(plugin_venv, repo, "rules", "--format", "json").stdout)
+    assert listed[-1]["code"] == "XYZ100"
+    assert listed[-1]["plugin"] == "'xyz = xyz_rules:RULES' (xyz-rules 0.1.0)"
+    assert {item["plugin"] for item in listed[:-1]} == {None}
 
 
 def test_unknown_plugin_code_is_still_a_usage_error(plugin_venv: Path, repo: Path) -> None:
