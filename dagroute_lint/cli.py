@@ -229,7 +229,8 @@ def routes(
 def list_rules() -> None:
     """List every rule with its code, name and the boundary it guards."""
     for rule in RULES:
-        click.echo(f"{rule.code}  {rule.name:<28} {rule.boundary:<9} {rule.summary}")
+        opt_in = "" if rule.default_enabled else " (opt-in)"
+        click.echo(f"{rule.code}  {rule.name:<28} {rule.boundary:<9} {rule.summary}{opt_in}")
 
 
 @main.group(name="inventory")

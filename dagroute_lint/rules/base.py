@@ -30,7 +30,11 @@ Check = Callable[[Context], Iterator[Diagnostic]]
 
 @dataclass(frozen=True)
 class Rule:
-    """A rule: stable code, kebab-case name, the boundary it guards, and its check."""
+    """A rule: stable code, kebab-case name, the boundary it guards, and its check.
+
+    ``default_enabled`` is false for opt-in rules, whose findings are advice rather than a
+    certain failure: they run only when a selector names them.
+    """
 
     code: str
     name: str
@@ -38,3 +42,4 @@ class Rule:
     boundary: str
     check: Check
     needs_inventory: bool = True
+    default_enabled: bool = True
