@@ -170,7 +170,7 @@ def test_poke_sensor_holds_slot(tmp_path: Path) -> None:
     assert sorted(found) == ["deferrable_kind", "flow_sensor", "forever", "long", "none_timeout"]
     assert found["forever"] == (
         "task 'forever' in dag 'lab' waits in poke mode for up to 7 days (the default timeout), "
-        "holding a worker slot and a pool slot the whole time; set mode=\"reschedule\" to free "
+        'holding a worker slot and a pool slot the whole time; set mode="reschedule" to free '
         "both slots between pokes"
     )
     assert "up to 2 hours (its timeout)" in found["long"]

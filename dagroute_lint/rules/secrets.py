@@ -6,6 +6,7 @@ can only start at a literal ``://``, whose runs stop at the next ``/``.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -91,7 +92,7 @@ def findings(where: str, name: str, value: object) -> Iterator[Finding]:
     elif isinstance(value, dict):
         for key, item in value.items():
             if isinstance(key, str):
-                yield from findings(f"{where}[{key!r}]", key, item)
+                yield from findings(f"{where}[{json.dumps(key)}]", key, item)
     elif isinstance(value, list):
         for index, item in enumerate(value):
             yield from findings(f"{where}[{index}]", name, item)
