@@ -247,7 +247,7 @@ class Resolver:
             return Field(True, True, f"class {name}")
         trigger = self._operator_flag(module, task, name, "start_from_trigger")
         if trigger.known and trigger.value:
-            return Field(True, True, f"start_from_trigger=True ({trigger.origin})")
+            return Field(True, True, f"start_from_trigger: {trigger.origin}")
         return self._operator_flag(module, task, name, "deferrable")
 
     def _operator_flag(self, module: Module, task: Task, name: str | None, key: str) -> Field:

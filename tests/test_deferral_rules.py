@@ -132,9 +132,9 @@ with DAG("lab", default_args={"deferrable": True}):
         f"task '{task}' in dag 'lab' defers to the triggerer ({why}), but the deployment runs "
         "no triggerer; the task stays DEFERRED and never resumes"
         for task, why in [
-            ("by_default_args", "deferrable=True (DAG default_args)"),
+            ("by_default_args", "deferrable=True from DAG default_args"),
             ("by_class", "TimeSensorAsync always defers"),
-            ("by_trigger", "start_from_trigger=True (argument)"),
+            ("by_trigger", "start_from_trigger=True"),
         ]
     ]
     assert by_code(lint_repo(tmp_path, files, inventory=WITH_TRIGGERER), "DRL303") == []

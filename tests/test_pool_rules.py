@@ -31,8 +31,8 @@ with DAG("lab"):
     assert (diagnostic.line, diagnostic.column) == (6, 49)  # the pool= argument
     assert diagnostic.message == (
         "task 'a' in dag 'lab' uses pool 'report' (argument), which the deployment does not "
-        "declare (pools: big, default_pool, reports); did you mean 'reports'?; the scheduler "
-        "never schedules it and it stays SCHEDULED forever"
+        "declare (pools: big, default_pool, reports); the scheduler never schedules it and it "
+        "stays SCHEDULED forever; did you mean 'reports'?"
     )
 
 

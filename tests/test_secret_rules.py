@@ -136,7 +136,7 @@ with DAG("lab", default_args={"aws_conn_id": "aws_prod"}):
         (
             8,
             "task 'typo' in dag 'lab' sets conn_id='warehous', a connection the deployment does "
-            "not declare; did you mean 'warehouse'?" + tail,
+            "not declare" + tail + "; did you mean 'warehouse'?",
         ),
         (
             11,

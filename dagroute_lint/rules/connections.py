@@ -37,8 +37,8 @@ def check_undeclared_connection(context: Context) -> Iterator[Diagnostic]:
                 position,
                 "DRL402",
                 f"{whose} sets {setting.name}='{conn_id}', a connection the deployment does not "
-                f"declare{did_you_mean(conn_id, declared)}; the task fails when it looks the "
-                "connection up",
+                "declare; the task fails when it looks the connection up"
+                f"{did_you_mean(conn_id, declared)}",
             )
 
 

@@ -15,11 +15,13 @@ LONG_WAIT = 3600.0
 
 
 def _why_deferrable(field: Field) -> str:
+    """``TimeSensorAsync always defers``, ``deferrable=True from DAG default_args``..."""
     if field.origin.startswith("class "):
         return f"{field.origin.removeprefix('class ')} always defers"
-    if field.origin.startswith("start_from_trigger"):
-        return field.origin
-    return f"deferrable=True ({field.origin})"
+    key, origin = "deferrable", field.origin
+    if origin.startswith("start_from_trigger: "):
+        key, origin = "start_from_trigger", origin.removeprefix("start_from_trigger: ")
+    return f"{key}=True" if origin == "argument" else f"{key}=True from {origin}"
 
 
 def check_deferrable_without_triggerer(context: Context) -> Iterator[Diagnostic]:

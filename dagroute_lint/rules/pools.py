@@ -39,8 +39,8 @@ def check_unknown_pool(context: Context) -> Iterator[Diagnostic]:
             task.task.arguments.positions.get("pool", task.task.position),
             "DRL301",
             f"{task.label} uses pool '{pool}' ({origin}), which the deployment does not declare "
-            f"(pools: {', '.join(sorted(inventory.pools))}){did_you_mean(pool, inventory.pools)}; "
-            "the scheduler never schedules it and it stays SCHEDULED forever",
+            f"(pools: {', '.join(sorted(inventory.pools))}); the scheduler never schedules it "
+            f"and it stays SCHEDULED forever{did_you_mean(pool, inventory.pools)}",
         )
 
 
