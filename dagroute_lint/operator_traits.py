@@ -91,6 +91,9 @@ ACCEPTS_START_FROM_TRIGGER = frozenset(
 # ``deferrable``; every other decorator builds a Python-callable operator, which never defers.
 DEFERRABLE_DECORATORS = frozenset({"kubernetes", "kubernetes_cmd"})
 
+# ``BaseSensorOperator.__init__`` takes these, so default_args reach every sensor with them.
+SENSOR_KEYS = frozenset({"mode", "timeout", "poke_interval", "soft_fail", "exponential_backoff"})
+
 # ``[sensors] default_timeout``: a sensor with no ``timeout`` (or ``timeout=None``) waits 7 days.
 DEFAULT_SENSOR_TIMEOUT = 7 * 24 * 60 * 60.0
 
@@ -120,6 +123,8 @@ def accepts(name: str | None, key: str) -> bool | None:
         if name in ACCEPTS_DEFERRABLE or name in REJECTS_DEFERRABLE:
             return False
         return None
+    if key in SENSOR_KEYS:
+        return True if name is not None and name.endswith("Sensor") else None
     return None
 
 

@@ -251,34 +251,41 @@ class Resolver:
         return self._operator_flag(module, task, name, "deferrable")
 
     def _operator_flag(self, module: Module, task: Task, name: str | None, key: str) -> Field:
-        found = self.find(module, task, key)
+        found = self.operator_key(module, task, key)
         if found is None:
             return Field(False, True, "default")
         origin, resolved = found
-        if origin.endswith("default_args"):
-            reaches = True if task.taskflow is not None else traits.accepts(name, key)
-            if reaches is False:
-                return Field(False, True, "default")
-            if reaches is None:
-                return Field(
-                    None,
-                    False,
-                    origin,
-                    f"{origin} set '{key}', which reaches {name} only if its __init__ takes it",
-                )
         if isinstance(resolved, Unresolved):
             return Field(None, False, origin, resolved.reason)
         return Field(bool(resolved.value), True, origin)
+
+    def operator_key(self, module: Module, task: Task, key: str) -> tuple[str, Resolved] | None:
+        """``find`` for a key that ``BaseOperator.__init__`` does not take (semantics §1.1, §1.5).
+
+        ``default_args`` reach such a key only when the class's ``__init__`` names it, and never
+        a classic mapped operator: ``partial()`` keeps only BaseOperator parameters from them.
+        """
+        found = self.find(module, task, key)
+        if found is None or not found[0].endswith("default_args") or task.taskflow is not None:
+            return found
+        name = traits.class_name(task.operator)
+        reaches = False if task.mapped else traits.accepts(name, key)
+        if reaches is False:
+            return None
+        if reaches is None:
+            reason = f"{found[0]} set '{key}', which reaches {name} only if its __init__ takes it"
+            return found[0], Unresolved(reason)
+        return found
 
     def sensor(self, module: Module, task: Task) -> Sensor | None:
         """``mode`` (default ``poke``) and ``timeout`` (default 7 days) of a sensor task."""
         if not traits.is_sensor(task.operator, task.taskflow):
             return None
-        mode = self.find(module, task, "mode")
+        mode = self.operator_key(module, task, "mode")
         mode_field = Field("poke", True, "default")
         if mode is not None:
             mode_field = self._field("mode", mode[1], mode[0])
-        timeout = self.find(module, task, "timeout")
+        timeout = self.operator_key(module, task, "timeout")
         if timeout is None or (isinstance(timeout[1], Known) and timeout[1].value is None):
             return Sensor(mode_field, Field(traits.DEFAULT_SENSOR_TIMEOUT, True, "default"))
         origin, resolved = timeout
