@@ -143,7 +143,7 @@ with DAG("lab", default_args={"deferrable": True}):
 SENSORS = """
 with DAG("lab"):
     PythonSensor(task_id="forever", python_callable=print)
-    PythonSensor(task_id="long", python_callable=print, timeout=7200)
+    PythonSensor(task_id="long", python_callable=print, timeout=2 * 60 * 60)
     PythonSensor(task_id="short", python_callable=print, timeout=600)
     PythonSensor(task_id="none_timeout", python_callable=print, timeout=None)
     PythonSensor(task_id="rescheduled", python_callable=print, mode="reschedule")

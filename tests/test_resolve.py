@@ -323,3 +323,31 @@ with DAG("p"):
     assert tasks["m"].task.mapped
     assert value(tasks["add"], "queue") == "oq"
     assert tasks["add"].task.partial_keys == ("queue",)
+
+
+@pytest.mark.parametrize(
+    ("expression", "expected"),
+    [
+        ("2 * 2", 4),
+        ("SLOTS * 3", 6),
+        ('"ab" * 3', None),  # strings are never repeated: hostile input could ask for gigabytes
+        ("10 ** 9 * 10 ** 9", None),
+        ("1_000_000_000 * 1_000_000_000", None),
+        ("True * 2", None),
+    ],
+)
+def test_multiplication_folds_numbers_only(
+    tmp_path: Path, expression: str, expected: int | None
+) -> None:
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + f"""
+SLOTS = 2
+with DAG("p"):
+    BashOperator(task_id="t", bash_command="x", pool_slots={expression})
+""",
+    )
+    field = tasks["t"].fields["pool_slots"]
+    assert (field.value if field.known else None) == expected
+    assert field.known is (expected is not None)

@@ -539,6 +539,8 @@ class _Walker:
             return Operation("add", (self.as_expr(left), self.as_expr(right)))
         if isinstance(operator, cst.Modulo):
             return Operation("mod", (self.as_expr(left), self.as_expr(right)))
+        if isinstance(operator, cst.Multiply):
+            return Operation("mul", (self.as_expr(left), self.as_expr(right)))
         if isinstance(operator, cst.BitOr):
             return DictExpr(((None, self.as_expr(left)), (None, self.as_expr(right))))
         return Unknown("an arithmetic expression")
