@@ -10,7 +10,8 @@ _UNITS = ((86_400, "day"), (3_600, "hour"), (60, "minute"))
 
 def did_you_mean(name: str, choices: Iterable[str]) -> str:
     """``"; did you mean 'x'?"`` for a close declared name, else nothing."""
-    close = difflib.get_close_matches(name, sorted(choices), n=1)
+    # A high cutoff: a typo ('report' for 'reports'), not a shared suffix ('x_pool', 'y_pool').
+    close = difflib.get_close_matches(name, sorted(choices), n=1, cutoff=0.8)
     return f"; did you mean '{close[0]}'?" if close else ""
 
 
