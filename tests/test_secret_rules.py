@@ -34,6 +34,7 @@ def dag_file(body: str) -> dict[str, str]:
         ("AWS_SECRET_ACCESS_KEY", True),
         ("auth_token", True),
         ("private-key", True),
+        ("Authorization", True),
         ("token_url", False),
         ("secret_name", False),
         ("aws_access_key_id", False),

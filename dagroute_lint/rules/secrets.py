@@ -18,7 +18,7 @@ from dagroute_lint.rules.base import Context, Rule
 # aws_secret_access_key, client_secret, auth_token. ``token_url`` or ``secret_name`` are not.
 _SECRET_NAME = re.compile(
     r"(?:^|_)(?:password|passwd|passphrase|secret|token|api_?key|access_?key|secret_?key"
-    r"|private_?key|auth_?key)$"
+    r"|private_?key|auth_?key|authorization)$"
 )
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 # ``scheme://user:password@host``; the user may be empty (``redis://:password@host``). The scheme
