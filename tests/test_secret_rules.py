@@ -147,3 +147,16 @@ with DAG("lab", default_args={"aws_conn_id": "aws_prod"}):
     ]
     # Without a [connections] section the rule has nothing to compare against.
     assert by_code(lint_repo(tmp_path, files), "DRL402") == []
+
+
+def test_tasks_unrolled_from_a_loop_are_each_checked(tmp_path: Path) -> None:
+    report = lint_repo(
+        tmp_path,
+        dag_file("""
+with DAG("lab"):
+    for name in ["warehouse", "archive", "lake"]:
+        SQLExecuteQueryOperator(task_id=f"q_{name}", conn_id=name, sql="select 1")
+"""),
+        inventory=WITH_CONNECTIONS,
+    )
+    assert [d.message.split("'")[1] for d in by_code(report, "DRL402")] == ["q_archive", "q_lake"]

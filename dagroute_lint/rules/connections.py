@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.rules.arguments import written_settings
 from dagroute_lint.rules.base import Context, Rule
 from dagroute_lint.rules.wording import did_you_mean
 
@@ -19,27 +20,20 @@ def check_undeclared_connection(context: Context) -> Iterator[Diagnostic]:
     declared = inventory.connections
     if declared is None:
         return
-    seen: set[tuple[int, int, str, str]] = set()
-    for task in context.tasks:
-        for setting in task.settings:
-            conn_id = setting.value
-            if not is_connection_key(setting.name) or not isinstance(conn_id, str):
-                continue
-            if not conn_id.strip() or "{{" in conn_id or conn_id in declared:
-                continue
-            position = setting.position
-            key = (position.line, position.column, setting.name, conn_id)
-            if key in seen:
-                continue  # one DAG's default_args reach all its tasks: report them once
-            seen.add(key)
-            whose = setting.origin if "default_args" in setting.origin else task.label
-            yield context.report(
-                position,
-                "DRL402",
-                f"{whose} sets {setting.name}='{conn_id}', a connection the deployment does not "
-                "declare; the task fails when it looks the connection up"
-                f"{did_you_mean(conn_id, declared)}",
-            )
+    for written in written_settings(context.tasks):
+        setting = written.setting
+        conn_id = setting.value
+        if not is_connection_key(setting.name) or not isinstance(conn_id, str):
+            continue
+        if not conn_id.strip() or "{{" in conn_id or conn_id in declared:
+            continue
+        yield context.report(
+            setting.position,
+            "DRL402",
+            f"{written.owner} sets {setting.name}='{conn_id}', a connection the deployment does "
+            "not declare; the task fails when it looks the connection up"
+            f"{did_you_mean(conn_id, declared)}",
+        )
 
 
 UNDECLARED_CONNECTION = Rule(

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.rules.arguments import written_settings
 from dagroute_lint.rules.base import Context, Rule
 
 # Names whose last word says "this value is a secret": password, db_password, api_key, apiKey,
@@ -99,23 +100,16 @@ def findings(where: str, name: str, value: object) -> Iterator[Finding]:
 
 
 def check_hardcoded_credential(context: Context) -> Iterator[Diagnostic]:
-    seen: set[tuple[int, int, str, str]] = set()
-    for task in context.tasks:
-        for setting in task.settings:
-            for found in findings(setting.name, setting.name, setting.value):
-                position = setting.position
-                key = (position.line, position.column, found.where, found.what)
-                if key in seen:
-                    continue  # one DAG's default_args reach all its tasks: report them once
-                seen.add(key)
-                whose = setting.origin if "default_args" in setting.origin else task.label
-                yield context.report(
-                    position,
-                    "DRL401",
-                    f"{whose} sets {found.what} in '{found.where}'; anyone who can read the DAG "
-                    "files or the task's rendered arguments sees it: read it from an Airflow "
-                    "connection, Variable or secrets backend instead",
-                )
+    for written in written_settings(context.tasks):
+        setting = written.setting
+        for found in findings(setting.name, setting.name, setting.value):
+            yield context.report(
+                setting.position,
+                "DRL401",
+                f"{written.owner} sets {found.what} in '{found.where}'; anyone who can read the "
+                "DAG files or the task's rendered arguments sees it: read it from an Airflow "
+                "connection, Variable or secrets backend instead",
+            )
 
 
 HARDCODED_CREDENTIAL = Rule(
