@@ -245,12 +245,12 @@ class Resolver:
         name = traits.class_name(task.operator) if task.taskflow is None else None
         if traits.always_defers(name):
             return Field(True, True, f"class {name}")
-        trigger = self._operator_flag(module, task, name, "start_from_trigger")
+        trigger = self._operator_flag(module, task, "start_from_trigger")
         if trigger.known and trigger.value:
             return Field(True, True, f"start_from_trigger: {trigger.origin}")
-        return self._operator_flag(module, task, name, "deferrable")
+        return self._operator_flag(module, task, "deferrable")
 
-    def _operator_flag(self, module: Module, task: Task, name: str | None, key: str) -> Field:
+    def _operator_flag(self, module: Module, task: Task, key: str) -> Field:
         found = self.operator_key(module, task, key)
         if found is None:
             return Field(False, True, "default")
