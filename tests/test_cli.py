@@ -157,6 +157,7 @@ def test_routes_json_contract(repo: Path) -> None:
         "pool_slots": 1,
     }
     assert task["executor"] is None and task["unresolved"] == []
+    assert task["deferrable"] is False
     assert document["summary"]["unserved_queues"] == ["reports"]
     assert document["summary"]["unused_worker_queues"] == ["default", "imports"]
 
