@@ -306,6 +306,11 @@ class _Walker:
         if _is_type_checking(test):
             with self.guarding():
                 self.walk_body(statement.body)
+            # The else branch is what runs for real.
+            if isinstance(statement.orelse, cst.If):
+                self.walk_if(statement.orelse)
+            elif statement.orelse is not None:
+                self.walk_body(statement.orelse.body)
             return
         before = dict(self.scope.names)
         self.walk_body(statement.body)

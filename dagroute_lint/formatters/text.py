@@ -7,13 +7,13 @@ from collections.abc import Sequence
 from dagroute_lint.diagnostics import Diagnostic
 
 
-def _one_line(text: str) -> str:
+def one_line(text: str) -> str:
     """A hostile file name or message must not forge extra diagnostic lines."""
     return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
 def format_text(diagnostics: Sequence[Diagnostic]) -> str:
     return "".join(
-        f"{_one_line(d.path)}:{d.line}:{d.column}: {d.code} {_one_line(d.message)}\n"
+        f"{one_line(d.path)}:{d.line}:{d.column}: {d.code} {one_line(d.message)}\n"
         for d in diagnostics
     )

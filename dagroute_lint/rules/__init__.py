@@ -13,6 +13,7 @@ from dagroute_lint.rules.dispatch import (
 )
 from dagroute_lint.rules.executor_config import EXECUTOR_CONFIG_IGNORED
 from dagroute_lint.rules.mapping import UNMAPPABLE_ROUTING
+from dagroute_lint.rules.packages import PACKAGE_MISSING_ON_WORKER
 from dagroute_lint.rules.pools import POOL_SLOTS_EXCEED_POOL, UNKNOWN_POOL
 from dagroute_lint.rules.providers import PROVIDER_MISSING_AT_PARSE, PROVIDER_MISSING_ON_WORKER
 from dagroute_lint.rules.secrets import HARDCODED_CREDENTIAL
@@ -27,6 +28,7 @@ RULES: tuple[Rule, ...] = (
     UNRESOLVED_ROUTING,
     PROVIDER_MISSING_AT_PARSE,
     PROVIDER_MISSING_ON_WORKER,
+    PACKAGE_MISSING_ON_WORKER,
     UNKNOWN_POOL,
     POOL_SLOTS_EXCEED_POOL,
     DEFERRABLE_WITHOUT_TRIGGERER,
