@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from dagroute_lint import operator_traits as traits
 from dagroute_lint.model import Const, DictExpr, Expr, Module, Position, SeqExpr, Task
@@ -291,6 +292,8 @@ class Resolver:
         origin, resolved = timeout
         if isinstance(resolved, Known):
             seconds = resolved.value
+            if isinstance(seconds, timedelta):
+                seconds = seconds.total_seconds()
             if isinstance(seconds, (int, float)) and not isinstance(seconds, bool):
                 return Sensor(mode_field, Field(float(seconds), True, origin))
             return Sensor(mode_field, Field(None, False, origin, "not a number of seconds"))
@@ -343,6 +346,9 @@ class Resolver:
         return resolved.value if isinstance(resolved, Known) else resolved
 
     def _field(self, name: str, resolved: Resolved, origin: str) -> Field:
+        if isinstance(resolved, Known) and isinstance(resolved.value, timedelta):
+            # A duration is no queue, pool or executor: Airflow rejects it when it parses.
+            return Field(None, False, origin, f"a timedelta, which is not a valid {name}")
         if isinstance(resolved, Known):
             value = resolved.value
             if name == "pool" and value is None:

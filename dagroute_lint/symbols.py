@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import PurePosixPath
 from typing import Callable, Optional, Union
 
@@ -206,6 +207,15 @@ def _fold(op: str, operands: list[object]) -> object:
         if not abs(product) <= MAX_FOLDED_NUMBER:  # NaN fails this too
             return Unresolved("a product too large to fold")
         return product
+    if op == "timedelta":
+        args, kwargs = operands
+        if (
+            not isinstance(args, list)
+            or not isinstance(kwargs, dict)
+            or not all(_number(value) for value in [*args, *kwargs.values()])
+        ):
+            return Unresolved("a timedelta of values that are not numbers")
+        return timedelta(*args, **{str(key): value for key, value in kwargs.items()})
     if op == "mod":
         template, values = operands
         if not isinstance(template, str) or _WIDE_FORMAT.search(template):

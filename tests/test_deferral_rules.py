@@ -141,6 +141,8 @@ with DAG("lab", default_args={"deferrable": True}):
 
 
 SENSORS = """
+import os
+HOURS = int(os.environ["HOURS"])
 with DAG("lab"):
     PythonSensor(task_id="forever", python_callable=print)
     PythonSensor(task_id="long", python_callable=print, timeout=2 * 60 * 60)
@@ -148,6 +150,8 @@ with DAG("lab"):
     PythonSensor(task_id="none_timeout", python_callable=print, timeout=None)
     PythonSensor(task_id="rescheduled", python_callable=print, mode="reschedule")
     PythonSensor(task_id="timedelta", python_callable=print, timeout=timedelta(hours=3))
+    PythonSensor(task_id="short_timedelta", python_callable=print, timeout=timedelta(minutes=10))
+    PythonSensor(task_id="env_timedelta", python_callable=print, timeout=timedelta(hours=HOURS))
     TimeSensor(task_id="deferrable_kind", target_time=None)
     TimeSensor(task_id="deferred", target_time=None, deferrable=True)
 
@@ -166,14 +170,22 @@ with DAG("lab"):
 def test_poke_sensor_holds_slot(tmp_path: Path) -> None:
     report = lint_repo(tmp_path, dag_file(SENSORS), inventory=WITH_TRIGGERER)
     found = {d.message.split("'")[1]: d.message for d in by_code(report, "DRL304")}
-    # timedelta(...) is a call the linter does not fold: unknown timeout, not reported.
-    assert sorted(found) == ["deferrable_kind", "flow_sensor", "forever", "long", "none_timeout"]
+    # A timedelta of an environment value is an unknown timeout: not reported.
+    assert sorted(found) == [
+        "deferrable_kind",
+        "flow_sensor",
+        "forever",
+        "long",
+        "none_timeout",
+        "timedelta",
+    ]
     assert found["forever"] == (
         "task 'forever' in dag 'lab' waits in poke mode for up to 7 days (the default timeout), "
         'holding a worker slot and a pool slot the whole time; set mode="reschedule" to free '
         "both slots between pokes"
     )
     assert "up to 2 hours (its timeout)" in found["long"]
+    assert "up to 3 hours (its timeout)" in found["timedelta"]
     assert found["deferrable_kind"].endswith(
         "a triggerer runs: set deferrable=True to wait without a worker"
     )
