@@ -19,6 +19,7 @@ from dagroute_lint import __version__
 from dagroute_lint.config import Settings, load_settings
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.files import write_atomically
+from dagroute_lint.fix import FixOutcome, fix_files
 from dagroute_lint.formatters import FORMATTERS
 from dagroute_lint.formatters.statistics import STATISTICS_FORMATS, format_statistics
 from dagroute_lint.inventory import Inventory, load_inventory
@@ -137,6 +138,10 @@ _verbose_option = click.option(
     "--statistics", is_flag=True, help="Count diagnostics per rule instead of listing them."
 )
 @click.option("--quiet", "-q", is_flag=True, help="Print diagnostics only.")
+@click.option("--fix", is_flag=True, help="Apply the fixes of selected rules to the files.")
+@click.option(
+    "--diff", is_flag=True, help="Print the fixes as a unified diff instead of writing them."
+)
 @_verbose_option
 @_guarded
 def check(
@@ -152,6 +157,8 @@ def check(
     exit_zero: bool,
     statistics: bool,
     quiet: bool,
+    fix: bool,
+    diff: bool,
     verbose: bool,
 ) -> None:
     """Lint DAG files and folders (the default command)."""
@@ -166,7 +173,17 @@ def check(
     stdin: tuple[str, bytes] | None = None
     if targets.paths == (STDIN,):
         stdin = (stdin_filename or "stdin.py", sys.stdin.buffer.read())
-    report = run(targets.paths, settings, _inventory(settings, quiet), stdin)
+    if (fix or diff) and stdin is not None:
+        raise ConfigError("--fix and --diff rewrite files: they cannot read stdin")
+    deployment = _inventory(settings, quiet)
+    report = run(targets.paths, settings, deployment, stdin)
+    if diff:
+        _print_diff(fix_files(report.diagnostics, write=False), quiet)
+    if fix:
+        outcome = fix_files(report.diagnostics, write=True)
+        _say_fixed(outcome, quiet)
+        if outcome.files:  # fixes move lines: lint again for what remains, where it now is
+            report = run(targets.paths, settings, deployment, stdin)
     if statistics:
         _emit(format_statistics(report.diagnostics, output_format), output_file)
     else:
@@ -177,6 +194,37 @@ def check(
         problems = "problem" if count == 1 else "problems"
         click.echo(f"{count} {problems} in {files} file{'' if files == 1 else 's'}", err=True)
     sys.exit(EXIT_REPORTED if report.diagnostics and not exit_zero else EXIT_CLEAN)
+
+
+def _print_diff(outcome: FixOutcome, quiet: bool) -> None:
+    """``--diff``: the fixes as a diff on stdout; exit 1 if there are any, as ruff does."""
+    for fixed in outcome.files:
+        click.echo(fixed.diff(), nl=False)
+    _say_unfixable(outcome)
+    if not quiet:
+        files = len(outcome.files)
+        click.echo(
+            f"would fix {_count(outcome.fixed, 'problem')} in {_count(files, 'file')}", err=True
+        )
+    sys.exit(EXIT_REPORTED if outcome.files else EXIT_CLEAN)
+
+
+def _say_fixed(outcome: FixOutcome, quiet: bool) -> None:
+    _say_unfixable(outcome)
+    if not quiet and outcome.files:
+        files = len(outcome.files)
+        click.echo(f"fixed {_count(outcome.fixed, 'problem')} in {_count(files, 'file')}", err=True)
+
+
+def _say_unfixable(outcome: FixOutcome) -> None:
+    for path in outcome.changed_on_disk:
+        click.echo(f"dagroute-lint: {path} changed on disk while fixing; not written", err=True)
+    for path in outcome.stale:
+        click.echo(f"dagroute-lint: {path} changed since it was linted; not fixed", err=True)
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def _explain_targets(targets: Targets) -> None:

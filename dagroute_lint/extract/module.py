@@ -34,7 +34,7 @@ from dagroute_lint.extract.bindings import (
     TaskFlow,
     TaskHandles,
 )
-from dagroute_lint.extract.imports import import_bindings
+from dagroute_lint.extract.imports import import_bindings, imported_names, is_relative
 from dagroute_lint.extract.positions import node_positions
 from dagroute_lint.extract.source import decode, noqa_comments, parse
 from dagroute_lint.model import (
@@ -140,7 +140,7 @@ class _DraftTask:
 @dataclass
 class _DraftImport:
     module: str
-    node: cst.CSTNode
+    node: cst.Import | cst.ImportFrom
     scope: str
     guarded: bool
 
@@ -1129,7 +1129,14 @@ class _Walker:
         positions = node_positions(tree, wanted)
 
         def import_site(draft: _DraftImport) -> ImportSite:
-            return ImportSite(draft.module, positions[id(draft.node)], draft.scope, draft.guarded)
+            return ImportSite(
+                draft.module,
+                positions[id(draft.node)],
+                draft.scope,
+                draft.guarded,
+                imported_names(draft.node),
+                is_relative(draft.node),
+            )
 
         constants: dict[str, Expr] = {}
         for name, binding in self.module_scope.names.items():

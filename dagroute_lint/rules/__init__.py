@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dagroute_lint.rules.airflow_imports import IMPORT_REMOVED_IN_AIRFLOW
 from dagroute_lint.rules.base import Context, Rule
 from dagroute_lint.rules.connections import UNDECLARED_CONNECTION
 from dagroute_lint.rules.deferral import DEFERRABLE_WITHOUT_TRIGGERER, POKE_SENSOR_HOLDS_SLOT
@@ -29,6 +30,7 @@ RULES: tuple[Rule, ...] = (
     PROVIDER_MISSING_AT_PARSE,
     PROVIDER_MISSING_ON_WORKER,
     PACKAGE_MISSING_ON_WORKER,
+    IMPORT_REMOVED_IN_AIRFLOW,
     UNKNOWN_POOL,
     POOL_SLOTS_EXCEED_POOL,
     DEFERRABLE_WITHOUT_TRIGGERER,

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Callable
 
-from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.diagnostics import Diagnostic, ImportFix
 from dagroute_lint.first_party import no_first_party
 from dagroute_lint.inventory import Inventory
 from dagroute_lint.model import Module, Position
@@ -26,8 +26,10 @@ class Context:
     airflow_major: int
     first_party: Callable[[str], bool] = no_first_party
 
-    def report(self, position: Position, code: str, message: str) -> Diagnostic:
-        return Diagnostic(self.module.path, position.line, position.column, code, message)
+    def report(
+        self, position: Position, code: str, message: str, fix: ImportFix | None = None
+    ) -> Diagnostic:
+        return Diagnostic(self.module.path, position.line, position.column, code, message, fix)
 
 
 Check = Callable[[Context], Iterator[Diagnostic]]
