@@ -82,5 +82,6 @@ POKE_SENSOR_HOLDS_SLOT = Rule(
     summary="sensor in poke mode with a long timeout where deferral or reschedule would free it",
     boundary="waiting",
     check=check_poke_sensor_holds_slot,
+    severity="warning",
     default_enabled=False,
 )
