@@ -23,6 +23,7 @@ def rule_listing(output_format: str) -> str:
                 "boundary": rule.boundary,
                 "severity": rule.severity,
                 "needs_inventory": rule.needs_inventory,
+                "default_enabled": rule.default_enabled,
                 "summary": rule.summary,
                 "plugin": plugin_origin(rule.code),
             }
@@ -30,7 +31,8 @@ def rule_listing(output_format: str) -> str:
         ]
         return json.dumps(items, indent=2) + "\n"
     return "".join(
-        f"{rule.code}  {rule.name:<28} {rule.boundary:<9} {rule.summary}{_origin(rule)}\n"
+        f"{rule.code}  {rule.name:<28} {rule.boundary:<9} {rule.summary}"
+        f"{'' if rule.default_enabled else ' (opt-in)'}{_origin(rule)}\n"
         for rule in rules
     )
 
