@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from dagroute_lint.discovery import absolute
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.rules import RULES
 from dagroute_lint.toml import toml
@@ -64,7 +65,7 @@ class Settings:
     def ignored_for(self, path: Path) -> frozenset[str]:
         """Codes ``per-file-ignores`` turns off for ``path``."""
         try:
-            relative = path.resolve().relative_to(self.root)
+            relative = absolute(path).relative_to(self.root)
         except ValueError:
             relative = path
         codes: set[str] = set()

@@ -43,10 +43,21 @@ def discover(paths: Sequence[str], exclude: Sequence[str]) -> list[SourceFile]:
         path = Path(given)
         if path.is_dir():
             for file in _walk(path, patterns):
-                found.setdefault(file.resolve(), SourceFile(str(file), file.resolve()))
+                found.setdefault(absolute(file), SourceFile(str(file), absolute(file)))
         else:
-            found.setdefault(path.resolve(), SourceFile(given, path.resolve()))
+            found.setdefault(absolute(path), SourceFile(given, absolute(path)))
     return sorted(found.values(), key=lambda source: source.display)
+
+
+def absolute(path: Path) -> Path:
+    """``path`` with symlinks resolved, or only made absolute when it is a symlink loop.
+
+    A loop is reported when the file is read (``cannot read file``), not crashed on here.
+    """
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # RuntimeError: symlink loops before Python 3.13
+        return Path(os.path.abspath(path))
 
 
 def _walk(folder: Path, patterns: Sequence[str]) -> Iterable[Path]:

@@ -8,7 +8,13 @@ from pathlib import Path
 
 from dagroute_lint.config import Settings
 from dagroute_lint.diagnostics import Diagnostic, unsuppressed
-from dagroute_lint.discovery import SourceFile, discover, module_candidates, module_name
+from dagroute_lint.discovery import (
+    SourceFile,
+    absolute,
+    discover,
+    module_candidates,
+    module_name,
+)
 from dagroute_lint.extract import extract_module
 from dagroute_lint.inventory import Inventory
 from dagroute_lint.model import Expr, Module, Position, Ref, SyntaxProblem
@@ -57,7 +63,7 @@ class ModuleIndex:
         found: Module | None = None
         for candidate in module_candidates(name, self.roots):
             if candidate.is_file():
-                found = self.load(SourceFile(str(candidate), candidate.resolve()))
+                found = self.load(SourceFile(str(candidate), absolute(candidate)))
                 break
         self._by_name[name] = found
         return found
@@ -75,7 +81,7 @@ def _extract(
             data = source.path.read_bytes()
         except OSError as error:
             reason = error.strerror or type(error).__name__
-            problem = SyntaxProblem(f"cannot read file: {reason}", Position(1, 1))
+            problem = SyntaxProblem(f"cannot read file: {reason}", Position(1, 1), skipped=True)
             return Module(path=source.display, module_name=name, syntax_error=problem)
     return extract_module(data, source.display, name, is_package, externals)
 
@@ -95,7 +101,7 @@ def import_roots(paths: Sequence[str], settings: Settings) -> list[Path]:
     """
     roots = list(settings.dags)
     for given in paths:
-        path = Path(given).resolve()
+        path = absolute(Path(given))
         if path.is_dir():
             roots.append(path)
         elif not any(path.is_relative_to(root) for root in settings.dags):
@@ -114,7 +120,7 @@ def run(
     symbols = SymbolTable(index.lookup)
     if stdin is not None:
         display, data = stdin
-        sources = [SourceFile(display, Path(display).resolve())]
+        sources = [SourceFile(display, absolute(Path(display)))]
         modules = [index.load(sources[0], data, symbols)]
     else:
         sources = discover(paths, settings.exclude)

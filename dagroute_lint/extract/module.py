@@ -94,7 +94,9 @@ def extract_module(
             module_name=module_name,
             noqa=noqa,
             file_noqa=file_noqa,
-            syntax_error=SyntaxProblem("too deeply nested to analyse", Position(1, 1)),
+            syntax_error=SyntaxProblem(
+                "too deeply nested to analyse", Position(1, 1), skipped=True
+            ),
         )
     return walker.build(tree, path, noqa, file_noqa)
 
