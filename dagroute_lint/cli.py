@@ -21,6 +21,7 @@ from dagroute_lint.config import Settings, load_settings
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.files import write_atomically
 from dagroute_lint.formatters import FORMATTERS
+from dagroute_lint.formatters.escape import printable
 from dagroute_lint.inventory import Inventory, load_inventory
 from dagroute_lint.routes import ROUTE_FORMATS
 from dagroute_lint.rules import RULES, RULES_BY_CODE
@@ -45,7 +46,7 @@ def _split_codes(values: Sequence[str]) -> list[str]:
 
 
 def _fail(message: str) -> None:
-    click.echo(f"dagroute-lint: {message}", err=True)
+    click.echo(f"dagroute-lint: {printable(message)}", err=True)
     sys.exit(EXIT_ERROR)
 
 

@@ -13,6 +13,9 @@ from dagroute_lint.model import Position, SyntaxProblem
 
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.I)
 _FILE_NOQA = re.compile(r"#\s*dagroute-lint\s*:\s*noqa\b", re.I)
+# Python's line breaks only: ``str.splitlines`` also breaks at form feeds and other separators,
+# which would shift every later line number.
+_LINE_BREAK = re.compile(r"\r\n?|\n")
 
 
 # Beyond these, libcst's native parser takes minutes or overflows the C stack (a crash no
@@ -101,7 +104,7 @@ def noqa_comments(text: str) -> tuple[dict[int, frozenset[str] | None], bool]:
     file_noqa = False
     if "noqa" not in text and "NOQA" not in text:
         return lines, file_noqa
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(_LINE_BREAK.split(text), start=1):
         if "noqa" not in line.lower():
             continue
         if _FILE_NOQA.search(line):

@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.formatters.escape import printable
 
 
 def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """``printable`` leaves no line break to encode as ``%0A``; ``%`` itself must be escaped."""
+    return printable(text).replace("%", "%25")
 
 
 def _escape_property(text: str) -> str:
