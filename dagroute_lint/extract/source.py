@@ -6,6 +6,7 @@ import ast
 import io
 import re
 import tokenize
+import warnings
 
 import libcst as cst
 
@@ -67,7 +68,9 @@ def parse(text: str) -> cst.Module | SyntaxProblem:
 
 def _cpython_problem(text: str) -> SyntaxProblem | None:
     try:
-        tree = ast.parse(text)
+        with warnings.catch_warnings():  # SyntaxWarnings about the user's code are not ours
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text)
     except SyntaxError as error:
         line = error.lineno or 1
         column = error.offset or 1
