@@ -1,11 +1,15 @@
 """Property tests: extraction never raises, whatever program or bytes it is given.
 
 hypothesmith generates syntactically valid Python from CPython's grammar and from libcst's node
-types; plain bytes cover the undecodable. A few hundred examples keep the suite fast; the
-corpus run over a whole Airflow installation is ``benchmarks/extract_corpus.py``.
+types; plain bytes cover the undecodable. Generating programs is slow (about a second each for
+libcst nodes), so the suite runs a bounded number; ``DAGROUTE_PROPERTY_EXAMPLES=1000`` scales a
+longer local run. The corpus run over a whole Airflow installation is
+``benchmarks/extract_corpus.py``.
 """
 
 from __future__ import annotations
+
+import os
 
 import hypothesmith
 from hypothesis import HealthCheck, given, settings
@@ -16,11 +20,15 @@ from dagroute_lint.model import Module
 from dagroute_lint.resolve import Resolver
 from dagroute_lint.symbols import SymbolTable
 
-BOUNDED = settings(
-    max_examples=150,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-)
+EXAMPLES = int(os.environ.get("DAGROUTE_PROPERTY_EXAMPLES", "100"))
+
+
+def bounded(examples: int) -> settings:
+    return settings(
+        max_examples=max(examples, 1),
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
 
 
 def extract_and_resolve(data: bytes) -> Module:
@@ -31,21 +39,21 @@ def extract_and_resolve(data: bytes) -> Module:
     return module
 
 
-@BOUNDED
+@bounded(EXAMPLES)
 @given(hypothesmith.from_grammar())
 def test_programs_from_the_grammar_never_raise(source: str) -> None:
     module = extract_and_resolve(source.encode("utf-8"))
     assert module.path == "dags/generated.py"
 
 
-@BOUNDED
+@bounded(EXAMPLES // 4)
 @given(hypothesmith.from_node())
 def test_programs_from_libcst_nodes_never_raise(source: str) -> None:
     module = extract_and_resolve(source.encode("utf-8"))
     assert module.path == "dags/generated.py"
 
 
-@BOUNDED
+@bounded(EXAMPLES * 2)
 @given(st.binary(max_size=2000))
 def test_arbitrary_bytes_never_raise(data: bytes) -> None:
     module = extract_and_resolve(data)
@@ -58,7 +66,7 @@ from airflow.providers.standard.operators.bash import BashOperator
 """
 
 
-@BOUNDED
+@bounded(EXAMPLES // 4)
 @given(hypothesmith.from_grammar(auto_target=False))
 def test_generated_code_inside_a_dag_never_raises(source: str) -> None:
     indented = "".join(f"    {line}\n" for line in source.splitlines()) or "    pass\n"
