@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from datetime import date, datetime, time
 from pathlib import Path
 
@@ -141,7 +142,8 @@ def test_any_document_loads_or_fails_in_one_line(
     except ConfigError as error:
         message = str(error)
         assert message.startswith(str(path)) and "\n" not in message
-        event(f"rejected at {message.split(': ')[1].split('.')[0].split('[')[0]}")
+        where = re.split(r"[.\[:]", message[len(str(path)) + 2 :], maxsplit=1)[0]
+        event(f"rejected at {where}")
     else:
         assert isinstance(inventory, Inventory)
         event("valid")
