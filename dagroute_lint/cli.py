@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 import sys
 import traceback
-from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -20,12 +19,15 @@ from dagroute_lint import __version__
 from dagroute_lint.config import Settings, load_settings
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.files import write_atomically
+from dagroute_lint.fix import FixOutcome, fix_files
 from dagroute_lint.formatters import FORMATTERS
 from dagroute_lint.formatters.escape import printable
+from dagroute_lint.formatters.statistics import STATISTICS_FORMATS, format_statistics
 from dagroute_lint.inventory import Inventory, load_inventory
 from dagroute_lint.routes import ROUTE_FORMATS
-from dagroute_lint.rules import RULES, RULES_BY_CODE
-from dagroute_lint.runner import Report, run
+from dagroute_lint.rules import RULES
+from dagroute_lint.runner import run
+from dagroute_lint.targets import STDIN, Targets, lint_targets
 
 EXIT_CLEAN, EXIT_REPORTED, EXIT_ERROR = 0, 1, 2
 
@@ -133,8 +135,14 @@ _verbose_option = click.option(
 @click.option("--output-file", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--stdin-filename", help="Name of the file read from stdin with `-`.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when diagnostics are reported.")
-@click.option("--statistics", is_flag=True, help="Count diagnostics per rule, on stderr.")
+@click.option(
+    "--statistics", is_flag=True, help="Count diagnostics per rule instead of listing them."
+)
 @click.option("--quiet", "-q", is_flag=True, help="Print diagnostics only.")
+@click.option("--fix", is_flag=True, help="Apply the fixes of selected rules to the files.")
+@click.option(
+    "--diff", is_flag=True, help="Print the fixes as a unified diff instead of writing them."
+)
 @_verbose_option
 @_guarded
 def check(
@@ -150,28 +158,37 @@ def check(
     exit_zero: bool,
     statistics: bool,
     quiet: bool,
+    fix: bool,
+    diff: bool,
     verbose: bool,
 ) -> None:
     """Lint DAG files and folders (the default command)."""
     settings = _settings(config).with_overrides(
         inventory, _split_codes(select), _split_codes(ignore), _split_codes(extend_select)
     )
-    targets = list(paths) or [str(path) for path in settings.dags]
-    if not targets:
-        raise ConfigError("no paths given and no `dags` setting: nothing to lint")
+    if statistics and output_format not in STATISTICS_FORMATS:
+        raise ConfigError(f"--statistics prints text or json, not {output_format}")
+    targets = lint_targets(paths, settings)
+    if not quiet:
+        _explain_targets(targets)
     stdin: tuple[str, bytes] | None = None
-    if targets == ["-"]:
+    if targets.paths == (STDIN,):
         stdin = (stdin_filename or "stdin.py", sys.stdin.buffer.read())
-    elif "-" in targets:
-        raise ConfigError("`-` (stdin) cannot be combined with other paths")
-    else:
-        missing = [target for target in targets if not Path(target).exists()]
-        if missing:
-            raise ConfigError(f"no such file or directory: {', '.join(missing)}")
-    report = run(targets, settings, _inventory(settings, quiet), stdin)
-    _emit(FORMATTERS[output_format](report.diagnostics), output_file)
+    if (fix or diff) and stdin is not None:
+        raise ConfigError("--fix and --diff rewrite files: they cannot read stdin")
+    deployment = _inventory(settings, quiet)
+    report = run(targets.paths, settings, deployment, stdin)
+    if diff:
+        _print_diff(fix_files(report.diagnostics, write=False), quiet)
+    if fix:
+        outcome = fix_files(report.diagnostics, write=True)
+        _say_fixed(outcome, quiet)
+        if outcome.files:  # fixes move lines: lint again for what remains, where it now is
+            report = run(targets.paths, settings, deployment, stdin)
     if statistics:
-        _print_statistics(report)
+        _emit(format_statistics(report.diagnostics, output_format), output_file)
+    else:
+        _emit(FORMATTERS[output_format](report.diagnostics), output_file)
     if not quiet and output_format == "text":
         count = len(report.diagnostics)
         files = report.files
@@ -180,18 +197,60 @@ def check(
     sys.exit(EXIT_REPORTED if report.diagnostics and not exit_zero else EXIT_CLEAN)
 
 
+def _print_diff(outcome: FixOutcome, quiet: bool) -> None:
+    """``--diff``: the fixes as a diff on stdout; exit 1 if there are any, as ruff does."""
+    for fixed in outcome.files:
+        click.echo(fixed.diff(), nl=False)
+    _say_unfixable(outcome)
+    if not quiet:
+        files = len(outcome.files)
+        click.echo(
+            f"would fix {_count(outcome.fixed, 'problem')} in {_count(files, 'file')}", err=True
+        )
+    sys.exit(EXIT_REPORTED if outcome.files else EXIT_CLEAN)
+
+
+def _say_fixed(outcome: FixOutcome, quiet: bool) -> None:
+    _say_unfixable(outcome)
+    if not quiet and outcome.files:
+        files = len(outcome.files)
+        click.echo(f"fixed {_count(outcome.fixed, 'problem')} in {_count(files, 'file')}", err=True)
+
+
+def _say_unfixable(outcome: FixOutcome) -> None:
+    for path in outcome.changed_on_disk:
+        click.echo(f"dagroute-lint: {path} changed on disk while fixing; not written", err=True)
+    for path in outcome.stale:
+        click.echo(f"dagroute-lint: {path} changed since it was linted; not fixed", err=True)
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def _explain_targets(targets: Targets) -> None:
+    if targets.whole_repository_because is not None:
+        click.echo(
+            f"dagroute-lint: {targets.whole_repository_because} is the deployment inventory or "
+            "the settings: linting every DAG (" + ", ".join(targets.paths) + ")",
+            err=True,
+        )
+    for path in targets.passed_over:
+        click.echo(
+            f"dagroute-lint: passed over {path}: neither Python nor the inventory or settings "
+            "in use",
+            err=True,
+        )
+
+
 def _emit(text: str, output_file: Path | None) -> None:
     if output_file is None:
         click.echo(text, nl=False)
         return
-    write_atomically(output_file, text.encode("utf-8"))
-
-
-def _print_statistics(report: Report) -> None:
-    counts = Counter(diagnostic.code for diagnostic in report.diagnostics)
-    for code, count in sorted(counts.items()):
-        name = RULES_BY_CODE[code].name if code in RULES_BY_CODE else ""
-        click.echo(f"{count:>6}  {code}  {name}", err=True)
+    try:
+        write_atomically(output_file, text.encode("utf-8"))
+    except OSError as error:
+        raise ConfigError(f"cannot write {output_file}: {error.strerror or error}") from None
 
 
 @main.command()

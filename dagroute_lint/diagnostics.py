@@ -3,20 +3,39 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from dagroute_lint.model import Module
 
 
+@dataclass(frozen=True)
+class ImportFix:
+    """How to fix a diagnostic by rewriting one name of a ``from module import ...`` statement.
+
+    The statement is the one at the diagnostic's position; ``name`` (as written before any
+    ``as``) is to be imported as ``new_name`` from ``new_module`` instead, still bound to the same
+    local name. Rules describe fixes with this plain value; ``fix.py`` applies them to the tree.
+    """
+
+    module: str
+    name: str
+    new_module: str
+    new_name: str
+
+
 @dataclass(frozen=True, order=True)
 class Diagnostic:
-    """One reported problem; ordering is the output order (file, line, column, code)."""
+    """One reported problem; ordering is the output order (file, line, column, code).
+
+    ``fix`` describes an automatic fix, when the rule knows a safe one (``--fix``, ``--diff``).
+    """
 
     path: str
     line: int
     column: int
     code: str
     message: str
+    fix: ImportFix | None = field(default=None, compare=False)
 
 
 def is_suppressed(diagnostic: Diagnostic, module: Module) -> bool:

@@ -94,3 +94,16 @@ def module_candidates(name: str, roots: Sequence[Path]) -> Iterable[Path]:
     for root in roots:
         yield root / relative.with_suffix(".py")
         yield root / relative / "__init__.py"
+
+
+def walk_excludes(path: str, exclude: Sequence[str]) -> bool:
+    """Whether linting a folder would pass over ``path``: for tools that hand files one by one.
+
+    The same patterns as the folder walk, matched against each folder and the file name below
+    the working directory, and against the path as given.
+    """
+    patterns = (*DEFAULT_EXCLUDES, *exclude)
+    given = Path(path)
+    if given.is_absolute() and given.is_relative_to(Path.cwd()):
+        given = given.relative_to(Path.cwd())
+    return any(_excluded(part, patterns) for part in given.parts) or _excluded(path, patterns)

@@ -109,13 +109,18 @@ class ImportSite:
     ``scope`` is ``"module"`` (runs wherever the file is parsed: the DAG processor and every worker
     that runs any task of the file) or ``"task"`` (runs only where the owning task runs).
     ``guarded`` marks imports that cannot fail the file: under ``TYPE_CHECKING`` or inside a
-    ``try`` that handles ``ImportError``.
+    ``try`` that handles ``ImportError``. ``names`` are what ``from module import a, b as c``
+    imports, as written before ``as`` (``("a", "b")``; empty for ``import module`` and ``*``), and
+    ``relative`` marks ``from .x import y``, whose ``module`` was made absolute: both matter to
+    rules about the import path itself (an import Airflow moved names a module and a name).
     """
 
     module: str
     position: Position
     scope: str
     guarded: bool = False
+    names: tuple[str, ...] = ()
+    relative: bool = False
 
 
 # --- DAG structure -----------------------------------------------------------------------------

@@ -16,6 +16,8 @@ PROVIDERS_PACKAGE = "airflow.providers"
 PROVIDER_IDS_FILE = "provider_ids.tsv"
 TASK_DECORATORS_FILE = "task_decorators.tsv"
 IMPORT_MOVES_FILE = "import_moves.tsv"
+SHIM_MODULES_FILE = "shim_modules.tsv"
+SHIM_MODULE_COLUMNS = ("module",)
 
 _NONE = "-"  # an empty cell
 _WILDCARD = "*"  # any name of a module (old_name), or the name as imported (new_name)
@@ -43,6 +45,29 @@ class Move:
     airflow2_distribution: str | None
     source: str
     note: str
+
+    @property
+    def drop_in(self) -> bool:
+        """The new path names the very object the old one did, so an import can be rewritten.
+
+        True where Airflow itself forwards the old name to the new one: a 3.x deprecation shim
+        or a hand-kept forward that keeps the name, and any 2.x alias (``DummyOperator`` was
+        already ``EmptyOperator`` in Airflow 2, so even that rename is safe). A rename made only
+        by a 3.x shim is left to a person: some shims point at a module rather than a class
+        (``airflow.utils.context.Context``), others at a class with another interface
+        (``Dataset`` -> ``Asset``). Nor is a real module Airflow 3 dropped (its namesake in a
+        provider is a successor, not an alias), or a hand-kept replacement of a removed path,
+        which is a suggestion (SubDAGs -> TaskGroup).
+        """
+        if self.new_module is None or self.new_name is None:
+            return False
+        same_name = self.old_name == self.new_name
+        origin = self.source.split(" ", 1)[0]
+        if origin == "core":
+            return same_name
+        if origin == "hand:":
+            return same_name and not self.removed
+        return origin[:1].isdigit() and not self.source.endswith(" module")
 
     @property
     def new_path(self) -> str | None:
@@ -118,6 +143,19 @@ def moved_import(module: str, name: str | None = None) -> Move | None:
     if row is None and name is not None:
         row = _lookup(f"{module}.{name}", None)
     return row
+
+
+@functools.cache
+def shim_module_names(module: str) -> frozenset[str] | None:
+    """The names of a module Airflow 3 has only as a deprecation shim, or ``None`` for others.
+
+    ``airflow.operators.python`` is such a module: it forwards ``PythonOperator`` and the rest of
+    its table to their new homes and has no other name, so ``from airflow.operators.python import
+    is_venv_installed`` fails on Airflow 3 although the module imports.
+    """
+    if module not in _shim_modules():
+        return None
+    return frozenset(m.old_name for m in _moves().rows if m.old_module == module and m.old_name)
 
 
 def import_moves() -> tuple[Move, ...]:
@@ -220,6 +258,12 @@ def _decorators() -> dict[str, tuple[str | None, str | None]]:
                 None if airflow3 == _CORE else airflow3,
             )
     return out
+
+
+@functools.cache
+def _shim_modules() -> frozenset[str]:
+    rows = _read_table(SHIM_MODULES_FILE, SHIM_MODULE_COLUMNS)
+    return frozenset(row[0] for row in rows if row[0] is not None)
 
 
 @dataclass(frozen=True)

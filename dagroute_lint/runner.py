@@ -16,6 +16,7 @@ from dagroute_lint.discovery import (
     module_name,
 )
 from dagroute_lint.extract import extract_module
+from dagroute_lint.first_party import FirstParty
 from dagroute_lint.inventory import Inventory
 from dagroute_lint.model import Expr, Module, Position, Ref, SyntaxProblem
 from dagroute_lint.resolve import ResolvedTask, Resolver
@@ -130,13 +131,14 @@ def run(
         inventory.default_queue if inventory is not None else DEFAULT_QUEUE,
         _airflow_major(inventory),
     )
+    first_party = FirstParty(index.roots)
     selected = settings.selected_codes()
     rules = [rule for rule in RULES if rule.code in selected]
     report = Report(files=len(modules))
     for source, module in zip(sources, modules):
         tasks = tuple(resolver.tasks(module))
         report.tasks.extend(tasks)
-        context = Context(module, tasks, inventory, resolver.airflow_major)
+        context = Context(module, tasks, inventory, resolver.airflow_major, first_party)
         ignored = settings.ignored_for(source.path)
         found: list[Diagnostic] = []
         for rule in rules:

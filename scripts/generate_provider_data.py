@@ -31,6 +31,7 @@ sys.path.insert(0, str(REPO))
 from dagroute_lint.providers import (  # noqa: E402
     MOVE_COLUMNS,
     PROVIDER_PREFIX,
+    SHIM_MODULE_COLUMNS,
     canonical_distribution,
     canonical_name,
     provider_id,
@@ -61,7 +62,19 @@ DECORATOR_PROVIDERS: dict[str, str] = {
 
 # Airflow 2 modules that DAG code imports from; a real module here that Airflow 3 no longer has
 # becomes a "removed" row even when no shim table ever mentioned it.
-DAG_FACING_PACKAGES = ("operators", "sensors", "hooks", "triggers", "decorators")
+DAG_FACING_PACKAGES = (
+    "operators",
+    "sensors",
+    "hooks",
+    "triggers",
+    "decorators",
+    "datasets",
+    "timetables",
+    "utils",
+    "models",
+    "io",
+    "lineage",
+)
 
 NONE = "-"
 WILDCARD = "*"
@@ -455,6 +468,52 @@ HAND_MOVES: tuple[Row, ...] = (
         f"hand: semantics 6.3 (gone in {AIRFLOW_3_CORE})",
         "SubDAGs were removed in Airflow 3.0; group the tasks with a TaskGroup instead",
     ),
+    # Airflow 3.0 renamed datasets to assets (airflow/datasets is gone from core; the SDK exports
+    # the Asset classes). The new classes take other arguments, so these are suggestions.
+    *(
+        Row(
+            "airflow.datasets",
+            old,
+            "airflow.sdk",
+            new,
+            True,
+            f"hand: semantics 6.3; airflow.sdk.__lazy_imports in task-sdk {TASK_SDK}",
+            "Airflow 3 renamed datasets to assets",
+        )
+        for old, new in (
+            (WILDCARD, None),
+            ("Dataset", "Asset"),
+            ("DatasetAlias", "AssetAlias"),
+            ("DatasetAll", "AssetAll"),
+            ("DatasetAny", "AssetAny"),
+        )
+    ),
+    Row(
+        "airflow.datasets.metadata",
+        "Metadata",
+        "airflow.sdk",
+        "Metadata",
+        True,
+        f"hand: airflow.sdk.__lazy_imports in task-sdk {TASK_SDK}",
+        "Airflow 3 renamed datasets to assets; Metadata takes the asset as 'asset'",
+    ),
+    Row(
+        "airflow.timetables.datasets",
+        "DatasetOrTimeSchedule",
+        "airflow.timetables.assets",
+        "AssetOrTimeSchedule",
+        True,
+        f"hand: airflow/timetables/assets.py in core {AIRFLOW_3_CORE}",
+        "Airflow 3 renamed datasets to assets",
+    ),
+    Row(
+        "airflow.utils.dag_parsing_context",
+        "get_parsing_context",
+        "airflow.sdk",
+        "get_parsing_context",
+        True,
+        f"hand: airflow.sdk.__lazy_imports in task-sdk {TASK_SDK}",
+    ),
     # In 2.11 airflow/hooks/dbapi.py re-exports DbApiHook from the common.sql provider.
     Row(
         "airflow.hooks.dbapi",
@@ -545,7 +604,7 @@ def build_moves(
         rows.append(row)
     covered = {r.old_module for r in rows} | {m for m, _ in shims2}
     for module in sorted(modules2):
-        package = module.split(".")[1] if module.count(".") >= 2 else ""
+        package = module.split(".")[1] if module.count(".") >= 1 else ""
         if package in DAG_FACING_PACKAGES and module not in importable3 | covered:
             rows.append(real_module_removal(module, provider_modules | modules3))
     moves.replacements = {r.old_module: r for r in rows if r.removed and r.old_name == WILDCARD}
@@ -691,6 +750,28 @@ def write_moves(rows: list[Row], moves: Moves) -> None:
     print(f"import_moves.tsv: {count} rows")
 
 
+def write_shim_modules(moves: Moves) -> None:
+    # A module that only a deprecation table creates has the names its table lists and no other:
+    # ``from airflow.operators.python import is_venv_installed`` fails on Airflow 3.
+    wildcard = {module for module, name in moves.shims3 if name == WILDCARD}
+    virtual = {module for module, _ in moves.shims3} - moves.real3 - wildcard
+    count = write_table(
+        DATA / "shim_modules.tsv",
+        header(
+            "Airflow 3 modules that exist only as deprecation shims, without a module file.",
+            [
+                f"Source: add_deprecated_classes tables in apache-airflow-core {AIRFLOW_3_CORE} "
+                "whose module is no file of core",
+                f"or task-sdk {TASK_SDK}. Such a module has exactly the names import_moves.tsv "
+                "lists for it.",
+            ],
+        ),
+        SHIM_MODULE_COLUMNS,
+        ((module,) for module in sorted(virtual)),
+    )
+    print(f"shim_modules.tsv: {count} modules")
+
+
 # --- main ---------------------------------------------------------------------------------------
 
 
@@ -733,6 +814,7 @@ def generate(wheels: Path) -> None:
     )
     rows, moves = build_moves(frozenset(ids), core3, sdk3, meta2, provider_wheels.values())
     write_moves(rows, moves)
+    write_shim_modules(moves)
 
 
 def main() -> None:

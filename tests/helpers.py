@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import textwrap
 from pathlib import Path
 
@@ -78,3 +79,38 @@ def value(task: ResolvedTask, field: str) -> object:
     resolved = task.fields[field]
     assert resolved.known, f"{field} unresolved: {resolved.reason}"
     return resolved.value
+
+
+SETTINGS_WITH_DAGS = '[tool.dagroute-lint]\ndags = ["dags"]\n'
+ROUTING = 'REPORTS_QUEUE = "reports"\nIMPORTS_QUEUE = "imports"\n'
+
+
+def dag_repository(root: Path, files: dict[str, str]) -> Path:
+    """A repository laid out as users keep one: settings naming ``dags``, the inventory, and a
+    routing module the DAGs import their queues from."""
+    return write_repo(
+        root,
+        {
+            "pyproject.toml": SETTINGS_WITH_DAGS,
+            "dagroute.toml": CELERY_K8S,
+            "dags/common/__init__.py": "",
+            "dags/common/routing.py": ROUTING,
+            **files,
+        },
+    )
+
+
+def run_command(
+    args: list[str], cwd: Path, input: str | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """A real process, as a user's tool (pre-commit, flake8, an editor) starts it."""
+    return subprocess.run(
+        args,
+        cwd=cwd,
+        input=input,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )

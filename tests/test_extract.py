@@ -213,6 +213,24 @@ with DAG("g"):
     assert [site.module for site in task.imports] == ["boto3"]
 
 
+def test_imports_carry_their_names_and_whether_they_are_relative() -> None:
+    source = b"""
+import airflow.operators.bash_operator, os
+from airflow.operators.python import (PythonOperator as PO, get_current_context)
+from .common import routing
+from airflow.operators.bash import *
+"""
+    module = extract_module(source, "pkg/dag.py", "pkg.dag")
+    sites = [(site.module, site.names, site.relative) for site in module.imports]
+    assert sites == [
+        ("airflow.operators.bash_operator", (), False),
+        ("os", (), False),
+        ("airflow.operators.python", ("PythonOperator", "get_current_context"), False),
+        ("pkg.common", ("routing",), True),
+        ("airflow.operators.bash", (), False),
+    ]
+
+
 def test_positions_are_one_based_and_match_the_call() -> None:
     source = b"from airflow.sdk import DAG\nfrom x import Op\nwith DAG('g'):\n    Op(task_id='t')\n"
     module = extract_module(source, "dag.py", "dag")

@@ -64,3 +64,15 @@ def import_bindings(
         )
         bindings.append((local, f"{base}.{name}"))
     return bindings, modules
+
+
+def imported_names(statement: cst.Import | cst.ImportFrom) -> tuple[str, ...]:
+    """The names ``from m import a, b as c`` imports, as written (``a``, ``b``); none for ``*``."""
+    if isinstance(statement, cst.Import) or isinstance(statement.names, cst.ImportStar):
+        return ()
+    names = (get_full_name_for_node(alias.name) for alias in statement.names)
+    return tuple(name for name in names if name is not None)
+
+
+def is_relative(statement: cst.Import | cst.ImportFrom) -> bool:
+    return isinstance(statement, cst.ImportFrom) and len(statement.relative) > 0

@@ -34,7 +34,7 @@ from dagroute_lint.extract.bindings import (
     TaskFlow,
     TaskHandles,
 )
-from dagroute_lint.extract.imports import import_bindings
+from dagroute_lint.extract.imports import import_bindings, imported_names, is_relative
 from dagroute_lint.extract.positions import node_positions
 from dagroute_lint.extract.source import decode, noqa_comments, parse
 from dagroute_lint.model import (
@@ -142,7 +142,7 @@ class _DraftTask:
 @dataclass
 class _DraftImport:
     module: str
-    node: cst.CSTNode
+    node: cst.Import | cst.ImportFrom
     scope: str
     guarded: bool
 
@@ -308,6 +308,11 @@ class _Walker:
         if _is_type_checking(test):
             with self.guarding():
                 self.walk_body(statement.body)
+            # The else branch is what runs for real.
+            if isinstance(statement.orelse, cst.If):
+                self.walk_if(statement.orelse)
+            elif statement.orelse is not None:
+                self.walk_body(statement.orelse.body)
             return
         before = dict(self.scope.names)
         self.walk_body(statement.body)
@@ -1115,7 +1120,14 @@ class _Walker:
         positions = node_positions(tree, wanted)
 
         def import_site(draft: _DraftImport) -> ImportSite:
-            return ImportSite(draft.module, positions[id(draft.node)], draft.scope, draft.guarded)
+            return ImportSite(
+                draft.module,
+                positions[id(draft.node)],
+                draft.scope,
+                draft.guarded,
+                imported_names(draft.node),
+                is_relative(draft.node),
+            )
 
         constants: dict[str, Expr] = {}
         for name, binding in self.module_scope.names.items():

@@ -7,6 +7,7 @@ from typing import Callable
 
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.formatters.github import format_github
+from dagroute_lint.formatters.gitlab import format_gitlab
 from dagroute_lint.formatters.json import format_json
 from dagroute_lint.formatters.text import format_text
 
@@ -16,4 +17,5 @@ FORMATTERS: dict[str, Formatter] = {
     "text": format_text,
     "json": format_json,
     "github": format_github,
+    "gitlab": format_gitlab,
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dagroute_lint.rules.airflow_imports import IMPORT_REMOVED_IN_AIRFLOW
 from dagroute_lint.rules.base import Context, Rule
 from dagroute_lint.rules.dispatch import (
     QUEUE_IGNORED,
@@ -10,6 +11,7 @@ from dagroute_lint.rules.dispatch import (
     UNSERVED_QUEUE,
 )
 from dagroute_lint.rules.mapping import UNMAPPABLE_ROUTING
+from dagroute_lint.rules.packages import PACKAGE_MISSING_ON_WORKER
 from dagroute_lint.rules.providers import PROVIDER_MISSING_AT_PARSE, PROVIDER_MISSING_ON_WORKER
 from dagroute_lint.rules.syntax import SYNTAX_ERROR
 
@@ -22,6 +24,8 @@ RULES: tuple[Rule, ...] = (
     UNRESOLVED_ROUTING,
     PROVIDER_MISSING_AT_PARSE,
     PROVIDER_MISSING_ON_WORKER,
+    PACKAGE_MISSING_ON_WORKER,
+    IMPORT_REMOVED_IN_AIRFLOW,
 )
 
 RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}

@@ -6,7 +6,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Callable
 
-from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.diagnostics import Diagnostic, ImportFix
+from dagroute_lint.first_party import no_first_party
 from dagroute_lint.inventory import Inventory
 from dagroute_lint.model import Module, Position
 from dagroute_lint.resolve import ResolvedTask
@@ -14,15 +15,21 @@ from dagroute_lint.resolve import ResolvedTask
 
 @dataclass(frozen=True)
 class Context:
-    """Everything a rule may look at for one file; never a syntax tree."""
+    """Everything a rule may look at for one file; never a syntax tree.
+
+    ``first_party`` tells whether a module name is the repository's own (on the import roots).
+    """
 
     module: Module
     tasks: tuple[ResolvedTask, ...]
     inventory: Inventory | None
     airflow_major: int
+    first_party: Callable[[str], bool] = no_first_party
 
-    def report(self, position: Position, code: str, message: str) -> Diagnostic:
-        return Diagnostic(self.module.path, position.line, position.column, code, message)
+    def report(
+        self, position: Position, code: str, message: str, fix: ImportFix | None = None
+    ) -> Diagnostic:
+        return Diagnostic(self.module.path, position.line, position.column, code, message, fix)
 
 
 Check = Callable[[Context], Iterator[Diagnostic]]

@@ -7,11 +7,12 @@ from dataclasses import dataclass
 
 from dagroute_lint.deployment import place
 from dagroute_lint.diagnostics import Diagnostic
-from dagroute_lint.inventory import Inventory, Runtime, Worker
+from dagroute_lint.inventory import Runtime, Worker
 from dagroute_lint.model import Module, Position
 from dagroute_lint.providers import provider_for_decorator, provider_for_module
 from dagroute_lint.resolve import ResolvedTask
 from dagroute_lint.rules.base import Context, Rule
+from dagroute_lint.rules.runtimes import CodeRuns, code_runs, outcome, workers_lacking
 
 # ``apache-airflow-core`` 3.x hard-depends on these (semantics §6.2): any Airflow 3 runtime has
 # them even when the inventory does not list them.
@@ -19,10 +20,6 @@ AIRFLOW3_BUNDLED_PROVIDERS = frozenset(
     "apache-airflow-providers-" + name
     for name in ("standard", "smtp", "common-sql", "common-io", "common-compat")
 )
-
-# TaskFlow kinds whose function body runs in another runtime (a venv, an interpreter, a pod, a
-# container): the body's imports are not the worker's business (semantics §6.4).
-_ISOLATED_KINDS = frozenset({"virtualenv", "external_python", "docker", "kubernetes"})
 
 
 @dataclass(frozen=True)
@@ -73,7 +70,9 @@ def task_needs(task: ResolvedTask, file_needs: list[Need], airflow_major: int) -
     if task.provider is not None and task.provider not in needs:
         what = task.operator or "operator"
         needs[task.provider] = Need(task.provider, f"operator {what}", task.task.position)
-    if task.task.taskflow not in _ISOLATED_KINDS:
+    # A body that runs in a virtualenv, another interpreter, a pod or a container takes its
+    # providers from there, not from the worker.
+    if code_runs(task) is CodeRuns.ON_WORKER:
         for site in task.task.imports:
             distribution = provider_for_module(site.module, airflow_major)
             if distribution is not None and not site.guarded and distribution not in needs:
@@ -127,23 +126,16 @@ def check_provider_on_worker(context: Context) -> Iterator[Diagnostic]:
             yield context.report(
                 task.task.position,
                 "DRL202",
-                _worker_message(task, need, lacking, placement.workers, inventory),
+                _worker_message(task, need, lacking, placement.workers),
             )
 
 
 def _worker_message(
-    task: ResolvedTask,
-    need: Need,
-    lacking: list[Worker],
-    serving: tuple[Worker, ...],
-    inventory: Inventory,
+    task: ResolvedTask, need: Need, lacking: list[Worker], serving: tuple[Worker, ...]
 ) -> str:
-    names = ", ".join(f"'{w.name}' (runtime '{w.runtime}')" for w in lacking)
-    head = f"{task.label} needs {need.distribution} ({need.why}), which worker {names} lacks"
-    if len(lacking) == len(serving):
-        return f"{head}; it will fail at startup, before its first line runs"
-    having = ", ".join(f"'{w.name}'" for w in serving if w not in lacking)
-    return f"{head} while {having} has it; it fails only when it lands on a worker without it"
+    lacks = workers_lacking(lacking)
+    head = f"{task.label} needs {need.distribution} ({need.why}), which {lacks} lacks"
+    return head + outcome(lacking, serving, "it will fail at startup, before its first line runs")
 
 
 PROVIDER_MISSING_AT_PARSE = Rule(

@@ -164,7 +164,6 @@ def ensure_example_corpora(env: AirflowEnv, log: Log = _stderr) -> dict[str, Pat
     Returns corpus name -> DAG folder. Both the wheels and the extracted folders are cached
     under ``cache_root()``; nothing of them is ever written into the repository.
     """
-    wheels_dir = cache_root() / "wheels"
     corpora_dir = cache_root() / f"corpora-{AIRFLOW_VERSION}"
     result: dict[str, Path] = {}
     with _locked(cache_root() / ".corpora.lock"):
@@ -172,20 +171,29 @@ def ensure_example_corpora(env: AirflowEnv, log: Log = _stderr) -> dict[str, Pat
             target = corpora_dir / name
             done = target / ".extracted"
             if not done.exists():
-                dist, version = requirement.split("==")
-                wheel = _find_wheel(wheels_dir, dist, version)
-                if wheel is None:
-                    pip = [str(env.python), "-m", "pip", "--disable-pip-version-check"]
-                    _run([*pip, "download", "--no-deps", "-d", str(wheels_dir), requirement], log)
-                    wheel = _find_wheel(wheels_dir, dist, version)
-                if wheel is None:
-                    raise RuntimeError(f"pip download produced no wheel for {requirement}")
+                wheel = download_wheel(requirement, env.python, log)
                 if target.exists():
                     shutil.rmtree(target)
-                _extract_folder(wheel, prefix, target)
+                extract_folder(wheel, prefix, target)
                 done.write_text(wheel.name + "\n", encoding="utf-8")
             result[name] = target
     return result
+
+
+def download_wheel(
+    requirement: str, python: Path | str = sys.executable, log: Log = _stderr
+) -> Path:
+    """The wheel of ``dist==version``, from the cache or ``pip download --no-deps`` into it."""
+    wheels_dir = cache_root() / "wheels"
+    dist, version = requirement.split("==")
+    wheel = _find_wheel(wheels_dir, dist, version)
+    if wheel is None:
+        pip = [str(python), "-m", "pip", "--disable-pip-version-check"]
+        _run([*pip, "download", "--no-deps", "-d", str(wheels_dir), requirement], log)
+        wheel = _find_wheel(wheels_dir, dist, version)
+    if wheel is None:
+        raise RuntimeError(f"pip download produced no wheel for {requirement}")
+    return wheel
 
 
 def _find_wheel(folder: Path, dist: str, version: str) -> Path | None:
@@ -194,7 +202,8 @@ def _find_wheel(folder: Path, dist: str, version: str) -> Path | None:
     return matches[0] if matches else None
 
 
-def _extract_folder(wheel: Path, prefix: str, target: Path) -> None:
+def extract_folder(wheel: Path, prefix: str, target: Path) -> None:
+    """Write the files under ``prefix`` in ``wheel`` to ``target`` (compiled caches skipped)."""
     target.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(wheel) as archive:
         for info in archive.infolist():

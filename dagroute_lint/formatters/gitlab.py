@@ -1,0 +1,50 @@
+"""GitLab Code Quality report: the merge request widget lists new and fixed problems from it.
+
+GitLab keys each issue by its ``fingerprint`` to tell new problems from fixed ones between the
+base and the merge request, and shows only the first issue of a fingerprint. The fingerprint is
+therefore stable when lines move (no line numbers in it) and unique within a report (identical
+problems in one file are numbered).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+from dagroute_lint.diagnostics import Diagnostic
+
+# Every diagnostic stops a task from running somewhere; GitLab's scale is info, minor, major,
+# critical, blocker.
+SEVERITY = "major"
+
+
+def format_gitlab(diagnostics: Sequence[Diagnostic]) -> str:
+    seen: Counter[tuple[str, str, str]] = Counter()
+    issues = []
+    for d in diagnostics:
+        path = _repository_path(d.path)
+        key = (d.code, path, d.message)
+        occurrence = seen[key]
+        seen[key] += 1
+        digest = hashlib.sha256("\0".join((*key, str(occurrence))).encode("utf-8"))
+        issues.append(
+            {
+                "description": f"{d.code} {d.message}",
+                "check_name": d.code,
+                "fingerprint": digest.hexdigest()[:32],
+                "severity": SEVERITY,
+                "location": {"path": path, "lines": {"begin": d.line}},
+            }
+        )
+    return json.dumps(issues, indent=2) + "\n"
+
+
+def _repository_path(shown: str) -> str:
+    """GitLab wants paths relative to the repository root, which is where CI jobs run."""
+    path = Path(shown)
+    if path.is_absolute() and path.is_relative_to(Path.cwd()):
+        path = path.relative_to(Path.cwd())
+    return path.as_posix()

@@ -1,0 +1,235 @@
+"""DRL203: third-party packages a task imports that a worker serving it (or its venv) lacks.
+
+What counts (semantics §6.4, §8): the file's module-level imports for every task of the file,
+because the worker re-imports the whole file; imports inside the task's callable for that task
+only, unless the callable runs in its own runtime (``rules/runtimes.py``). Never counted: imports
+that cannot fail (``try``/``except ImportError``, ``if TYPE_CHECKING:``), the standard library,
+the repository's own modules, Airflow and its providers (DRL201/DRL202), and whatever installing
+Airflow itself brings (pendulum, requests, PyYAML...). An import is judged by its own name, as
+tools that check declared dependencies do: a package that only arrives as a dependency of a
+listed one is reported, so the inventory should list what the DAGs import.
+
+``@task.virtualenv`` and ``PythonVirtualenvOperator`` bodies are checked against their literal
+``requirements=`` instead; with ``system_site_packages=True`` (Airflow's default) the worker's
+packages are visible in the venv too, so an import is missing only when neither has it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Callable
+
+from dagroute_lint.deployment import place
+from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.distributions import ImportNeed, import_need, is_airflow, is_stdlib
+from dagroute_lint.inventory import Inventory, Worker
+from dagroute_lint.model import Const, Expr, ImportSite, SeqExpr
+from dagroute_lint.providers import canonical_name
+from dagroute_lint.requirements import parse_requirement
+from dagroute_lint.resolve import ResolvedTask
+from dagroute_lint.rules.base import Context, Rule
+from dagroute_lint.rules.runtimes import CodeRuns, code_runs, outcome, workers_lacking
+
+CODE = "DRL203"
+_AIRFLOW_DISTRIBUTIONS = ("apache-airflow", "apache-airflow-core", "apache-airflow-task-sdk")
+
+
+@dataclass(frozen=True)
+class PackageImport:
+    """An import that needs an installed third-party distribution."""
+
+    site: ImportSite
+    need: ImportNeed
+
+    @property
+    def where(self) -> str:
+        scope = "module-level import" if self.site.scope == "module" else "import in the task"
+        return f"'{self.site.module}' ({scope}, line {self.site.position.line})"
+
+
+@dataclass(frozen=True)
+class Virtualenv:
+    """What a virtualenv task declares.
+
+    ``requirements`` are canonical distribution names. ``system_site_packages`` says whether the
+    worker's packages are visible in the venv; it is also ``True`` when that cannot be known,
+    because assuming so can only silence a report, never invent one.
+    """
+
+    requirements: frozenset[str]
+    system_site_packages: bool
+
+    def has(self, need: ImportNeed) -> bool:
+        if need.met_by(self.requirements):
+            return True
+        # pip installing Airflow into the venv brings Airflow's own dependencies too.
+        listed_airflow = not self.requirements.isdisjoint(_AIRFLOW_DISTRIBUTIONS)
+        return listed_airflow and need.airflow_brings_it
+
+
+def package_imports(
+    sites: Sequence[ImportSite], first_party: Callable[[str], bool]
+) -> list[PackageImport]:
+    """The imports among ``sites`` that need a third-party distribution, one per distribution."""
+    found: dict[str, PackageImport] = {}
+    for site in sites:
+        module = site.module
+        if site.guarded or is_stdlib(module) or is_airflow(module) or first_party(module):
+            continue
+        need = import_need(module)
+        if need is not None and need.key not in found:
+            found[need.key] = PackageImport(site, need)
+    return list(found.values())
+
+
+def workers_without(
+    need: ImportNeed, serving: tuple[Worker, ...], inventory: Inventory
+) -> list[Worker]:
+    """The serving workers whose runtime cannot satisfy ``need``.
+
+    A runtime has what its ``packages`` and ``providers`` list, and everything Airflow brings.
+    """
+    if need.airflow_brings_it:
+        return []
+    lacking = []
+    for worker in serving:
+        runtime = inventory.runtimes[worker.runtime]
+        if not need.met_by({r.name for r in (*runtime.packages, *runtime.providers)}):
+            lacking.append(worker)
+    return lacking
+
+
+def check_package_on_worker(context: Context) -> Iterator[Diagnostic]:
+    inventory = context.inventory
+    assert inventory is not None
+    module_imports = package_imports(context.module.imports, context.first_party)
+    for task in context.tasks:
+        if not task.dispatched:
+            continue
+        serving = place(task, inventory).workers
+        if not serving:
+            continue
+        runs = code_runs(task)
+        task_imports = package_imports(task.task.imports, context.first_party)
+        on_worker = list(module_imports)
+        if runs is CodeRuns.ON_WORKER:
+            keys = {item.need.key for item in on_worker}
+            on_worker += [item for item in task_imports if item.need.key not in keys]
+        for item in on_worker:
+            yield from _on_workers(context, task, item, serving, inventory)
+        if runs is CodeRuns.IN_VIRTUALENV:
+            venv = virtualenv_of(task)
+            if venv is not None:
+                for item in task_imports:
+                    yield from _in_virtualenv(context, task, item, venv, serving, inventory)
+
+
+def _on_workers(
+    context: Context,
+    task: ResolvedTask,
+    item: PackageImport,
+    serving: tuple[Worker, ...],
+    inventory: Inventory,
+) -> Iterator[Diagnostic]:
+    lacking = workers_without(item.need, serving, inventory)
+    if not lacking:
+        return
+    always = (
+        "it will fail at startup, before its first line runs"
+        if item.site.scope == "module"
+        else "it will fail when the import runs"
+    )
+    yield context.report(
+        task.task.position,
+        CODE,
+        f"{task.label} imports {item.where}, which needs {item.need.display}; "
+        f"{workers_lacking(lacking)} lacks it" + outcome(lacking, serving, always),
+    )
+
+
+def _in_virtualenv(
+    context: Context,
+    task: ResolvedTask,
+    item: PackageImport,
+    venv: Virtualenv,
+    serving: tuple[Worker, ...],
+    inventory: Inventory,
+) -> Iterator[Diagnostic]:
+    if venv.has(item.need):
+        return
+    head = (
+        f"{task.label} imports '{item.site.module}' in its virtualenv "
+        f"(line {item.site.position.line}), but requirements= does not list {item.need.display}"
+    )
+    if not venv.system_site_packages:
+        yield context.report(
+            task.task.position,
+            CODE,
+            f"{head} and system_site_packages=False hides the worker's packages; "
+            "it will fail when the import runs",
+        )
+        return
+    lacking = workers_without(item.need, serving, inventory)
+    if lacking:
+        yield context.report(
+            task.task.position,
+            CODE,
+            f"{head}, and {workers_lacking(lacking)}, whose packages the venv sees "
+            "(system_site_packages=True), lacks it"
+            + outcome(lacking, serving, "it will fail when the import runs"),
+        )
+
+
+def virtualenv_of(task: ResolvedTask) -> Virtualenv | None:
+    """The venv a task declares, or ``None`` when its requirements cannot be known statically.
+
+    ``requirements=`` may be a list of requirement strings or one string (Airflow splits it into
+    lines); pip options (``-r file``), URLs and templated values make it unknown. Values taken
+    from ``**kwargs`` or ``default_args`` are not followed: a task whose call spreads keywords
+    is left alone, and one relying on ``default_args`` alone is judged as if it had none.
+    """
+    arguments = task.task.arguments
+    named = arguments.named
+    if arguments.spreads and not {"requirements", "system_site_packages"} <= named.keys():
+        return None
+    requirements = _requirement_names(named.get("requirements"))
+    site_packages = named.get("system_site_packages")
+    if requirements is None:
+        return None
+    sees_worker = not (isinstance(site_packages, Const) and site_packages.value is False)
+    return Virtualenv(requirements, sees_worker)
+
+
+def _requirement_names(value: Expr | None) -> frozenset[str] | None:
+    if value is None or (isinstance(value, Const) and value.value is None):
+        return frozenset()
+    if isinstance(value, Const) and isinstance(value.value, str):
+        lines: list[str] = value.value.splitlines()
+    elif isinstance(value, SeqExpr) and all(
+        isinstance(item, Const) and isinstance(item.value, str) for item in value.items
+    ):
+        lines = [str(item.value) for item in value.items if isinstance(item, Const)]
+    else:
+        return None
+    names = set()
+    for line in lines:
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        if text.startswith("-") or "{{" in text:
+            return None
+        try:
+            names.add(canonical_name(parse_requirement(text).name))
+        except ValueError:
+            return None
+    return frozenset(names)
+
+
+PACKAGE_MISSING_ON_WORKER = Rule(
+    code=CODE,
+    name="package-missing-on-worker",
+    summary="a third-party package a task imports is missing from a worker serving it",
+    boundary="startup",
+    check=check_package_on_worker,
+)
