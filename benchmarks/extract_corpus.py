@@ -53,8 +53,13 @@ def main() -> None:
     folder = options.folder or default_folder()
     files = sorted(path for path in folder.rglob("*.py") if path.is_file())
     start = time.perf_counter()
+    results = []
     with multiprocessing.Pool(options.jobs) as pool:
-        results = pool.map(check_file, files, chunksize=16)
+        for result in pool.imap_unordered(check_file, files, chunksize=16):
+            results.append(result)
+            if result[2] is not None:  # show crashes as they come: the run takes a while
+                print(f"crash: {result[0]}", flush=True)
+    results.sort()
     elapsed = time.perf_counter() - start
     crashes = [(path, trace) for path, _, trace in results if trace is not None]
     skipped = Counter(message.split(":")[0] for _, message, _ in results if message is not None)

@@ -9,8 +9,9 @@ from dagroute_lint.formatters.escape import printable
 
 
 def _escape_data(text: str) -> str:
-    """``printable`` leaves no line break to encode as ``%0A``; ``%`` itself must be escaped."""
-    return printable(text).replace("%", "%25")
+    """GitHub's own escapes for ``%`` and line breaks (the runner decodes them, so a path comes
+    back exact); any other control character is shown escaped, never passed to the log."""
+    return printable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def _escape_property(text: str) -> str:
