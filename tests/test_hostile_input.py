@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -15,8 +16,10 @@ import pytest
 from dagroute_lint import runner
 from dagroute_lint.config import Settings
 from dagroute_lint.discovery import SourceFile
+from dagroute_lint.extract import extract_module
 from dagroute_lint.extract.source import MAX_DEPTH, MAX_FILE_BYTES
 from dagroute_lint.inventory import load_inventory
+from dagroute_lint.model import Const
 from dagroute_lint.runner import Report, run
 from tests.helpers import CELERY_K8S, write_repo
 
@@ -330,3 +333,14 @@ def test_one_bad_file_never_stops_the_others(tmp_path: Path) -> None:
     for line, (path, start) in zip(lines, expected):
         assert line.startswith(path + ":") and line.split(": ", 1)[1].startswith(start), line
     assert result.stderr.strip().endswith("7 problems in 8 files")
+
+
+def test_warnings_about_the_linted_code_are_neither_printed_nor_fatal() -> None:
+    # Invalid escapes warn when compiled (SyntaxWarning on 3.12+); `-W error` turns warnings
+    # into exceptions. Neither may leak out of extraction.
+    source = HEADER + 'x = 1()\nwith DAG("l\\d"):\n    BashOperator(task_id="t\\q", queue="\\d")\n'
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        module = extract_module(source.encode(), "dags/dag.py", "dag")
+    assert module.syntax_error is None
+    assert [task.task_id for task in module.tasks] == [Const("t\\q")]
