@@ -16,6 +16,8 @@ from dagroute_lint.discovery import (
     module_name,
 )
 from dagroute_lint.extract import extract_module
+from dagroute_lint.extract.source import MAX_FILE_BYTES
+from dagroute_lint.files import read_source
 from dagroute_lint.first_party import FirstParty
 from dagroute_lint.inventory import Inventory
 from dagroute_lint.model import Expr, Module, Position, Ref, SyntaxProblem
@@ -79,7 +81,7 @@ def _extract(
 ) -> Module:
     if data is None:
         try:
-            data = source.path.read_bytes()
+            data = read_source(source.path, MAX_FILE_BYTES + 1)
         except OSError as error:
             reason = error.strerror or type(error).__name__
             problem = SyntaxProblem(f"cannot read file: {reason}", Position(1, 1), skipped=True)

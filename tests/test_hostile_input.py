@@ -141,7 +141,7 @@ def test_file_over_the_size_limit_is_skipped(tmp_path: Path) -> None:
     assert only_problem(tmp_path, data) == (
         1,
         1,
-        "file is 5.0 MB, larger than the 2 MB analysed" + SKIPPED,
+        "file is larger than the 2 MB analysed" + SKIPPED,
     )
 
 
@@ -223,15 +223,15 @@ def test_unreadable_file_is_skipped_and_named(
     path = tmp_path / "dags" / "secret.py"
     write_repo(tmp_path, {"dags/secret.py": DAG, "dags/ok.py": DAG.replace("lab", "ok")})
     path.chmod(0)
-    real_read = Path.read_bytes
+    real_open = os.open
 
-    def read_bytes(self: Path) -> bytes:
-        # Root reads a mode-000 file anyway: refuse as the kernel would for anyone else.
-        if self.name == "secret.py":
+    def refusing_open(file: str | Path, flags: int, *args: int) -> int:
+        # Root opens a mode-000 file anyway: refuse as the kernel would for anyone else.
+        if Path(file).name == "secret.py":
             raise PermissionError(13, "Permission denied")
-        return real_read(self)
+        return real_open(file, flags, *args)
 
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(os, "open", refusing_open)
     report = run([str(tmp_path / "dags")], Settings(root=tmp_path, select=("ALL",)), None)
     assert found(report) == [
         ("secret.py", 1, 1, "DRL001", "cannot read file: Permission denied" + SKIPPED)
@@ -271,6 +271,21 @@ def test_symlink_loop_named_on_the_command_line(tmp_path: Path) -> None:
     assert [d.message for d in report.diagnostics] == [
         "cannot read file: Too many levels of symbolic links" + SKIPPED
     ]
+
+
+def test_fifos_and_devices_named_like_python_files(tmp_path: Path) -> None:
+    # A FIFO would block the read until a writer came, /dev/zero would never end.
+    write_repo(tmp_path, {"dags/ok.py": DAG})
+    dags = tmp_path / "dags"
+    os.mkfifo(dags / "pipe.py")
+    (dags / "zero.py").symlink_to("/dev/zero")
+    report = run([str(dags)], Settings(root=tmp_path, select=("ALL",)), None)
+    refused = "cannot read file: not a regular file" + SKIPPED
+    assert found(report) == [
+        ("pipe.py", 1, 1, "DRL001", refused),
+        ("zero.py", 1, 1, "DRL001", refused),
+    ]
+    assert len(report.tasks) == 1
 
 
 def test_file_deleted_while_the_run_is_under_way(
@@ -322,7 +337,7 @@ def test_one_bad_file_never_stops_the_others(tmp_path: Path) -> None:
     expected = [
         ("dags/binary.py", "DRL001 cannot decode file: 'utf-8' codec"),
         ("dags/deep.py", "DRL001 syntax error: too many nested parentheses"),
-        ("dags/huge.py", "DRL001 file is 2.0 MB, larger than the 2 MB analysed; skipped"),
+        ("dags/huge.py", "DRL001 file is larger than the 2 MB analysed; skipped"),
         ("dags/loop.py", "DRL001 cannot read file: Too many levels of symbolic links"),
         ("dags/nul.py", "DRL001 source code cannot contain null bytes"),
         ("dags/syntax.py", "DRL001 syntax error: invalid syntax"),

@@ -29,10 +29,8 @@ MAX_DEPTH = 200
 def decode(data: bytes) -> str | SyntaxProblem:
     """Decode as CPython would: PEP 263 declaration or BOM, UTF-8 otherwise."""
     if len(data) > MAX_FILE_BYTES:
-        megabytes = len(data) / (1024 * 1024)
         return SyntaxProblem(
-            f"file is {megabytes:.1f} MB, larger than the {MAX_FILE_BYTES // (1024 * 1024)} MB "
-            "analysed",
+            f"file is larger than the {MAX_FILE_BYTES // (1024 * 1024)} MB analysed",
             Position(1, 1),
             skipped=True,
         )
