@@ -17,7 +17,7 @@ from dagroute_lint import runner
 from dagroute_lint.config import Settings
 from dagroute_lint.discovery import SourceFile
 from dagroute_lint.extract import extract_module
-from dagroute_lint.extract.source import MAX_DEPTH, MAX_FILE_BYTES
+from dagroute_lint.extract.source import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES
 from dagroute_lint.inventory import load_inventory
 from dagroute_lint.model import Const
 from dagroute_lint.runner import Report, run
@@ -141,7 +141,18 @@ def test_file_over_the_size_limit_is_skipped(tmp_path: Path) -> None:
     assert only_problem(tmp_path, data) == (
         1,
         1,
-        "file is larger than the 2 MB analysed" + SKIPPED,
+        "file is larger than the 1 MB analysed" + SKIPPED,
+    )
+
+
+def test_file_with_too_many_syntax_nodes_is_skipped(tmp_path: Path) -> None:
+    # 400 KB, well under the size limit, but dense: libcst would need about 4 KB per node.
+    data = b"x = [" + b",".join([b"1"] * MAX_NODES) + b"]\n"
+    assert len(data) < MAX_FILE_BYTES
+    assert only_problem(tmp_path, data) == (
+        1,
+        1,
+        f"{MAX_NODES + 6} syntax nodes, more than the {MAX_NODES} analysed" + SKIPPED,
     )
 
 
@@ -337,7 +348,7 @@ def test_one_bad_file_never_stops_the_others(tmp_path: Path) -> None:
     expected = [
         ("dags/binary.py", "DRL001 cannot decode file: 'utf-8' codec"),
         ("dags/deep.py", "DRL001 syntax error: too many nested parentheses"),
-        ("dags/huge.py", "DRL001 file is larger than the 2 MB analysed; skipped"),
+        ("dags/huge.py", "DRL001 file is larger than the 1 MB analysed; skipped"),
         ("dags/loop.py", "DRL001 cannot read file: Too many levels of symbolic links"),
         ("dags/nul.py", "DRL001 source code cannot contain null bytes"),
         ("dags/syntax.py", "DRL001 syntax error: invalid syntax"),

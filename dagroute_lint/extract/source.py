@@ -19,11 +19,13 @@ _FILE_NOQA = re.compile(r"#\s*dagroute-lint\s*:\s*noqa\b", re.I)
 _LINE_BREAK = re.compile(r"\r\n?|\n")
 
 
-# Beyond these, libcst's native parser takes minutes or overflows the C stack (a crash no
-# ``except`` can catch), so such files are skipped with a message instead. Real DAG files stay
-# far below both: Airflow's own 3.3.2 sources nest at most 22 levels.
-MAX_FILE_BYTES = 2 * 1024 * 1024
+# Beyond these, libcst's native parser takes minutes and gigabytes (about 4 KB per syntax node)
+# or overflows the C stack (a crash no ``except`` can catch), so such files are skipped with a
+# message instead. Real DAG files stay far below: Airflow's own 3.3.2 sources nest at most 22
+# levels, and a generated DAG of a thousand tasks has some 20,000 nodes.
+MAX_FILE_BYTES = 1024 * 1024
 MAX_DEPTH = 200
+MAX_NODES = 100_000
 
 
 def decode(data: bytes) -> str | SyntaxProblem:
@@ -75,24 +77,31 @@ def _cpython_problem(text: str) -> SyntaxProblem | None:
         return SyntaxProblem(f"syntax error: {error.msg}", Position(line, max(column, 1)))
     except (RecursionError, MemoryError):
         return SyntaxProblem("syntax error: too deeply nested for Python to parse", Position(1, 1))
-    depth = _depth(tree)
-    if depth > MAX_DEPTH:
+    height, nodes = _measure(tree)
+    if height > MAX_DEPTH:
         return SyntaxProblem(
-            f"nested {depth} levels deep, deeper than the {MAX_DEPTH} analysed",
+            f"nested {height} levels deep, deeper than the {MAX_DEPTH} analysed",
+            Position(1, 1),
+            skipped=True,
+        )
+    if nodes > MAX_NODES:
+        return SyntaxProblem(
+            f"{nodes} syntax nodes, more than the {MAX_NODES} analysed",
             Position(1, 1),
             skipped=True,
         )
     return None
 
 
-def _depth(tree: ast.AST) -> int:
-    """Height of the syntax tree, level by level (no recursion: the tree may be very deep)."""
-    height = 0
+def _measure(tree: ast.AST) -> tuple[int, int]:
+    """Height and node count of the syntax tree, level by level (no recursion: it may be deep)."""
+    height = nodes = 0
     level = [tree]
     while level:
         height += 1
+        nodes += len(level)
         level = [child for node in level for child in ast.iter_child_nodes(node)]
-    return height
+    return height, nodes
 
 
 def noqa_comments(text: str) -> tuple[dict[int, frozenset[str] | None], bool]:
