@@ -11,23 +11,28 @@ import sys
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from dagroute_lint import __version__
+from dagroute_lint.cache import DEFAULT_CACHE_DIR
 from dagroute_lint.config import Settings, load_settings
 from dagroute_lint.errors import ConfigError
+from dagroute_lint.extraction import available_cores
 from dagroute_lint.files import write_atomically
-from dagroute_lint.fix import FixOutcome, fix_files
 from dagroute_lint.formatters import FORMATTERS
 from dagroute_lint.formatters.escape import printable
 from dagroute_lint.formatters.statistics import STATISTICS_FORMATS, format_statistics
 from dagroute_lint.inventory import Inventory, load_inventory
+from dagroute_lint.progress import progress_line
 from dagroute_lint.routes import ROUTE_FORMATS
 from dagroute_lint.rules import RULES
-from dagroute_lint.runner import run
+from dagroute_lint.runner import Execution, Report, run
 from dagroute_lint.targets import STDIN, Targets, lint_targets
+
+if TYPE_CHECKING:
+    from dagroute_lint.fix import FixOutcome
 
 EXIT_CLEAN, EXIT_REPORTED, EXIT_ERROR = 0, 1, 2
 
@@ -118,6 +123,34 @@ _verbose_option = click.option(
 )
 
 
+def _execution_options(function: Any) -> Any:
+    """``--jobs``, ``--no-cache`` and ``--cache-dir``: how to run, never what is reported."""
+    function = click.option(
+        "--cache-dir",
+        type=click.Path(path_type=Path, file_okay=False),
+        help=f"Folder for per-file summaries (default: {DEFAULT_CACHE_DIR}/ in the project root).",
+    )(function)
+    function = click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")(
+        function
+    )
+    return click.option(
+        "--jobs",
+        "-j",
+        type=click.IntRange(min=1),
+        help="Worker processes extracting files (default: one per core).",
+    )(function)
+
+
+def _execution(
+    settings: Settings, jobs: int | None, no_cache: bool, cache_dir: Path | None, progress: bool
+) -> Execution:
+    return Execution(
+        jobs=jobs if jobs is not None else available_cores(),
+        cache_dir=None if no_cache else (cache_dir or settings.root / DEFAULT_CACHE_DIR),
+        progress=progress_line(sys.stderr, progress),
+    )
+
+
 @main.command()
 @click.argument("paths", nargs=-1)
 @_inventory_option
@@ -143,6 +176,7 @@ _verbose_option = click.option(
 @click.option(
     "--diff", is_flag=True, help="Print the fixes as a unified diff instead of writing them."
 )
+@_execution_options
 @_verbose_option
 @_guarded
 def check(
@@ -160,6 +194,9 @@ def check(
     quiet: bool,
     fix: bool,
     diff: bool,
+    jobs: int | None,
+    no_cache: bool,
+    cache_dir: Path | None,
     verbose: bool,
 ) -> None:
     """Lint DAG files and folders (the default command)."""
@@ -177,14 +214,20 @@ def check(
     if (fix or diff) and stdin is not None:
         raise ConfigError("--fix and --diff rewrite files: they cannot read stdin")
     deployment = _inventory(settings, quiet)
-    report = run(targets.paths, settings, deployment, stdin)
+    execution = _execution(
+        settings, jobs, no_cache, cache_dir, progress=output_format == "text" and not quiet
+    )
+    report = _lint(targets, settings, deployment, stdin, execution)
+    if fix or diff:
+        # Imported here: it loads libcst, which a run answered from the cache never needs.
+        from dagroute_lint.fix import fix_files
     if diff:
         _print_diff(fix_files(report.diagnostics, write=False), quiet)
     if fix:
         outcome = fix_files(report.diagnostics, write=True)
         _say_fixed(outcome, quiet)
         if outcome.files:  # fixes move lines: lint again for what remains, where it now is
-            report = run(targets.paths, settings, deployment, stdin)
+            report = _lint(targets, settings, deployment, stdin, execution)
     if statistics:
         _emit(format_statistics(report.diagnostics, output_format), output_file)
     else:
@@ -195,6 +238,21 @@ def check(
         problems = "problem" if count == 1 else "problems"
         click.echo(f"{count} {problems} in {files} file{'' if files == 1 else 's'}", err=True)
     sys.exit(EXIT_REPORTED if report.diagnostics and not exit_zero else EXIT_CLEAN)
+
+
+def _lint(
+    targets: Targets,
+    settings: Settings,
+    deployment: Inventory | None,
+    stdin: tuple[str, bytes] | None,
+    execution: Execution,
+) -> Report:
+    """One run; its progress line is erased before anything else is printed."""
+    try:
+        return run(targets.paths, settings, deployment, stdin, execution)
+    finally:
+        if execution.progress is not None:
+            execution.progress.close()
 
 
 def _print_diff(outcome: FixOutcome, quiet: bool) -> None:
@@ -265,6 +323,7 @@ def _emit(text: str, output_file: Path | None) -> None:
     show_default=True,
 )
 @click.option("--output-file", type=click.Path(path_type=Path, dir_okay=False))
+@_execution_options
 @_verbose_option
 @_guarded
 def routes(
@@ -273,6 +332,9 @@ def routes(
     config: Path | None,
     output_format: str,
     output_file: Path | None,
+    jobs: int | None,
+    no_cache: bool,
+    cache_dir: Path | None,
     verbose: bool,
 ) -> None:
     """Print every task's resolved routing (queue, executor, pool, pool_slots)."""
@@ -281,7 +343,8 @@ def routes(
     if not targets:
         raise ConfigError("no paths given and no `dags` setting")
     deployment = _inventory(settings, quiet=True)
-    report = run(targets, settings.with_overrides(select=["DRL001"]), deployment)
+    execution = _execution(settings, jobs, no_cache, cache_dir, progress=False)
+    report = run(targets, settings.with_overrides(select=["DRL001"]), deployment, None, execution)
     _emit(ROUTE_FORMATS[output_format](report.tasks, deployment), output_file)
 
 

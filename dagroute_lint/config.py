@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from dagroute_lint.airflowignore import SYNTAXES
 from dagroute_lint.discovery import absolute
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.rules import RULES
@@ -23,6 +24,7 @@ _KEYS = (
     "exclude",
     "dags",
     "roots",
+    "dag-ignore-file-syntax",
 )
 
 
@@ -40,6 +42,7 @@ class Settings:
     exclude: tuple[str, ...] = ()
     dags: tuple[Path, ...] = ()
     roots: tuple[Path, ...] = ()
+    dag_ignore_file_syntax: str | None = None
 
     def with_overrides(
         self,
@@ -64,6 +67,8 @@ class Settings:
 
     def ignored_for(self, path: Path) -> frozenset[str]:
         """Codes ``per-file-ignores`` turns off for ``path``."""
+        if not self.per_file_ignores:
+            return frozenset()
         try:
             relative = absolute(path).relative_to(self.root)
         except ValueError:
@@ -172,6 +177,9 @@ def _settings_from_table(table: dict[str, object], path: Path) -> Settings:
         if not isinstance(codes, list) or not all(isinstance(code, str) for code in codes):
             raise ConfigError(f"{where}.per-file-ignores.{pattern}: expected a list of codes")
         per_file_ignores[pattern] = tuple(codes)
+    syntax = table.get("dag-ignore-file-syntax")
+    if syntax is not None and syntax not in SYNTAXES:
+        raise ConfigError(f"{where}.dag-ignore-file-syntax: expected one of {', '.join(SYNTAXES)}")
     settings = Settings(
         root=root,
         config_file=path,
@@ -183,6 +191,7 @@ def _settings_from_table(table: dict[str, object], path: Path) -> Settings:
         exclude=strings("exclude"),
         dags=tuple((root / item).resolve() for item in strings("dags")),
         roots=tuple((root / item).resolve() for item in strings("roots")),
+        dag_ignore_file_syntax=syntax,
     )
     settings.selected_codes()  # reject unknown selectors now, with the file named
     return settings

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from dagroute_lint.airflowignore import AirflowIgnore
 
 # Folders no DAG repository wants linted.
 DEFAULT_EXCLUDES = (
@@ -27,26 +30,86 @@ DEFAULT_EXCLUDES = (
 )
 
 
+# Words one of which any file that can build a DAG contains (Airflow's own discovery heuristic
+# wants "airflow" and one of "dag"/"asset"; either word is enough here, so that a broken DAG file
+# that lost its import line is still reported).
+_DAG_WORDS = (b"airflow", b"dag")
+
+
 @dataclass(frozen=True)
 class SourceFile:
-    """A file to lint: the path as shown to the user, and its absolute path."""
+    """A file to lint: the path as shown to the user, its absolute path, and whether it was named
+    on the command line (rather than found in a folder)."""
 
     display: str
     path: Path
+    named: bool = False
 
 
-def discover(paths: Sequence[str], exclude: Sequence[str]) -> list[SourceFile]:
-    """Files named directly are always linted; folders contribute every ``*.py`` not excluded."""
+def might_define_dags(data: bytes) -> bool:
+    """Whether a file found in a folder is worth extracting: others are read only when imported."""
+    lowered = data.lower()
+    return any(word in lowered for word in _DAG_WORDS)
+
+
+def discover(
+    paths: Sequence[str],
+    exclude: Sequence[str],
+    dag_folders: Sequence[Path] = (),
+    ignore_syntax: str = "glob",
+) -> list[SourceFile]:
+    """Files named directly and every ``*.py`` in folders, less excludes and ``.airflowignore``.
+
+    ``.airflowignore`` files apply from the innermost of ``dag_folders`` holding a path, else from
+    the folder given (or, for a file, its own folder), as when Airflow is pointed there.
+    """
     found: dict[Path, SourceFile] = {}
-    patterns = (*DEFAULT_EXCLUDES, *exclude)
+    patterns = _matcher((*DEFAULT_EXCLUDES, *exclude))
+    ignores: dict[Path, AirflowIgnore] = {}
+
+    def ignore_for(base: Path) -> AirflowIgnore:
+        return ignores.setdefault(base, AirflowIgnore(base, ignore_syntax))
+
     for given in paths:
         path = Path(given)
+        resolved = absolute(path)
         if path.is_dir():
-            for file in _walk(path, patterns):
-                found.setdefault(absolute(file), SourceFile(str(file), absolute(file)))
-        else:
-            found.setdefault(absolute(path), SourceFile(given, absolute(path)))
+            ignore = ignore_for(_dag_folder(resolved, dag_folders) or resolved)
+            if ignore.ignores(resolved):
+                continue
+            for file, real in _walk(path, patterns, ignore):
+                found.setdefault(real, SourceFile(str(file), real))
+        elif not ignore_for(_dag_folder(resolved, dag_folders) or resolved.parent).ignores(
+            resolved
+        ):
+            found.setdefault(resolved, SourceFile(given, resolved, named=True))
     return sorted(found.values(), key=lambda source: source.display)
+
+
+def _dag_folder(path: Path, dag_folders: Sequence[Path]) -> Path | None:
+    holding = [folder for folder in dag_folders if path.is_relative_to(folder)]
+    return max(holding, key=lambda folder: len(folder.parts)) if holding else None
+
+
+def _walk(
+    folder: Path, patterns: re.Pattern[str], ignore: AirflowIgnore
+) -> Iterable[tuple[Path, Path]]:
+    """Each file as found under ``folder``, with its real path (resolving only symbolic links)."""
+    for directory, subdirectories, files in os.walk(folder):
+        here = Path(directory).resolve()
+        subdirectories[:] = sorted(
+            d
+            for d in subdirectories
+            if not _excluded(d, patterns) and not ignore.ignores_entry(here, here / d, True)
+        )
+        for name in sorted(files):
+            if name.endswith(".py") and not _excluded(name, patterns):
+                path = Path(directory) / name
+                real = here / name
+                if not _excluded(str(path), patterns) and not ignore.ignores_entry(
+                    here, real, False
+                ):
+                    yield path, absolute(real) if real.is_symlink() else real
 
 
 def absolute(path: Path) -> Path:
@@ -60,18 +123,13 @@ def absolute(path: Path) -> Path:
         return Path(os.path.abspath(path))
 
 
-def _walk(folder: Path, patterns: Sequence[str]) -> Iterable[Path]:
-    for directory, subdirectories, files in os.walk(folder):
-        subdirectories[:] = sorted(d for d in subdirectories if not _excluded(d, patterns))
-        for name in sorted(files):
-            if name.endswith(".py") and not _excluded(name, patterns):
-                path = Path(directory) / name
-                if not _excluded(str(path), patterns):
-                    yield path
+def _matcher(patterns: Sequence[str]) -> re.Pattern[str]:
+    """One regular expression for all exclude globs (``fnmatch`` semantics, as on POSIX)."""
+    return re.compile("|".join(f"(?:{fnmatch.translate(pattern)})" for pattern in patterns))
 
 
-def _excluded(name: str, patterns: Sequence[str]) -> bool:
-    return any(fnmatch.fnmatch(name, pattern) for pattern in patterns)
+def _excluded(name: str, patterns: re.Pattern[str]) -> bool:
+    return patterns.match(os.path.normcase(name)) is not None
 
 
 def module_name(path: Path, roots: Sequence[Path]) -> tuple[str, bool]:
@@ -102,7 +160,7 @@ def walk_excludes(path: str, exclude: Sequence[str]) -> bool:
     The same patterns as the folder walk, matched against each folder and the file name below
     the working directory, and against the path as given.
     """
-    patterns = (*DEFAULT_EXCLUDES, *exclude)
+    patterns = _matcher((*DEFAULT_EXCLUDES, *exclude))
     given = Path(path)
     if given.is_absolute() and given.is_relative_to(Path.cwd()):
         given = given.relative_to(Path.cwd())

@@ -134,6 +134,7 @@ def installed(script: str) -> str:
     [
         pytest.param(["dagroute-lint", "--select", "ALL", "--format", "json"], id="dags_setting"),
         pytest.param(["dagroute-lint", "dags/dag.py"], id="one_file"),
+        pytest.param(["dagroute-lint", "dags", "--jobs", "2", "--no-cache"], id="jobs"),
         pytest.param(["dagroute-lint", "-", "--stdin-filename", "dags/dag.py"], id="stdin"),
         pytest.param(["dagroute-lint", "routes", "dags", "--format", "json"], id="routes"),
         pytest.param(["dagroute-lint", "inventory", "check"], id="inventory"),

@@ -1,0 +1,345 @@
+"""Side-by-side cost of linting generated DAG repositories, against the parse-only floor.
+
+Usage: python benchmarks/compare.py [--sizes 100,1000,5000] [--repeats 3,3,1] [--work DIR]
+                                    [--dagbag-max 1000] [--airflow-python PATH]
+
+Run it with the interpreter of the virtual environment where dagroute-lint is installed (its
+``dagroute-lint`` and ``ruff`` scripts are taken from beside that interpreter). For every size it
+writes a corpus (``corpus.py``) and measures, each as a separate process (start-up included):
+wall time, CPU time (user + system of the process and every worker it waited for) and peak
+memory (the largest sum of proportional set sizes over the process and its children, sampled
+every 20 ms, so that pages a forked worker shares with its parent count once; at least the
+largest single process's peak resident size). The configurations run round-robin,
+``--repeats`` times, so that drift in the machine's load hits all of them alike; the table shows
+medians and the spread of CPU time. ``--repeats`` is one count for every size or one per size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from corpus import write_corpus  # noqa: E402
+
+BIN = Path(sys.executable).parent
+DEFAULT_AIRFLOW = Path.home() / ".cache/dagroute-lint/airflow-3.3.2-venv/bin/python"
+
+
+@dataclass(frozen=True)
+class Sample:
+    wall: float
+    cpu: float
+    peak_mb: float
+
+
+@dataclass(frozen=True)
+class Config:
+    name: str
+    command: Callable[[int], list[str]]  # from the repeat number
+    prepare: Callable[[int], None] = lambda repeat: None
+
+
+def _tree_pss_mb(root: int) -> float:
+    """Proportional set size of ``root`` and all its descendants, in MB."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry))
+    total, stack = 0, [root]
+    while stack:
+        pid = stack.pop()
+        stack.extend(children.get(pid, []))
+        try:
+            with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as rollup:
+                for line in rollup:
+                    if line.startswith("Pss:"):
+                        total += int(line.split()[1])
+                        break
+        except (OSError, IndexError, ValueError):
+            continue
+    return total / 1024
+
+
+def measure(command: list[str], cwd: Path, ok: tuple[int, ...] = (0, 1)) -> Sample:
+    started = time.perf_counter()
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    peak = 0.0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, _tree_pss_mb(process.pid))
+            done.wait(0.02)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    stderr = process.stderr.read() if process.stderr is not None else b""
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - started
+    done.set()
+    sampler.join()
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode not in ok:
+        raise SystemExit(
+            f"{' '.join(command)} exited {process.returncode}:\n{stderr.decode()[-2000:]}"
+        )
+    peak = max(peak, usage.ru_maxrss / 1024)
+    return Sample(wall, usage.ru_utime + usage.ru_stime, peak)
+
+
+def configs(
+    root: Path, cores: int, airflow: Path | None, size: int, dagbag_max: int
+) -> list[Config]:
+    lint = [str(BIN / "dagroute-lint"), "dags", "--inventory", "dagroute.toml"]
+    caches = root / "caches"
+    warm_cache = caches / "warm"
+    changed = sorted((root / "dags").glob("team_*/classic_*.py"))[0]
+    original = changed.read_bytes()
+
+    def fresh(label: str) -> Callable[[int], list[str]]:
+        def command(repeat: int) -> list[str]:
+            folder = caches / f"{label}-{repeat}"
+            shutil.rmtree(folder, ignore_errors=True)
+            return ["--cache-dir", str(folder)]
+
+        return command
+
+    cold_1, cold_n = fresh("cold1"), fresh("coldn")
+
+    def change_one(repeat: int) -> None:
+        changed.write_bytes(original + f"# edit {repeat}\n".encode())
+
+    def restore(repeat: int) -> None:
+        changed.write_bytes(original)
+
+    one_file = str(changed.relative_to(root))
+    found = [
+        Config(
+            "floor: libcst.parse_module, 1 process",
+            lambda r: [sys.executable, str(HERE / "floor.py"), "dags"],
+        ),
+        Config("dagroute-lint cold --jobs 1", lambda r: [*lint, "-j", "1", *cold_1(r)]),
+        Config(
+            f"dagroute-lint cold --jobs {cores}", lambda r: [*lint, "-j", str(cores), *cold_n(r)]
+        ),
+        Config(
+            "dagroute-lint warm, nothing changed",
+            lambda r: [*lint, "--cache-dir", str(warm_cache)],
+            restore,
+        ),
+        Config(
+            "dagroute-lint warm, 1 file changed",
+            lambda r: [*lint, "--cache-dir", str(warm_cache)],
+            change_one,
+        ),
+        Config(
+            "one file (pre-commit), no cache",
+            lambda r: [
+                str(BIN / "dagroute-lint"),
+                one_file,
+                "--inventory",
+                "dagroute.toml",
+                "--no-cache",
+            ],
+            restore,
+        ),
+        Config(
+            "ruff check --select AIR (reference)",
+            lambda r: [
+                str(BIN / "ruff"),
+                "check",
+                "--select",
+                "AIR",
+                "--no-cache",
+                "--quiet",
+                "dags",
+            ],
+        ),
+    ]
+    if airflow is not None and size <= dagbag_max:
+        found.append(
+            Config(
+                "Airflow DagBag import (own venv)",
+                lambda r: [str(airflow), str(HERE / "dagbag.py"), "dags"],
+            )
+        )
+    return found
+
+
+def bench_size(
+    size: int, work: Path, repeats: int, cores: int, airflow: Path | None, dagbag_max: int
+) -> dict[str, list[Sample]]:
+    root = work / f"repo-{size}"
+    shutil.rmtree(root, ignore_errors=True)
+    write_corpus(root, size)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    found = configs(root, cores, airflow, size, dagbag_max)
+    # Fill the warm cache once, outside the measurements.
+    measure(
+        [
+            str(BIN / "dagroute-lint"),
+            "dags",
+            "--inventory",
+            "dagroute.toml",
+            "--cache-dir",
+            str(root / "caches" / "warm"),
+        ],
+        root,
+    )
+    results: dict[str, list[Sample]] = {config.name: [] for config in found}
+    for repeat in range(repeats):
+        for config in found:
+            config.prepare(repeat)
+            results[config.name].append(measure(config.command(repeat), root))
+            print(f"  {size} files, run {repeat + 1}/{repeats}: {config.name}", file=sys.stderr)
+    found[3].prepare(0)  # restore the changed file
+    return results
+
+
+def median(samples: list[Sample], field: str) -> float:
+    return statistics.median(getattr(sample, field) for sample in samples)
+
+
+def report(all_results: dict[int, dict[str, list[Sample]]], repeats: dict[int, int]) -> None:
+    for size, results in all_results.items():
+        floor = median(next(iter(results.values())), "cpu")
+        runs = "1 run" if repeats[size] == 1 else f"median of {repeats[size]} runs"
+        print(f"\n### {size} files ({runs})\n")
+        print("| measure | wall s | CPU s | CPU spread | peak MB | CPU x floor |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for name, samples in results.items():
+            cpus = sorted(sample.cpu for sample in samples)
+            cpu = median(samples, "cpu")
+            print(
+                f"| {name} | {median(samples, 'wall'):.2f} | {cpu:.2f} | "
+                f"{cpus[0]:.2f}-{cpus[-1]:.2f} | {median(samples, 'peak_mb'):.0f} | "
+                f"{cpu / floor:.2f} |"
+            )
+    targets(all_results)
+    growth(all_results)
+
+
+def targets(all_results: dict[int, dict[str, list[Sample]]]) -> None:
+    print("\n### Targets\n")
+    print("| size | target | figure | met |")
+    print("|---|---|---:|---|")
+    for size, results in all_results.items():
+        names = list(results)
+        floor, cold1, _, warm, warm1 = (median(results[name], "cpu") for name in names[:5])
+        one = median(results[names[5]], "wall")
+        rows = [
+            ("cold --jobs 1 CPU ≤ 2x floor", cold1 / floor, cold1 / floor <= 2),
+            ("warm CPU ≤ 10% of cold --jobs 1", warm / cold1, warm / cold1 <= 0.10),
+            ("warm, 1 changed, CPU ≤ 15% of cold --jobs 1", warm1 / cold1, warm1 / cold1 <= 0.15),
+            ("one file wall ≤ 0.4 s", one, one <= 0.4),
+        ]
+        peak = max(
+            median(samples, "peak_mb") for name, samples in results.items() if "dagroute" in name
+        )
+        rows.append(("peak memory ≤ 300 MB", peak, peak <= 300))
+        dagbag = [n for n in names if "DagBag" in n]
+        if dagbag:
+            bag = median(results[dagbag[0]], "cpu")
+            rows.append(("DagBag CPU ≥ 5x cold --jobs 1", bag / cold1, bag / cold1 >= 5))
+            rows.append(("DagBag CPU ≥ 50x warm", bag / warm, bag / warm >= 50))
+        for target, figure, met in rows:
+            print(f"| {size} | {target} | {figure:.3g} | {'yes' if met else 'NO'} |")
+
+
+def growth(all_results: dict[int, dict[str, list[Sample]]]) -> None:
+    sizes = sorted(all_results)
+    if len(sizes) < 2:
+        return
+    print("\n### Growth: CPU ms per file, and peak MB\n")
+    header = " | ".join(f"{size} files" for size in sizes)
+    print(f"| measure | {header} |")
+    print("|---|" + "---:|" * len(sizes))
+    for name in all_results[sizes[0]]:
+        cells = []
+        for size in sizes:
+            samples = all_results[size].get(name)
+            if samples is None:
+                cells.append("not run")
+                continue
+            per_file = 1000 * median(samples, "cpu") / size
+            cells.append(f"{per_file:.1f} ms, {median(samples, 'peak_mb'):.0f} MB")
+        print(f"| {name} | {' | '.join(cells)} |")
+
+
+def machine() -> str:
+    model = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    load = os.getloadavg()
+    return (
+        f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
+        f"Python {platform.python_version()}; load average at start {load[0]:.2f}"
+    )
+
+
+def _revision() -> str:
+    found = subprocess.run(
+        ["git", "-C", str(HERE), "describe", "--always", "--dirty"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return found.stdout.strip() or "unknown revision"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="100,1000,5000")
+    parser.add_argument("--repeats", default="3,3,1")
+    parser.add_argument("--work", type=Path, default=None)
+    parser.add_argument("--dagbag-max", type=int, default=1000)
+    parser.add_argument("--airflow-python", type=Path, default=DEFAULT_AIRFLOW)
+    arguments = parser.parse_args()
+    airflow = arguments.airflow_python if arguments.airflow_python.exists() else None
+    work = arguments.work or Path(tempfile.mkdtemp(prefix="dagroute-bench-"))
+    cores = (
+        len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    )
+    print(f"machine: {machine()}")
+    print(f"dagroute-lint: {_revision()}")
+    if airflow is None:
+        print("Airflow venv not found: DagBag not measured (--airflow-python)")
+    sizes = [int(size) for size in arguments.sizes.split(",")]
+    counts = [int(count) for count in arguments.repeats.split(",")]
+    repeats = dict(zip(sizes, counts if len(counts) == len(sizes) else counts[:1] * len(sizes)))
+    results = {
+        size: bench_size(size, work, repeats[size], cores, airflow, arguments.dagbag_max)
+        for size in sizes
+    }
+    report(results, repeats)
+    print(f"\nload average at end {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

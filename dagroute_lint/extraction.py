@@ -1,0 +1,146 @@
+"""Extract many files at once: from the cache where possible, in worker processes otherwise.
+
+Extraction is pure per file, so the order results come back in never matters: results are put
+back in request order, and the output is the same for any number of jobs and any cache state.
+A process pool costs more than it gives for a handful of files (pre-commit passes one or two), so
+small batches are extracted in this process. libcst and the pool are imported only when a file
+must really be extracted: importing libcst alone costs more than a whole warm run.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import pickle
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from dagroute_lint.cache import SummaryCache, encode_summary, summary_key
+from dagroute_lint.model import Expr, Module
+from dagroute_lint.progress import ProgressLine
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
+# Below this many files to extract, a pool's start-up costs more than the second core saves.
+MIN_FILES_FOR_POOL = 16
+# Work items per worker: enough to balance uneven files, few enough to keep messages cheap.
+CHUNKS_PER_WORKER = 8
+
+
+def available_cores() -> int:
+    """Cores this process may run on (the affinity mask, where the platform has one)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class Request:
+    """One file to extract, with everything its summary depends on."""
+
+    data: bytes
+    display: str
+    module_name: str
+    is_package: bool
+    externals: Mapping[str, Expr] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        return summary_key(
+            self.data, self.display, self.module_name, self.is_package, self.externals
+        )
+
+
+class Extractor:
+    """Turns requests into summaries, using ``jobs`` processes and an optional cache.
+
+    The pool starts with the first batch large enough to need it and serves every later batch
+    (files that loop over other modules' names are extracted twice); ``close`` ends it.
+    """
+
+    def __init__(
+        self,
+        jobs: int = 1,
+        cache: SummaryCache | None = None,
+        progress: ProgressLine | None = None,
+    ) -> None:
+        self.jobs = max(1, jobs)
+        self.cache = cache
+        self.progress = progress
+        self._pool: Executor | None = None
+
+    def __enter__(self) -> Extractor:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+    def extract(self, requests: Sequence[Request]) -> list[Module]:
+        if self.progress is not None:
+            self.progress.expect(len(requests))
+        results: list[Module | None] = [None] * len(requests)
+        keys = [request.key for request in requests] if self.cache is not None else []
+        missing: list[int] = []
+        for index in range(len(requests)):
+            cached = self.cache.load(keys[index]) if self.cache is not None else None
+            if cached is None:
+                missing.append(index)
+            else:
+                results[index] = cached
+        self._advance(len(requests) - len(missing))
+        cache_dir = self.cache.directory if self.cache is not None else None
+        work = [(requests[i], keys[i] if keys else "", cache_dir) for i in missing]
+        if self.jobs > 1 and len(work) >= MIN_FILES_FOR_POOL:
+            chunksize = max(1, len(work) // (self.jobs * CHUNKS_PER_WORKER))
+            payloads = self._started_pool().map(_extract_one, work, chunksize=chunksize)
+            for index, payload in zip(missing, payloads):
+                results[index] = pickle.loads(payload)
+                self._advance(1)
+        else:
+            for index, item in zip(missing, work):
+                results[index] = pickle.loads(_extract_one(item))
+                self._advance(1)
+        return [module for module in results if module is not None]
+
+    def _started_pool(self) -> Executor:
+        if self._pool is None:
+            from concurrent.futures import ProcessPoolExecutor
+
+            self._pool = ProcessPoolExecutor(max_workers=self.jobs)
+        return self._pool
+
+    def _advance(self, count: int) -> None:
+        if self.progress is not None and count:
+            self.progress.advance(count)
+
+
+@functools.cache
+def _cache_at(directory: Path) -> SummaryCache:
+    """One cache object per folder and process, so its folder is prepared once."""
+    return SummaryCache(directory)
+
+
+def _extract_one(item: tuple[Request, str, Path | None]) -> bytes:
+    """Extract one file (in a worker), store its cache entry, and return the pickled summary."""
+    from dagroute_lint.extract import extract_module
+
+    request, key, cache_dir = item
+    module = extract_module(
+        request.data,
+        request.display,
+        request.module_name,
+        request.is_package,
+        request.externals or None,
+    )
+    payload = pickle.dumps(module, protocol=pickle.HIGHEST_PROTOCOL)
+    if cache_dir is not None:
+        _cache_at(cache_dir).store(key, encode_summary(payload, key))
+    return payload

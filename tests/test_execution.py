@@ -1,0 +1,317 @@
+"""--jobs and the summary cache change how a run works, never what it reports.
+
+Output (every format) and exit code must be byte-identical across ``--jobs`` values and cache
+states; a damaged, foreign, planted or unwritable cache is ignored and rebuilt; concurrent runs
+leave a cache that later runs read back with the same output.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from dagroute_lint import cache as cache_module
+from dagroute_lint import extract, extraction
+from dagroute_lint.cache import SummaryCache, decode_summary, encode_summary, summary_key
+from dagroute_lint.cli import main
+from dagroute_lint.model import Const, Module
+from tests.helpers import CELERY_K8S, write_repo
+
+TEAM_DAG = """
+from airflow.providers.standard.operators.bash import BashOperator
+from airflow.sdk import DAG, task
+from common.routing import QUEUES, REPORTS
+
+with DAG("team_{n}", default_args={{"queue": REPORTS}}):
+    for queue in QUEUES:
+        BashOperator(task_id=f"run_{{queue}}", bash_command="x", queue=queue)
+    BashOperator(task_id="report", bash_command="x")
+
+    @task(queue="nowhere_{n}")  # noqa: DRL105
+    def publish():
+        pass
+
+    publish()
+"""
+
+FILES = {
+    "dagroute.toml": CELERY_K8S,
+    "dags/common/__init__.py": "",
+    "dags/common/routing.py": 'REPORTS = "reports"\nQUEUES = ["default", "imports", "etl"]\n',
+    "dags/helpers/rows.py": "def clean(rows):\n    return [r for r in rows if r]\n",
+    "dags/broken.py": "from airflow.sdk import DAG\nwith DAG(:\n",
+    **{f"dags/team_{n:02d}/dag_{n:02d}.py": TEAM_DAG.format(n=n) for n in range(6)},
+}
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A small repository; pools start from 4 files here, so that they run in these tests."""
+    write_repo(tmp_path, FILES)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(extraction, "MIN_FILES_FOR_POOL", 4)
+    return tmp_path
+
+
+def lint(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["dags", "--inventory", "dagroute.toml", *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return result.exit_code, result.stdout
+
+
+@pytest.fixture
+def pools(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Records the worker count of every process pool a run starts."""
+    started: list[int] = []
+    real = concurrent.futures.ProcessPoolExecutor
+
+    class Recording(real):  # type: ignore[misc, valid-type]
+        def __init__(self, max_workers: int | None = None, **kwargs: object) -> None:
+            started.append(max_workers or 0)
+            super().__init__(max_workers=max_workers, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Recording)
+    return started
+
+
+@pytest.fixture
+def extractions(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Records every file extracted in this process."""
+    seen: list[str] = []
+    real = extract.extract_module
+
+    def recording(data: bytes, path: str, *args: object, **kwargs: object) -> Module:
+        seen.append(path)
+        return real(data, path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(extract, "extract_module", recording)
+    return seen
+
+
+def cache_entries(folder: Path) -> list[Path]:
+    return sorted(path for path in folder.rglob("*") if path.is_file() and path.parent != folder)
+
+
+def test_output_is_identical_across_jobs_and_cache_states(repo: Path, pools: list[int]) -> None:
+    reference = lint("--no-cache", "-j", "1")
+    assert reference[0] == 1 and "DRL001" in reference[1] and "DRL101" in reference[1]
+    assert pools == []
+    runs = {
+        "no cache, 2 jobs": lint("--no-cache", "-j", "2"),
+        "cold cache, 2 jobs": lint("--cache-dir", "c", "-j", "2"),
+        "warm cache, 1 job": lint("--cache-dir", "c", "-j", "1"),
+        "warm cache, 2 jobs": lint("--cache-dir", "c", "-j", "2"),
+        "cold cache, 1 job": lint("--cache-dir", "c1", "-j", "1"),
+        "warm again": lint("--cache-dir", "c1", "-j", "2"),
+    }
+    # One pool for each run with two jobs and enough files to extract; none when warm.
+    assert pools == [2, 2]
+    for name, result in runs.items():
+        assert result == reference, name
+    for output_format in ("json", "github"):
+        outputs = {
+            lint("--no-cache", "-j", "1", "--format", output_format),
+            lint("--no-cache", "-j", "2", "--format", output_format),
+            lint("--cache-dir", "c", "--format", output_format),
+        }
+        assert len(outputs) == 1, output_format
+
+
+def test_routes_are_identical_across_jobs_and_cache_states(repo: Path) -> None:
+    def routes(*args: str) -> str:
+        result = CliRunner().invoke(main, ["routes", "dags", "--format", "json", *args])
+        assert result.exit_code == 0, result.output
+        return result.stdout
+
+    reference = routes("--no-cache", "-j", "1")
+    assert '"task_id": "run_etl"' in reference
+    assert routes("--no-cache", "-j", "2") == reference
+    assert routes("--cache-dir", "c") == reference
+    assert routes("--cache-dir", "c", "-j", "2") == reference
+
+
+def test_diagnostics_are_sorted_by_file_line_column_code(repo: Path) -> None:
+    _, out = lint("--no-cache", "-j", "2")
+    keys = []
+    for line in out.splitlines():
+        path, row, column, rest = line.split(":", 3)
+        keys.append((path, int(row), int(column), rest.split()[0]))
+    assert len(keys) > 8 and keys == sorted(keys)
+
+
+def test_a_warm_run_extracts_nothing_and_one_change_extracts_one_file(
+    repo: Path, extractions: list[str]
+) -> None:
+    cold = lint("-j", "1")
+    assert len(extractions) > 6 and (repo / ".dagroute_cache").is_dir()
+    extractions.clear()
+    assert lint("-j", "1") == cold
+    assert extractions == []
+    changed = repo / "dags/team_03/dag_03.py"
+    changed.write_text(changed.read_text() + "# edited\n")
+    assert lint("-j", "1") == cold
+    # Extracted once plainly, once more with the values of the names it loops over.
+    assert extractions == ["dags/team_03/dag_03.py"] * 2
+
+
+def test_the_cache_folder_ignores_itself_for_git(repo: Path) -> None:
+    lint("-j", "1")
+    assert (repo / ".dagroute_cache/.gitignore").read_text().splitlines()[-1] == "*"
+    leftovers = [path for path in (repo / ".dagroute_cache").rglob(".*") if path.is_file()]
+    assert [path.name for path in leftovers] == [".gitignore"]  # no temporary files remain
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        pytest.param(lambda blob: blob[: len(blob) // 2], id="truncated"),
+        pytest.param(lambda blob: b"", id="empty"),
+        pytest.param(lambda blob: os.urandom(len(blob)), id="random-bytes"),
+        pytest.param(lambda blob: blob[:-20] + b"\x00" * 20, id="corrupt-tail"),
+        pytest.param(
+            lambda blob: (
+                blob.split(b"\n", 2)[0] + b"\n" + b"0" * 64 + b"\n" + blob.split(b"\n", 2)[2]
+            ),
+            id="wrong-key",
+        ),
+    ],
+)
+def test_a_damaged_cache_is_ignored_and_rebuilt(repo: Path, damage: object) -> None:
+    reference = lint("--no-cache", "-j", "1")
+    lint("--cache-dir", "c", "-j", "1")
+    entries = cache_entries(repo / "c")
+    assert entries
+    for entry in entries:
+        entry.write_bytes(damage(entry.read_bytes()))  # type: ignore[operator]
+    assert lint("--cache-dir", "c", "-j", "2") == reference
+    # Rebuilt: every entry reads back again.
+    for entry in cache_entries(repo / "c"):
+        assert decode_summary(entry.read_bytes(), entry.name) is not None, entry
+
+
+def test_a_cache_from_another_version_is_not_used(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reference = lint("--no-cache", "-j", "1")
+    with monkeypatch.context() as patch:
+        patch.setattr(cache_module, "__version__", "0.0.0-other")
+        cache_module._fingerprint.cache_clear()
+        lint("--cache-dir", "c", "-j", "1")
+    cache_module._fingerprint.cache_clear()
+    foreign = cache_entries(repo / "c")
+    assert lint("--cache-dir", "c", "-j", "1") == reference
+    # Every summary was extracted again under this version's keys, none read from the other's.
+    assert len(cache_entries(repo / "c")) == 2 * len(foreign)
+
+
+def test_a_planted_entry_cannot_run_code(repo: Path) -> None:
+    """A cache entry is never a way to execute code: only the model's classes unpickle."""
+    reference = lint("--no-cache", "-j", "1")
+    lint("--cache-dir", "c", "-j", "1")
+    canary = repo / "canary"
+
+    class Exploit:
+        def __reduce__(self) -> tuple[object, tuple[str]]:
+            return (os.system, (f"touch {canary}",))
+
+    for entry in cache_entries(repo / "c"):
+        payload = pickle.dumps(Exploit())
+        entry.write_bytes(encode_summary(payload, entry.name))
+    assert lint("--cache-dir", "c", "-j", "1") == reference
+    assert not canary.exists()
+
+
+def test_a_cache_that_cannot_be_written_is_skipped(repo: Path) -> None:
+    reference = lint("--no-cache", "-j", "1")
+    # The default cache folder's name is taken by a file, and a --cache-dir below a file.
+    (repo / ".dagroute_cache").write_text("a file where the cache folder should be\n")
+    assert lint("-j", "2") == reference
+    assert lint("-j", "1") == reference
+    assert lint("--cache-dir", ".dagroute_cache/below", "-j", "1") == reference
+    assert (repo / ".dagroute_cache").read_text().startswith("a file")
+
+
+def test_summary_keys_cover_every_input() -> None:
+    base = summary_key(b"x = 1\n", "dags/a.py", "a", False)
+    assert base == summary_key(b"x = 1\n", "dags/a.py", "a", False)
+    variants = {
+        summary_key(b"x = 2\n", "dags/a.py", "a", False),
+        summary_key(b"x = 1\n", "dags/b.py", "a", False),
+        summary_key(b"x = 1\n", "dags/a.py", "dags.a", False),
+        summary_key(b"x = 1\n", "dags/a.py", "a", True),
+        summary_key(b"x = 1\n", "dags/a.py", "a", False, {"common.Q": Const("q")}),
+    }
+    assert base not in variants and len(variants) == 5
+
+
+def test_cache_round_trip(tmp_path: Path) -> None:
+    module = extract.extract_module(b"from airflow.sdk import DAG\nQ = 'a'\n", "a.py", "a")
+    cache = SummaryCache(tmp_path / "cache")
+    key = summary_key(b"", "a.py", "a", False)
+    assert cache.load(key) is None
+    cache.store(key, encode_summary(pickle.dumps(module), key))
+    assert cache.load(key) == module
+
+
+def _spawn(repo: Path, cache: str) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "dagroute_lint", "dags", "--inventory", "dagroute.toml"]
+    return subprocess.Popen(
+        [*command, "--cache-dir", cache, "-j", "1"], cwd=repo, stdout=subprocess.PIPE
+    )
+
+
+def test_concurrent_runs_share_one_cache_safely(repo: Path) -> None:
+    reference = lint("--no-cache", "-j", "1")
+    runs = [_spawn(repo, "shared") for _ in range(3)]
+    results = [(run.wait(), run.communicate()[0].decode()) for run in runs]
+    assert results == [reference] * 3
+    entries = cache_entries(repo / "shared")
+    assert entries
+    for entry in entries:
+        assert decode_summary(entry.read_bytes(), entry.name) is not None
+    assert lint("--cache-dir", "shared", "-j", "1") == reference
+
+
+def test_rules_run_again_on_cached_summaries_when_the_inventory_changes(
+    repo: Path, extractions: list[str]
+) -> None:
+    lint("-j", "1")
+    before = lint("-j", "1")
+    assert "queue 'reports'" in before[1]
+    inventory = repo / "dagroute.toml"
+    inventory.write_text(inventory.read_text().replace('"imports"]', '"imports", "reports"]'))
+    extractions.clear()
+    after = lint("-j", "1")
+    assert extractions == []  # the summaries came from the cache
+    assert after == lint("--no-cache", "-j", "1")
+    assert "queue 'reports'" not in after[1] and after[1] != before[1]
+
+
+WARM_RUN = """
+import sys
+from dagroute_lint.cli import main
+sys.argv = ["dagroute-lint", "dags", "--inventory", "dagroute.toml", "-j", "1"]
+try:
+    main()
+except SystemExit as done:
+    print("exit", done.code, "libcst imported:", "libcst" in sys.modules, file=sys.stderr)
+"""
+
+
+def test_a_warm_run_never_imports_libcst(repo: Path) -> None:
+    """Importing libcst costs more than a warm run of a thousand files: only extraction may."""
+    command = [sys.executable, "-c", WARM_RUN]
+    runs = [
+        subprocess.run(command, cwd=repo, capture_output=True, text=True, check=False)
+        for _ in range(2)
+    ]
+    assert "libcst imported: True" in runs[0].stderr  # the cold run extracted
+    assert "exit 1 libcst imported: False" in runs[1].stderr
+    assert runs[1].stdout == runs[0].stdout

@@ -1,0 +1,117 @@
+"""Which files a run reports on: ``.airflowignore``, and files that cannot define a DAG."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dagroute_lint.config import Settings, load_settings
+from dagroute_lint.discovery import might_define_dags
+from dagroute_lint.errors import ConfigError
+from dagroute_lint.inventory import load_inventory
+from dagroute_lint.runner import run
+from tests.helpers import CELERY_K8S, codes, lint_repo, write_repo
+
+UNSERVED = """
+from airflow.providers.standard.operators.bash import BashOperator
+from airflow.sdk import DAG
+with DAG("{name}"):
+    BashOperator(task_id="a", bash_command="x", queue="reports")
+"""
+
+
+def reported_files(report_paths: list[str], root: Path) -> list[str]:
+    return sorted({Path(path).relative_to(root / "dags").as_posix() for path in report_paths})
+
+
+def test_the_words_airflow_or_dag_make_a_file_worth_extracting() -> None:
+    assert might_define_dags(b"from airflow.sdk import DAG\n")
+    assert might_define_dags(b"with DAG(:\n")  # broken, but a DAG file all the same
+    assert might_define_dags(b"# AIRFLOW helpers\n")
+    assert not might_define_dags(b"def clean(rows):\n    return rows\n")
+
+
+def test_helpers_are_skipped_unless_a_reported_file_imports_them(tmp_path: Path) -> None:
+    report = lint_repo(
+        tmp_path,
+        {
+            "dags/dag.py": "import shared.broken_helper\n" + UNSERVED.format(name="lab"),
+            "dags/unused/broken.py": "def f(:\n",  # imported by nothing: Airflow never runs it
+            "dags/shared/__init__.py": "X = (\n",  # run by `import shared.broken_helper`
+            "dags/shared/broken_helper.py": "def g(:\n",
+        },
+    )
+    assert report.files == 3
+    failing = [d.path for d in report.diagnostics if d.code == "DRL001"]
+    assert reported_files(failing, tmp_path) == ["shared/__init__.py", "shared/broken_helper.py"]
+    assert "DRL101" in codes(report)
+
+
+def test_a_file_named_on_the_command_line_is_always_linted(tmp_path: Path) -> None:
+    report = lint_repo(
+        tmp_path,
+        {"dags/helper.py": "def f(:\n"},
+        paths=[str(tmp_path / "dags/helper.py")],
+    )
+    assert codes(report) == ["DRL001"]
+
+
+def test_airflowignore_glob_is_the_airflow_3_default(tmp_path: Path) -> None:
+    report = lint_repo(
+        tmp_path,
+        {
+            "dags/.airflowignore": "ign*\nscratch/\n",
+            "dags/ignored_dag.py": UNSERVED.format(name="ignored"),
+            "dags/scratch/try.py": UNSERVED.format(name="scratch"),
+            "dags/kept.py": UNSERVED.format(name="kept"),
+        },
+    )
+    paths = [diagnostic.path for diagnostic in report.diagnostics]
+    assert reported_files(paths, tmp_path) == ["kept.py"]
+
+
+def test_airflowignore_is_regexp_for_airflow_2_unless_configured(tmp_path: Path) -> None:
+    files = {
+        "dags/.airflowignore": "ign.*_dag\n",  # a regexp; as a glob it matches nothing here
+        "dags/ignored_dag.py": UNSERVED.format(name="ignored"),
+        "dags/kept.py": UNSERVED.format(name="kept"),
+    }
+    airflow_2 = CELERY_K8S.replace('airflow_version = "3.3"', 'airflow_version = "2.10"')
+    report = lint_repo(tmp_path, files, inventory=airflow_2)
+    paths = [diagnostic.path for diagnostic in report.diagnostics]
+    assert reported_files(paths, tmp_path) == ["kept.py"]
+
+    settings = Settings(root=tmp_path, dag_ignore_file_syntax="glob")
+    inventory = load_inventory(tmp_path / "dagroute.toml")
+    report = run([str(tmp_path / "dags")], settings, inventory)
+    paths = [diagnostic.path for diagnostic in report.diagnostics]
+    assert reported_files(paths, tmp_path) == ["ignored_dag.py", "kept.py"]
+
+
+def test_a_named_file_that_airflow_ignores_is_skipped_in_a_dag_folder(tmp_path: Path) -> None:
+    """pre-commit passes changed files one by one; they must agree with the folder run."""
+    write_repo(
+        tmp_path,
+        {
+            "pyproject.toml": '[tool.dagroute-lint]\ndags = ["dags"]\n',
+            "dags/.airflowignore": "scratch/\n",
+            "dags/scratch/try.py": UNSERVED.format(name="scratch"),
+            "dags/kept.py": UNSERVED.format(name="kept"),
+        },
+    )
+    (tmp_path / "dagroute.toml").write_text(CELERY_K8S)
+    settings = load_settings(None, tmp_path)
+    inventory = load_inventory(tmp_path / "dagroute.toml")
+    named = [str(tmp_path / "dags/scratch/try.py"), str(tmp_path / "dags/kept.py")]
+    report = run(named, settings, inventory)
+    assert report.files == 1
+    assert reported_files([d.path for d in report.diagnostics], tmp_path) == ["kept.py"]
+
+
+def test_unknown_ignore_file_syntax_is_a_config_error(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.dagroute-lint]\ndag-ignore-file-syntax = "regex"\n'
+    )
+    with pytest.raises(ConfigError, match=r"dag-ignore-file-syntax: expected one of glob, regexp"):
+        load_settings(None, tmp_path)
