@@ -8,6 +8,8 @@ import stat
 import tempfile
 from pathlib import Path
 
+# Larger source files are not analysed (see ``extract.source``); reading stops one byte after.
+MAX_FILE_BYTES = 1024 * 1024
 # A FIFO named ``x.py`` would block ``open`` until a writer comes; a link to ``/dev/zero``
 # would never end. Opened non-blocking, then anything but a regular file is refused.
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)

@@ -19,9 +19,8 @@ from dagroute_lint.discovery import (
     module_candidates,
     module_name,
 )
-from dagroute_lint.extract.source import MAX_FILE_BYTES
 from dagroute_lint.extraction import Extractor, Request
-from dagroute_lint.files import read_source
+from dagroute_lint.files import MAX_FILE_BYTES, read_source
 from dagroute_lint.first_party import FirstParty
 from dagroute_lint.inventory import Inventory
 from dagroute_lint.model import Expr, Module, Position, Ref, SyntaxProblem

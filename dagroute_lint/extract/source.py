@@ -10,6 +10,7 @@ import warnings
 
 import libcst as cst
 
+from dagroute_lint.files import MAX_FILE_BYTES
 from dagroute_lint.model import Position, SyntaxProblem
 
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.I)
@@ -23,7 +24,6 @@ _LINE_BREAK = re.compile(r"\r\n?|\n")
 # or overflows the C stack (a crash no ``except`` can catch), so such files are skipped with a
 # message instead. Real DAG files stay far below: Airflow's own 3.3.2 sources nest at most 22
 # levels, and a generated DAG of a thousand tasks has some 20,000 nodes.
-MAX_FILE_BYTES = 1024 * 1024
 MAX_DEPTH = 200
 MAX_NODES = 100_000
 
