@@ -1,4 +1,4 @@
-"""The ``dagroute-lint`` command line: lint by default, plus ``routes``, ``rules``, ``inventory``.
+"""The ``dagroute-lint`` command line: lint by default; routes, rules, explain, inventory.
 
 Exit codes follow ruff: 0 nothing reported, 1 diagnostics reported, 2 usage, configuration,
 inventory or internal error. Diagnostics go to stdout, everything else to stderr.
@@ -27,6 +27,8 @@ from dagroute_lint.formatters.statistics import STATISTICS_FORMATS, format_stati
 from dagroute_lint.inventory import Inventory, load_inventory
 from dagroute_lint.progress import progress_line
 from dagroute_lint.routes import ROUTE_FORMATS
+from dagroute_lint.ruledocs import explain as explain_rule
+from dagroute_lint.ruledocs import rule_listing
 from dagroute_lint.rules import RULES
 from dagroute_lint.runner import Execution, Report, run
 from dagroute_lint.targets import STDIN, Targets, lint_targets
@@ -349,10 +351,18 @@ def routes(
 
 
 @main.command(name="rules")
-def list_rules() -> None:
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
+def list_rules(output_format: str) -> None:
     """List every rule with its code, name and the boundary it guards."""
-    for rule in RULES:
-        click.echo(f"{rule.code}  {rule.name:<28} {rule.boundary:<9} {rule.summary}")
+    click.echo(rule_listing(output_format), nl=False)
+
+
+@main.command()
+@click.argument("code")
+@_guarded
+def explain(code: str) -> None:
+    """Print a rule's page: what it reports, why it matters, examples, how to fix."""
+    click.echo(explain_rule(code), nl=False)
 
 
 @main.group(name="inventory")

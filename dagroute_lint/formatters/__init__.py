@@ -9,6 +9,7 @@ from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.formatters.github import format_github
 from dagroute_lint.formatters.gitlab import format_gitlab
 from dagroute_lint.formatters.json import format_json
+from dagroute_lint.formatters.sarif import format_sarif
 from dagroute_lint.formatters.text import format_text
 
 Formatter = Callable[[Sequence[Diagnostic]], str]
@@ -18,4 +19,5 @@ FORMATTERS: dict[str, Formatter] = {
     "json": format_json,
     "github": format_github,
     "gitlab": format_gitlab,
+    "sarif": format_sarif,
 }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Literal
 
 from dagroute_lint.diagnostics import Diagnostic, ImportFix
 from dagroute_lint.first_party import no_first_party
@@ -35,9 +35,16 @@ class Context:
 Check = Callable[[Context], Iterator[Diagnostic]]
 
 
+Severity = Literal["error", "warning"]
+
+
 @dataclass(frozen=True)
 class Rule:
-    """A rule: stable code, kebab-case name, the boundary it guards, and its check."""
+    """A rule: stable code, kebab-case name, the boundary it guards, and its check.
+
+    ``severity`` is what code-scanning tools show: "error" for a task that will fail,
+    "warning" where the failure is possible but unproven.
+    """
 
     code: str
     name: str
@@ -45,3 +52,4 @@ class Rule:
     boundary: str
     check: Check
     needs_inventory: bool = True
+    severity: Severity = "error"

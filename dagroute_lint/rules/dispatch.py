@@ -120,4 +120,5 @@ UNRESOLVED_ROUTING = Rule(
     boundary="dispatch",
     check=check_unresolved_routing,
     needs_inventory=False,
+    severity="warning",
 )

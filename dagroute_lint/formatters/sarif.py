@@ -1,0 +1,132 @@
+"""SARIF 2.1.0, for code scanning (GitHub and other SARIF viewers): rules with their pages, results.
+
+Every registered rule is described, so that ``ruleIndex`` is stable from run to run and a viewer
+shows a rule's page beside each result. Paths are URIs relative to ``%SRCROOT%`` (the directory
+the linter ran in, normally the repository root); absolute paths become ``file:`` URIs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Sequence
+from importlib import metadata
+from pathlib import PurePath
+from typing import Any
+from urllib.parse import quote
+
+from dagroute_lint import __version__
+from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.pages import description, page_text
+from dagroute_lint.rules import RULES, Rule
+
+SCHEMA_URI = (
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+)
+_HOME_LABELS = ("homepage", "home", "repository", "source", "documentation")
+SOURCE_ROOT = "%SRCROOT%"
+_INLINE_MARKUP = re.compile(r"`|\*\*")
+
+
+def format_sarif(diagnostics: Sequence[Diagnostic]) -> str:
+    index = {rule.code: position for position, rule in enumerate(RULES)}
+    driver: dict[str, Any] = {
+        "name": "dagroute-lint",
+        "version": __version__,
+        "semanticVersion": __version__,
+        "rules": [_descriptor(rule) for rule in RULES],
+    }
+    home = information_uri()
+    if home is not None:
+        driver["informationUri"] = home
+    log = {
+        "$schema": SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": driver},
+                "columnKind": "unicodeCodePoints",
+                "results": [_result(diagnostic, index) for diagnostic in diagnostics],
+            }
+        ],
+    }
+    # ASCII with \u escapes: any file name (even undecodable bytes) can be written anywhere.
+    return json.dumps(log, indent=2) + "\n"
+
+
+def information_uri() -> str | None:
+    """The home page the installed distribution declares (``[project.urls]``), if any.
+
+    Taken from the metadata rather than written here, so the log never points at a guess.
+    """
+    try:
+        declared: list[str] = metadata.metadata("dagroute-lint").get_all("Project-URL") or []
+    except metadata.PackageNotFoundError:
+        return None
+    for entry in declared:
+        label, _, url = entry.partition(",")
+        if label.strip().lower() in _HOME_LABELS and url.strip():
+            return url.strip()
+    return None
+
+
+def _descriptor(rule: Rule) -> dict[str, Any]:
+    text = page_text(rule.code)
+    descriptor: dict[str, Any] = {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary},
+        "defaultConfiguration": {"level": rule.severity},
+        "properties": {"tags": [rule.boundary]},
+    }
+    if text is not None:
+        descriptor["fullDescription"] = _both(description(text))
+        descriptor["help"] = _both(text)
+    return descriptor
+
+
+def _both(markdown: str) -> dict[str, str]:
+    return {"text": _plain(markdown), "markdown": markdown}
+
+
+def _plain(markdown: str) -> str:
+    """Markdown read as plain text: no fences or inline markup; code stays indented."""
+    lines: list[str] = []
+    in_code = False
+    for line in markdown.splitlines():
+        if line.startswith("```"):
+            in_code = not in_code
+        elif in_code:
+            lines.append(f"    {line}" if line else "")
+        else:
+            lines.append(
+                _INLINE_MARKUP.sub("", line.lstrip("# ") if line.startswith("#") else line)
+            )
+    return "\n".join(lines).strip()
+
+
+def _result(diagnostic: Diagnostic, index: dict[str, int]) -> dict[str, Any]:
+    rule = index.get(diagnostic.code)
+    result: dict[str, Any] = {"ruleId": diagnostic.code}
+    if rule is not None:
+        result["ruleIndex"] = rule
+        result["level"] = RULES[rule].severity
+    result["message"] = {"text": diagnostic.message}
+    result["locations"] = [
+        {
+            "physicalLocation": {
+                "artifactLocation": _artifact_location(diagnostic.path),
+                "region": {"startLine": diagnostic.line, "startColumn": diagnostic.column},
+            }
+        }
+    ]
+    return result
+
+
+def _artifact_location(path: str) -> dict[str, str]:
+    """A URI reference for ``path``: its bytes percent-encoded, so no name breaks the URI syntax."""
+    pure = PurePath(path)
+    if pure.is_absolute():
+        return {"uri": pure.as_uri()}
+    return {"uri": quote(os.fsencode(pure.as_posix()), safe="/"), "uriBaseId": SOURCE_ROOT}

@@ -1,0 +1,52 @@
+"""What the command line says about rules: the list of rules, and one rule's page."""
+
+from __future__ import annotations
+
+import difflib
+import json
+
+from dagroute_lint.errors import ConfigError
+from dagroute_lint.pages import page_text
+from dagroute_lint.rules import RULES, Rule
+
+
+def rule_listing(output_format: str) -> str:
+    """Every registered rule, as aligned text lines or as a JSON array for scripts."""
+    if output_format == "json":
+        items = [
+            {
+                "code": rule.code,
+                "name": rule.name,
+                "boundary": rule.boundary,
+                "severity": rule.severity,
+                "needs_inventory": rule.needs_inventory,
+                "summary": rule.summary,
+            }
+            for rule in RULES
+        ]
+        return json.dumps(items, indent=2) + "\n"
+    return "".join(
+        f"{rule.code}  {rule.name:<28} {rule.boundary:<9} {rule.summary}\n" for rule in RULES
+    )
+
+
+def explain(query: str) -> str:
+    """The page of the rule named by ``query`` (a code, any case, or a rule name)."""
+    rule = _find(query)
+    text = page_text(rule.code)
+    if text is None:
+        raise ConfigError(f"{rule.code} ({rule.name}) has no page in this installation")
+    return text if text.endswith("\n") else text + "\n"
+
+
+def _find(query: str) -> Rule:
+    wanted = query.strip()
+    for rule in RULES:
+        if wanted.upper() == rule.code or wanted.lower() == rule.name:
+            return rule
+    keys = {rule.code: rule.code for rule in RULES} | {rule.name: rule.code for rule in RULES}
+    close = difflib.get_close_matches(wanted, list(keys), n=5, cutoff=0.6)
+    close += difflib.get_close_matches(wanted.upper(), list(keys), n=5, cutoff=0.6)
+    suggestions = list(dict.fromkeys(keys[match] for match in close))[:3]
+    hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else ""
+    raise ConfigError(f"unknown rule '{query}'{hint} (`dagroute-lint rules` lists every rule)")
