@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 from click.testing import CliRunner
@@ -84,6 +85,17 @@ def test_json_format_keeps_names_exactly(hostile_repo: Path) -> None:
     [item] = json.loads(out)
     assert item["file"] == f"dags/{HOSTILE}.py"
     assert HOSTILE in item["message"]
+
+
+def test_sarif_format_keeps_names_exactly_in_percent_encoded_uris(hostile_repo: Path) -> None:
+    code, out, _ = invoke("dags", "--format", "sarif")
+    assert code == 1
+    assert out.isascii()  # every control character is a JSON \u escape
+    [result] = json.loads(out)["runs"][0]["results"]
+    uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+    assert "\n" not in uri and "%0A" in uri
+    assert unquote(uri) == f"dags/{HOSTILE}.py"
+    assert HOSTILE in result["message"]["text"]
 
 
 def test_routes_table_and_json(hostile_repo: Path) -> None:
