@@ -50,6 +50,16 @@ def lint_bytes(root: Path, files: dict[str, bytes], inventory: str | None = None
     return run(paths, Settings(root=root, select=("ALL",)), deployment)
 
 
+def lint_folder(root: Path) -> Report:
+    return run([str(root / "dags")], Settings(root=root, select=("ALL",)), None)
+
+
+def assert_unreadable(report: Report, name: str, reason: str, dag_ids: list[str]) -> None:
+    """``name`` is the one file reported, as unreadable; the others were linted as usual."""
+    assert found(report) == [(name, 1, 1, "DRL001", f"cannot read file: {reason}" + SKIPPED)]
+    assert [task.dag_id for task in report.tasks] == dag_ids
+
+
 def found(report: Report) -> list[tuple[str, int, int, str, str]]:
     return [(Path(d.path).name, d.line, d.column, d.code, d.message) for d in report.diagnostics]
 
@@ -248,11 +258,7 @@ def test_unreadable_file_is_skipped_and_named(
         return real_open(file, flags, *args)
 
     monkeypatch.setattr(os, "open", refusing_open)
-    report = run([str(tmp_path / "dags")], Settings(root=tmp_path, select=("ALL",)), None)
-    assert found(report) == [
-        ("secret.py", 1, 1, "DRL001", "cannot read file: Permission denied" + SKIPPED)
-    ]
-    assert [task.dag_id for task in report.tasks] == ["ok"]
+    assert_unreadable(lint_folder(tmp_path), "secret.py", "Permission denied", ["ok"])
 
 
 def test_directory_named_like_a_python_file_is_a_folder(tmp_path: Path) -> None:
@@ -270,7 +276,7 @@ def test_symlink_loops_and_dangling_links(tmp_path: Path) -> None:
     (dags / "b.py").symlink_to("a.py")
     (dags / "gone.py").symlink_to("nowhere.py")
     (dags / "up").symlink_to("..")  # a folder loop: os.walk does not follow it
-    report = run([str(dags)], Settings(root=tmp_path, select=("ALL",)), None)
+    report = lint_folder(tmp_path)
     loop = "cannot read file: Too many levels of symbolic links" + SKIPPED
     assert found(report) == [
         ("a.py", 1, 1, "DRL001", loop),
@@ -302,7 +308,7 @@ def test_fifos_and_devices_named_like_python_files(tmp_path: Path) -> None:
     dags = tmp_path / "dags"
     os.mkfifo(dags / "pipe.py")
     (dags / "zero.py").symlink_to("/dev/zero")
-    report = run([str(dags)], Settings(root=tmp_path, select=("ALL",)), None)
+    report = lint_folder(tmp_path)
     refused = "cannot read file: not a regular file" + SKIPPED
     assert found(report) == [
         ("pipe.py", 1, 1, "DRL001", refused),
@@ -323,11 +329,7 @@ def test_file_deleted_while_the_run_is_under_way(
         return sources
 
     monkeypatch.setattr(runner, "discover", discover_then_delete)
-    report = run([str(tmp_path / "dags")], Settings(root=tmp_path, select=("ALL",)), None)
-    assert found(report) == [
-        ("a.py", 1, 1, "DRL001", "cannot read file: No such file or directory" + SKIPPED)
-    ]
-    assert [task.dag_id for task in report.tasks] == ["b"]
+    assert_unreadable(lint_folder(tmp_path), "a.py", "No such file or directory", ["b"])
 
 
 # --- all of it at once, through the command line -----------------------------------------------
