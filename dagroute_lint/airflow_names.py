@@ -70,6 +70,9 @@ DYNAMIC_MAPPINGS = {
 # §1.5): routing never varies per map index.
 MAPPED_OPERATOR_METHODS = frozenset({"expand", "expand_kwargs"})
 
+# ``timeout=timedelta(hours=6)``: sensors take durations.
+TIMEDELTA = "datetime.timedelta"
+
 # ``Path(__file__).stem`` names many DAGs after their file.
 PATH_CONSTRUCTORS = frozenset({"pathlib.Path", "pathlib.PurePath", "pathlib.PurePosixPath"})
 

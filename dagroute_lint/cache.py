@@ -35,21 +35,31 @@ _MAGIC = b"dagroute-lint summary\n"
 _BUILTINS: dict[str, type] = {"frozenset": frozenset, "set": set}
 
 
+def _stamp(path: str) -> str:
+    try:
+        status = os.stat(path)
+    except OSError:
+        return path
+    return f"{path}@{status.st_mtime_ns}:{status.st_size}"
+
+
 @functools.cache
 def _fingerprint() -> bytes:
-    """Format, tool version, Python version, and which libcst is installed.
+    """Format, tool and Python versions, and the installed libcst and extraction code.
 
     libcst is told apart by the path and modification time of its package, which an upgrade or
-    reinstall changes: asking importlib.metadata for its version costs more than a warm run.
+    reinstall changes: asking importlib.metadata for its version costs more than a warm run. The
+    extraction code is stamped the same way, so a build from another commit with the same version
+    number (a checkout, an editable install) never reads summaries an older extractor wrote.
     """
     python = f"{sys.version_info[0]}.{sys.version_info[1]}"
     spec = find_spec("libcst")
-    origin = spec.origin if spec is not None and spec.origin else ""
-    try:
-        installed = f"{origin}@{os.stat(origin).st_mtime_ns}"
-    except OSError:
-        installed = origin
-    return f"{FORMAT}\0{__version__}\0{python}\0{installed}".encode()
+    libcst = _stamp(spec.origin) if spec is not None and spec.origin else ""
+    package = Path(__file__).parent
+    extractor = [package / "model.py", package / "airflow_names.py"]
+    extractor += sorted((package / "extract").glob("*.py"))
+    stamps = "\0".join(_stamp(str(path)) for path in extractor)
+    return f"{FORMAT}\0{__version__}\0{python}\0{libcst}\0{stamps}".encode()
 
 
 def summary_key(

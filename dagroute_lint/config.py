@@ -35,7 +35,7 @@ class Settings:
     root: Path
     config_file: Path | None = None
     inventory: Path | None = None
-    select: tuple[str, ...] = ("ALL",)
+    select: tuple[str, ...] = ()  # empty: every rule that is on by default
     ignore: tuple[str, ...] = ()
     extend_select: tuple[str, ...] = ()
     per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -61,8 +61,15 @@ class Settings:
         )
 
     def selected_codes(self) -> frozenset[str]:
-        """Rule codes that run: select (+ extend-select) minus ignore, by code prefix."""
-        chosen = _expand(self.select, "select") | _expand(self.extend_select, "extend-select")
+        """Rule codes that run: select (+ extend-select) minus ignore, by code prefix.
+
+        Opt-in rules run only when a selector names them (``ALL``, a prefix or the code).
+        """
+        if self.select:
+            chosen = _expand(self.select, "select")
+        else:
+            chosen = {rule.code for rule in RULES if rule.default_enabled}
+        chosen |= _expand(self.extend_select, "extend-select")
         return frozenset(chosen - _expand(self.ignore, "ignore"))
 
     def ignored_for(self, path: Path) -> frozenset[str]:
@@ -184,7 +191,7 @@ def _settings_from_table(table: dict[str, object], path: Path) -> Settings:
         root=root,
         config_file=path,
         inventory=(root / inventory).resolve() if inventory else None,
-        select=strings("select") or ("ALL",),
+        select=strings("select"),
         ignore=strings("ignore"),
         extend_select=strings("extend-select"),
         per_file_ignores=per_file_ignores,

@@ -74,9 +74,10 @@ class Subscript:
 class Operation:
     """A pure operation on known values, folded only when every operand is known.
 
-    ``op`` is one of ``add`` (``a + b``), ``mod`` (``a % b``), ``format`` (``a.format(*b, **c)``),
-    ``fstring`` (concatenation of parts) and ``field`` (one f-string replacement field: value,
-    conversion, format spec).
+    ``op`` is one of ``add`` (``a + b``), ``mul`` (``a * b``, numbers only), ``mod`` (``a % b``),
+    ``format`` (``a.format(*b, **c)``), ``fstring`` (concatenation of parts), ``field`` (one
+    f-string replacement field: value, conversion, format spec) and ``timedelta`` (positional
+    and keyword arguments of ``datetime.timedelta``).
     """
 
     op: str

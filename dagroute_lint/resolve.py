@@ -11,10 +11,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import timedelta
 
-from dagroute_lint.model import Const, Expr, Module, Task
+from dagroute_lint import operator_traits as traits
+from dagroute_lint.model import Const, DictExpr, Expr, Module, Position, SeqExpr, Task
 from dagroute_lint.providers import provider_for_decorator, provider_for_module
-from dagroute_lint.symbols import Known, Resolved, SymbolTable, Unresolved
+from dagroute_lint.symbols import MAX_DEPTH, Known, Resolved, SymbolTable, Unresolved
 
 ROUTING_FIELDS = ("queue", "executor", "pool", "pool_slots")
 DEFAULT_POOL = "default_pool"
@@ -47,6 +49,29 @@ class Field:
 
 
 @dataclass(frozen=True)
+class Setting:
+    """One keyword the task is given, at one level of precedence, with where it was written.
+
+    ``value`` is folded as far as literals allow: dict keys and list items stay visible even when
+    some leaves are ``Unresolved`` (``{"pod_override": k8s.V1Pod(...)}`` still shows its key).
+    ``origin`` is ``assignment``, ``argument`` or the ``default_args`` level it comes from.
+    """
+
+    name: str
+    value: object
+    origin: str
+    position: Position
+
+
+@dataclass(frozen=True)
+class Sensor:
+    """A sensor's waiting behaviour: ``mode`` and ``timeout`` (seconds) as resolved fields."""
+
+    mode: Field
+    timeout: Field
+
+
+@dataclass(frozen=True)
 class ResolvedTask:
     """A task with its final ids and routing; rules work on these.
 
@@ -62,6 +87,12 @@ class ResolvedTask:
     fields: dict[str, Field] = field(default_factory=dict)
     unresolved: tuple[tuple[str, str], ...] = ()
     dispatched: bool = True
+    settings: tuple[Setting, ...] = ()
+    sensor: Sensor | None = None
+
+    def setting(self, name: str) -> Setting | None:
+        """The setting of ``name`` that wins, or ``None`` when nothing in the file sets it."""
+        return next((found for found in self.settings if found.name == name), None)
 
     @property
     def label(self) -> str:
@@ -95,6 +126,7 @@ class Resolver:
         dag_id = self._string(dag.dag_id) if dag is not None else None
         task_id = self._task_id(module, task, dag_task_ids)
         fields = {name: self.field(module, task, name) for name in ROUTING_FIELDS}
+        fields["deferrable"] = self.deferrable(module, task)
         unresolved = tuple(
             (name, value.reason) for name, value in fields.items() if not value.known
         )
@@ -112,6 +144,8 @@ class Resolver:
             fields=fields,
             unresolved=unresolved,
             dispatched=self.dispatched(module, task),
+            settings=tuple(self.settings(module, task)),
+            sensor=self.sensor(module, task),
         )
 
     def provider(self, task: Task) -> str | None:
@@ -140,7 +174,7 @@ class Resolver:
             return "argument", found
         if task.taskflow == "stub" and name in _STUB_NONE_FIELDS:
             return "argument", Known(None)
-        for origin, default_args in self.default_args_layers(module, task):
+        for origin, default_args, _ in self.default_args_layers(module, task):
             found = self.symbols.lookup_key(default_args, name)
             if found is not None:
                 return origin, found
@@ -173,11 +207,17 @@ class Resolver:
                 return found
         return None
 
-    def default_args_layers(self, module: Module, task: Task) -> Iterator[tuple[str, Expr]]:
-        """``default_args`` that reach the task, highest priority first."""
+    def default_args_layers(
+        self, module: Module, task: Task
+    ) -> Iterator[tuple[str, Expr, Position]]:
+        """``default_args`` that reach the task, highest priority first, and where each is."""
         own = task.arguments.named.get("default_args")
         if own is not None:
-            yield "task default_args", own
+            yield (
+                "task default_args",
+                own,
+                task.arguments.positions.get("default_args", task.position),
+            )
         if not task.applies_default_args:
             return
         group_index = task.group
@@ -185,14 +225,130 @@ class Resolver:
             group = module.groups[group_index]
             if group.default_args is not None:
                 label = self._string(group.group_id)
-                yield f"TaskGroup '{label}' default_args", group.default_args
+                yield f"TaskGroup '{label}' default_args", group.default_args, group.position
             group_index = group.parent
         if task.dag is not None:
             dag = module.dags[task.dag]
             if dag.default_args is not None:
-                yield "DAG default_args", dag.default_args
+                yield "DAG default_args", dag.default_args, dag.position
+
+    # --- deferral and sensors (semantics §5) ---------------------------------------------------
+
+    def deferrable(self, module: Module, task: Task) -> Field:
+        """Whether the task defers to the triggerer: ``*Async`` classes, ``start_from_trigger``
+        or ``deferrable``, each from ``default_args`` only where the class takes the key.
+
+        TaskFlow functions never defer, except the pod-launching decorators. The worker's
+        ``[operators] default_deferrable`` is not modelled: unset means Airflow's ``false``.
+        """
+        if task.taskflow is not None and task.taskflow not in traits.DEFERRABLE_DECORATORS:
+            return Field(False, True, "default")
+        name = traits.class_name(task.operator) if task.taskflow is None else None
+        if traits.always_defers(name):
+            return Field(True, True, f"class {name}")
+        trigger = self._operator_flag(module, task, "start_from_trigger")
+        if trigger.known and trigger.value:
+            return Field(True, True, f"start_from_trigger: {trigger.origin}")
+        return self._operator_flag(module, task, "deferrable")
+
+    def _operator_flag(self, module: Module, task: Task, key: str) -> Field:
+        found = self.operator_key(module, task, key)
+        if found is None:
+            return Field(False, True, "default")
+        origin, resolved = found
+        if isinstance(resolved, Unresolved):
+            return Field(None, False, origin, resolved.reason)
+        return Field(bool(resolved.value), True, origin)
+
+    def operator_key(self, module: Module, task: Task, key: str) -> tuple[str, Resolved] | None:
+        """``find`` for a key that ``BaseOperator.__init__`` does not take (semantics §1.1, §1.5).
+
+        ``default_args`` reach such a key only when the class's ``__init__`` names it, and never
+        a classic mapped operator: ``partial()`` keeps only BaseOperator parameters from them.
+        """
+        found = self.find(module, task, key)
+        if found is None or not found[0].endswith("default_args") or task.taskflow is not None:
+            return found
+        name = traits.class_name(task.operator)
+        reaches = False if task.mapped else traits.accepts(name, key)
+        if reaches is False:
+            return None
+        if reaches is None:
+            reason = f"{found[0]} set '{key}', which reaches {name} only if its __init__ takes it"
+            return found[0], Unresolved(reason)
+        return found
+
+    def sensor(self, module: Module, task: Task) -> Sensor | None:
+        """``mode`` (default ``poke``) and ``timeout`` (default 7 days) of a sensor task."""
+        if not traits.is_sensor(task.operator, task.taskflow):
+            return None
+        mode = self.operator_key(module, task, "mode")
+        mode_field = Field("poke", True, "default")
+        if mode is not None:
+            mode_field = self._field("mode", mode[1], mode[0])
+        timeout = self.operator_key(module, task, "timeout")
+        if timeout is None or (isinstance(timeout[1], Known) and timeout[1].value is None):
+            return Sensor(mode_field, Field(traits.DEFAULT_SENSOR_TIMEOUT, True, "default"))
+        origin, resolved = timeout
+        if isinstance(resolved, Known):
+            seconds = resolved.value
+            if isinstance(seconds, timedelta):
+                seconds = seconds.total_seconds()
+            if isinstance(seconds, (int, float)) and not isinstance(seconds, bool):
+                return Sensor(mode_field, Field(float(seconds), True, origin))
+            return Sensor(mode_field, Field(None, False, origin, "not a number of seconds"))
+        return Sensor(mode_field, Field(None, False, origin, resolved.reason))
+
+    # --- every keyword, for rules about argument values ----------------------------------------
+
+    def settings(self, module: Module, task: Task) -> Iterator[Setting]:
+        """Keywords the task is given, highest precedence first: assignments, call-site
+        arguments, ``**`` spreads, then each ``default_args`` level."""
+        for name, expr in task.overridden.items():
+            yield Setting(name, self.partial(expr), "assignment", task.position)
+        arguments = task.arguments
+        for name, expr in arguments.named.items():
+            if name != "default_args":
+                position = arguments.positions.get(name, task.position)
+                yield Setting(name, self.partial(expr), "argument", position)
+        for spread in arguments.spreads:
+            yield from self._dict_settings(spread, "argument", task.position)
+        for origin, default_args, position in self.default_args_layers(module, task):
+            yield from self._dict_settings(default_args, origin, position)
+
+    def _dict_settings(self, expr: Expr, origin: str, position: Position) -> Iterator[Setting]:
+        folded = self.partial(expr)
+        if isinstance(folded, dict):
+            for key, item in folded.items():
+                if isinstance(key, str):
+                    yield Setting(key, item, origin, position)
+
+    def partial(self, expr: Expr, depth: int = 0) -> object:
+        """Fold ``expr`` keeping the shape of dicts and lists; unknown leaves are ``Unresolved``."""
+        if depth > MAX_DEPTH:
+            return Unresolved("expression nested too deeply")
+        expr = self.symbols.deref(expr, depth)
+        if isinstance(expr, SeqExpr):
+            return [self.partial(item, depth + 1) for item in expr.items]
+        if isinstance(expr, DictExpr):
+            result: dict[object, object] = {}
+            for key, item in expr.parts:
+                value = self.partial(item, depth + 1)
+                if key is None:
+                    if isinstance(value, dict):
+                        result.update(value)
+                    continue
+                resolved_key = self.symbols.evaluate(key, depth + 1)
+                if isinstance(resolved_key, Known) and isinstance(resolved_key.value, str):
+                    result[resolved_key.value] = value
+            return result
+        resolved = self.symbols.evaluate(expr, depth + 1)
+        return resolved.value if isinstance(resolved, Known) else resolved
 
     def _field(self, name: str, resolved: Resolved, origin: str) -> Field:
+        if isinstance(resolved, Known) and isinstance(resolved.value, timedelta):
+            # A duration is no queue, pool or executor: Airflow rejects it when it parses.
+            return Field(None, False, origin, f"a timedelta, which is not a valid {name}")
         if isinstance(resolved, Known):
             value = resolved.value
             if name == "pool" and value is None:

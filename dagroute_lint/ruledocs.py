@@ -20,13 +20,16 @@ def rule_listing(output_format: str) -> str:
                 "boundary": rule.boundary,
                 "severity": rule.severity,
                 "needs_inventory": rule.needs_inventory,
+                "default_enabled": rule.default_enabled,
                 "summary": rule.summary,
             }
             for rule in RULES
         ]
         return json.dumps(items, indent=2) + "\n"
     return "".join(
-        f"{rule.code}  {rule.name:<28} {rule.boundary:<9} {rule.summary}\n" for rule in RULES
+        f"{rule.code}  {rule.name:<28} {rule.boundary:<9} {rule.summary}"
+        f"{'' if rule.default_enabled else ' (opt-in)'}\n"
+        for rule in RULES
     )
 
 

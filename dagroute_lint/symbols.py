@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import PurePosixPath
 from typing import Callable, Optional, Union
 
@@ -28,6 +29,7 @@ from dagroute_lint.model import (
 # Longest string a folded operation may produce: routing values are short, hostile inputs are not.
 MAX_FOLDED_LENGTH = 10_000
 MAX_DEPTH = 64
+MAX_FOLDED_NUMBER = 10**15
 _WIDE_FORMAT = re.compile(r"\d{4,}")
 
 
@@ -197,6 +199,23 @@ def _fold(op: str, operands: list[object]) -> object:
         if isinstance(left, (str, int, float, list)) and type(left) is type(right):
             return left + right  # type: ignore[operator]
         return Unresolved("'+' on values of different types")
+    if op == "mul":
+        # Numbers only (``timeout=60 * 60 * 6``): ``"ab" * 10**9`` must never be built.
+        if not all(_number(operand) for operand in operands):
+            return Unresolved("'*' on values that are not numbers")
+        product = operands[0] * operands[1]  # type: ignore[operator]
+        if not abs(product) <= MAX_FOLDED_NUMBER:  # NaN fails this too
+            return Unresolved("a product too large to fold")
+        return product
+    if op == "timedelta":
+        args, kwargs = operands
+        if (
+            not isinstance(args, list)
+            or not isinstance(kwargs, dict)
+            or not all(_number(value) for value in [*args, *kwargs.values()])
+        ):
+            return Unresolved("a timedelta of values that are not numbers")
+        return timedelta(*args, **{str(key): value for key, value in kwargs.items()})
     if op == "mod":
         template, values = operands
         if not isinstance(template, str) or _WIDE_FORMAT.search(template):
@@ -239,6 +258,10 @@ def _fold(op: str, operands: list[object]) -> object:
             value = ascii(value)
         return format(value, spec)
     return Unresolved(f"unsupported operation '{op}'")
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def as_expr(value: object) -> Expr:

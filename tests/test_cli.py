@@ -80,7 +80,9 @@ def test_missing_inventory_is_said_on_stderr(repo: Path) -> None:
     (repo / "dagroute.toml").unlink()
     code, out, err = invoke("dags")
     assert (code, out) == (0, "")
-    assert "no inventory" in err and "only DRL001, DRL104, DRL105, DRL204 run" in err
+    assert (
+        "no inventory" in err and "only DRL001, DRL104, DRL105, DRL204, DRL302, DRL401 run" in err
+    )
 
 
 def test_pyproject_settings_and_cli_precedence(repo: Path) -> None:
@@ -156,6 +158,7 @@ def test_routes_json_contract(repo: Path) -> None:
         "pool_slots": 1,
     }
     assert task["executor"] is None and task["unresolved"] == []
+    assert task["deferrable"] is False
     assert document["summary"]["unserved_queues"] == ["reports"]
     assert document["summary"]["unused_worker_queues"] == ["default", "imports"]
 
@@ -202,7 +205,16 @@ def test_rules_lists_every_code() -> None:
         "DRL202",
         "DRL203",
         "DRL204",
+        "DRL301",
+        "DRL302",
+        "DRL303",
+        "DRL304",
+        "DRL401",
+        "DRL402",
+        "DRL501",
     ]
+    (poke,) = [line for line in out.splitlines() if line.startswith("DRL304")]
+    assert poke.endswith("(opt-in)")
 
 
 def test_internal_error_is_one_line_with_exit_two(

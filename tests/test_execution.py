@@ -211,6 +211,28 @@ def test_a_cache_from_another_version_is_not_used(
     assert len(cache_entries(repo / "c")) == 2 * len(foreign)
 
 
+def test_a_changed_extractor_does_not_read_older_summaries(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A rebuilt extractor under the same version number (a checkout, an editable install)."""
+    cache_module._fingerprint.cache_clear()
+    before = summary_key(b"x = 1\n", "dags/a.py", "a", False)
+    stamps: dict[str, str] = {}
+    real_stamp = cache_module._stamp
+
+    def rebuilt(path: str) -> str:
+        stamps[path] = real_stamp(path)
+        return stamps[path] + ("-rebuilt" if path.endswith("module.py") else "")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(cache_module, "_stamp", rebuilt)
+        cache_module._fingerprint.cache_clear()
+        after = summary_key(b"x = 1\n", "dags/a.py", "a", False)
+    cache_module._fingerprint.cache_clear()
+    assert after != before
+    assert any(path.endswith(os.path.join("extract", "module.py")) for path in stamps)
+
+
 def test_a_planted_entry_cannot_run_code(repo: Path) -> None:
     """A cache entry is never a way to execute code: only the model's classes unpickle."""
     reference = lint("--no-cache", "-j", "1")

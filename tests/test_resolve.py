@@ -323,3 +323,56 @@ with DAG("p"):
     assert tasks["m"].task.mapped
     assert value(tasks["add"], "queue") == "oq"
     assert tasks["add"].task.partial_keys == ("queue",)
+
+
+@pytest.mark.parametrize(
+    ("expression", "expected"),
+    [
+        ("2 * 2", 4),
+        ("SLOTS * 3", 6),
+        ('"ab" * 3', None),  # strings are never repeated: hostile input could ask for gigabytes
+        ("10 ** 9 * 10 ** 9", None),
+        ("1_000_000_000 * 1_000_000_000", None),
+        ("True * 2", None),
+    ],
+)
+def test_multiplication_folds_numbers_only(
+    tmp_path: Path, expression: str, expected: int | None
+) -> None:
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + f"""
+SLOTS = 2
+with DAG("p"):
+    BashOperator(task_id="t", bash_command="x", pool_slots={expression})
+""",
+    )
+    field = tasks["t"].fields["pool_slots"]
+    assert (field.value if field.known else None) == expected
+    assert field.known is (expected is not None)
+
+
+def test_timedelta_folds_for_durations_and_is_no_routing_value(tmp_path: Path) -> None:
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
+import datetime
+from datetime import timedelta
+from airflow.providers.standard.sensors.python import PythonSensor
+with DAG("p"):
+    PythonSensor(task_id="s", python_callable=print, timeout=timedelta(1, hours=2, minutes=0.5))
+    PythonSensor(task_id="m", python_callable=print, timeout=datetime.timedelta(weeks=1))
+    PythonSensor(task_id="bad", python_callable=print, timeout=timedelta(hours="2"))
+    PythonSensor(task_id="huge", python_callable=print, timeout=timedelta(days=999_999_999_999))
+    BashOperator(task_id="q", bash_command="x", queue=timedelta(1))
+""",
+    )
+    timeouts = {
+        task_id: task.sensor.timeout.value if task.sensor is not None else None
+        for task_id, task in tasks.items()
+    }
+    assert timeouts == {"s": 93630.0, "m": 604800.0, "bad": None, "huge": None, "q": None}
+    queue = tasks["q"].fields["queue"]
+    assert (queue.known, queue.reason) == (False, "a timedelta, which is not a valid queue")

@@ -551,6 +551,8 @@ class _Walker:
             return Operation("add", (self.as_expr(left), self.as_expr(right)))
         if isinstance(operator, cst.Modulo):
             return Operation("mod", (self.as_expr(left), self.as_expr(right)))
+        if isinstance(operator, cst.Multiply):
+            return Operation("mul", (self.as_expr(left), self.as_expr(right)))
         if isinstance(operator, cst.BitOr):
             return DictExpr(((None, self.as_expr(left)), (None, self.as_expr(right))))
         return Unknown("an arithmetic expression")
@@ -726,6 +728,15 @@ class _Walker:
             return TaskDecorator(kind, arguments)
         if qualname in names.ASSET_DECORATORS and not positional:
             return AssetDecorator(arguments)
+        if qualname == names.TIMEDELTA and not arguments.spreads:
+            # Sensor timeouts are durations; symbols.py folds only literal numbers.
+            return Operation(
+                "timedelta",
+                (
+                    SeqExpr(tuple(self.as_expr(value) for value in positional)),
+                    DictExpr(tuple((Const(key), value) for key, value in arguments.named.items())),
+                ),
+            )
         if qualname in names.PATH_CONSTRUCTORS and len(positional) == 1:
             return Operation("path", (self.as_expr(positional[0]),))
         if qualname == "os.path.basename" and len(positional) == 1:

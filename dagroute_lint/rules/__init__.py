@@ -4,15 +4,20 @@ from __future__ import annotations
 
 from dagroute_lint.rules.airflow_imports import IMPORT_REMOVED_IN_AIRFLOW
 from dagroute_lint.rules.base import Context, Rule
+from dagroute_lint.rules.connections import UNDECLARED_CONNECTION
+from dagroute_lint.rules.deferral import DEFERRABLE_WITHOUT_TRIGGERER, POKE_SENSOR_HOLDS_SLOT
 from dagroute_lint.rules.dispatch import (
     QUEUE_IGNORED,
     UNKNOWN_EXECUTOR,
     UNRESOLVED_ROUTING,
     UNSERVED_QUEUE,
 )
+from dagroute_lint.rules.executor_config import EXECUTOR_CONFIG_IGNORED
 from dagroute_lint.rules.mapping import UNMAPPABLE_ROUTING
 from dagroute_lint.rules.packages import PACKAGE_MISSING_ON_WORKER
+from dagroute_lint.rules.pools import POOL_SLOTS_EXCEED_POOL, UNKNOWN_POOL
 from dagroute_lint.rules.providers import PROVIDER_MISSING_AT_PARSE, PROVIDER_MISSING_ON_WORKER
+from dagroute_lint.rules.secrets import HARDCODED_CREDENTIAL
 from dagroute_lint.rules.syntax import SYNTAX_ERROR
 
 RULES: tuple[Rule, ...] = (
@@ -26,6 +31,13 @@ RULES: tuple[Rule, ...] = (
     PROVIDER_MISSING_ON_WORKER,
     PACKAGE_MISSING_ON_WORKER,
     IMPORT_REMOVED_IN_AIRFLOW,
+    UNKNOWN_POOL,
+    POOL_SLOTS_EXCEED_POOL,
+    DEFERRABLE_WITHOUT_TRIGGERER,
+    POKE_SENSOR_HOLDS_SLOT,
+    HARDCODED_CREDENTIAL,
+    UNDECLARED_CONNECTION,
+    EXECUTOR_CONFIG_IGNORED,
 )
 
 RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}

@@ -43,7 +43,9 @@ class Rule:
     """A rule: stable code, kebab-case name, the boundary it guards, and its check.
 
     ``severity`` is what code-scanning tools show: "error" for a task that will fail,
-    "warning" where the failure is possible but unproven.
+    "warning" where the failure is possible but unproven. ``default_enabled`` is false for
+    opt-in rules, whose findings are advice rather than a certain failure: they run only when a
+    selector names them.
     """
 
     code: str
@@ -53,3 +55,4 @@ class Rule:
     check: Check
     needs_inventory: bool = True
     severity: Severity = "error"
+    default_enabled: bool = True

@@ -8,7 +8,8 @@ Run with the interpreter of the pinned Airflow venv, never the linter's::
 It loads the folder the way the 3.3 DAG processor does (``BundleDagBag``: the folder is put on
 ``sys.path``, every file is imported, each DAG validated, including its executor names, and
 serialized) and records, for every task, the values the parsed operator holds: ``task.queue``,
-``task.executor``, ``task.pool`` and ``task.pool_slots``. No metadata database is needed.
+``task.executor``, ``task.pool``, ``task.pool_slots`` and whether it defers. No metadata
+database is needed.
 This file is imported by nothing; it must run on the Airflow venv's Python (3.10+), but keeps
 to 3.9 syntax like the rest of the test code.
 """
@@ -56,6 +57,23 @@ def _operator_name(task: Any) -> str:
     return f"{module}.{task.task_type}"
 
 
+def _deferrable(task: Any) -> bool:
+    """Whether the parsed task hands its wait to the triggerer.
+
+    ``deferrable`` exists only on operators whose ``__init__`` takes it; a mapped operator keeps
+    it in ``partial_kwargs``. ``start_from_trigger`` tasks are started by the scheduler in the
+    triggerer. ``DateTimeSensorAsync`` has neither attribute: its ``execute`` always defers.
+    """
+    from airflow.providers.standard.sensors.date_time import DateTimeSensorAsync
+
+    if getattr(task, "start_from_trigger", False) or isinstance(task, DateTimeSensorAsync):
+        return True
+    partial_kwargs = getattr(task, "partial_kwargs", None)
+    if partial_kwargs is not None:
+        return bool(partial_kwargs.get("deferrable", False))
+    return bool(getattr(task, "deferrable", False))
+
+
 def dump(folder: Path) -> dict[str, Any]:
     """Load ``folder`` with Airflow and return its DAGs, tasks and import errors.
 
@@ -101,6 +119,7 @@ def dump(folder: Path) -> dict[str, Any]:
                     "executor": task.executor,
                     "pool": task.pool,
                     "pool_slots": task.pool_slots,
+                    "deferrable": _deferrable(task),
                     "operator": _operator_name(task),
                     "mapped": bool(getattr(task, "is_mapped", False)),
                 }

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-FIELDS: tuple[str, ...] = ("queue", "executor", "pool", "pool_slots")
+FIELDS: tuple[str, ...] = ("queue", "executor", "pool", "pool_slots", "deferrable")
 
 TaskKey = tuple[str, str, str]  # (file, dag_id, task_id)
 UnresolvedKey = tuple[str, str, str]  # (file, task_id, field)

@@ -23,6 +23,7 @@ def _task(task_id: str, **values: Any) -> dict[str, Any]:
         "executor": None,
         "pool": "default_pool",
         "pool_slots": 1,
+        "deferrable": False,
     }
     base.update(values)
     return base
@@ -41,7 +42,7 @@ def test_exact_match() -> None:
         routes_cwd=Path("/"),
     )
     assert report.ok
-    assert (report.compared, report.exact_tasks, report.exact_fields) == (1, 1, 4)
+    assert (report.compared, report.exact_tasks, report.exact_fields) == (1, 1, 5)
 
 
 def test_null_listed_as_unresolved_is_allowed_only_on_the_allow_list() -> None:

@@ -1,0 +1,87 @@
+"""DRL303-DRL304: tasks that wait, and what they hold while waiting (airflow-semantics §5)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dagroute_lint import operator_traits as traits
+from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.resolve import Field
+from dagroute_lint.rules.base import Context, Rule
+from dagroute_lint.rules.wording import duration
+
+# A poke-mode sensor allowed to wait at least this long (seconds) is worth a slot-free wait.
+LONG_WAIT = 3600.0
+
+
+def _why_deferrable(field: Field) -> str:
+    """``TimeSensorAsync always defers``, ``deferrable=True from DAG default_args``..."""
+    if field.origin.startswith("class "):
+        return f"{field.origin.removeprefix('class ')} always defers"
+    key, origin = "deferrable", field.origin
+    if origin.startswith("start_from_trigger: "):
+        key, origin = "start_from_trigger", origin.removeprefix("start_from_trigger: ")
+    return f"{key}=True" if origin == "argument" else f"{key}=True from {origin}"
+
+
+def check_deferrable_without_triggerer(context: Context) -> Iterator[Diagnostic]:
+    inventory = context.inventory
+    assert inventory is not None
+    if inventory.has_triggerer:
+        return
+    for task in context.tasks:
+        deferrable = task.fields["deferrable"]
+        if not (deferrable.known and deferrable.value is True) or not task.dispatched:
+            continue
+        yield context.report(
+            task.task.position,
+            "DRL303",
+            f"{task.label} defers to the triggerer ({_why_deferrable(deferrable)}), but the "
+            "deployment runs no triggerer; the task stays DEFERRED and never resumes",
+        )
+
+
+def check_poke_sensor_holds_slot(context: Context) -> Iterator[Diagnostic]:
+    inventory = context.inventory
+    assert inventory is not None
+    for task in context.tasks:
+        sensor = task.sensor
+        deferrable = task.fields["deferrable"]
+        if sensor is None or not task.dispatched or deferrable.value is not False:
+            continue
+        if not (sensor.mode.known and sensor.mode.value == "poke"):
+            continue
+        timeout = sensor.timeout.value
+        if not sensor.timeout.known or not isinstance(timeout, float) or timeout < LONG_WAIT:
+            continue
+        name = traits.class_name(task.operator) if task.task.taskflow is None else None
+        if inventory.has_triggerer and traits.accepts(name, "deferrable"):
+            advice = "a triggerer runs: set deferrable=True to wait without a worker"
+        else:
+            advice = 'set mode="reschedule" to free both slots between pokes'
+        limit = duration(timeout)
+        how = "the default timeout" if sensor.timeout.origin == "default" else "its timeout"
+        yield context.report(
+            task.task.position,
+            "DRL304",
+            f"{task.label} waits in poke mode for up to {limit} ({how}), holding a worker slot "
+            f"and a pool slot the whole time; {advice}",
+        )
+
+
+DEFERRABLE_WITHOUT_TRIGGERER = Rule(
+    code="DRL303",
+    name="deferrable-without-triggerer",
+    summary="deferrable task (deferrable=True, *Async class, start_from_trigger) and no triggerer",
+    boundary="waiting",
+    check=check_deferrable_without_triggerer,
+)
+POKE_SENSOR_HOLDS_SLOT = Rule(
+    code="DRL304",
+    name="poke-sensor-holds-slot",
+    summary="sensor in poke mode with a long timeout where deferral or reschedule would free it",
+    boundary="waiting",
+    check=check_poke_sensor_holds_slot,
+    severity="warning",
+    default_enabled=False,
+)
