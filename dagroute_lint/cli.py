@@ -25,6 +25,7 @@ from dagroute_lint.errors import ConfigError
 from dagroute_lint.extraction import available_cores
 from dagroute_lint.files import write_atomically
 from dagroute_lint.formatters import FORMATTERS
+from dagroute_lint.formatters.escape import printable
 from dagroute_lint.formatters.statistics import STATISTICS_FORMATS, format_statistics
 from dagroute_lint.inventory import Inventory, load_inventory
 from dagroute_lint.inventory_init import DEFAULT_RUNTIME, WorkerSpec, build_inventory, parse_worker
@@ -58,7 +59,7 @@ def _split_codes(values: Sequence[str]) -> list[str]:
 
 
 def _fail(message: str) -> None:
-    click.echo(f"dagroute-lint: {message}", err=True)
+    click.echo(f"dagroute-lint: {printable(message)}", err=True)
     sys.exit(EXIT_ERROR)
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from dagroute_lint.airflowignore import SYNTAXES
+from dagroute_lint.discovery import absolute
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.rules.registry import all_rules
 from dagroute_lint.toml import toml
@@ -76,7 +77,7 @@ class Settings:
         if not self.per_file_ignores:
             return frozenset()
         try:
-            relative = path.resolve().relative_to(self.root)
+            relative = absolute(path).relative_to(self.root)
         except ValueError:
             relative = path
         codes: set[str] = set()

@@ -72,7 +72,7 @@ def discover(
 
     for given in paths:
         path = Path(given)
-        resolved = path.resolve()
+        resolved = absolute(path)
         if path.is_dir():
             ignore = ignore_for(_dag_folder(resolved, dag_folders) or resolved)
             if ignore.ignores(resolved):
@@ -109,7 +109,18 @@ def _walk(
                 if not _excluded(str(path), patterns) and not ignore.ignores_entry(
                     here, real, False
                 ):
-                    yield path, real.resolve() if real.is_symlink() else real
+                    yield path, absolute(real) if real.is_symlink() else real
+
+
+def absolute(path: Path) -> Path:
+    """``path`` with symlinks resolved, or only made absolute when it is a symlink loop.
+
+    A loop is reported when the file is read (``cannot read file``), not crashed on here.
+    """
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # RuntimeError: symlink loops before Python 3.13
+        return Path(os.path.abspath(path))
 
 
 def _matcher(patterns: Sequence[str]) -> re.Pattern[str]:

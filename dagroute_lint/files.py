@@ -1,10 +1,27 @@
-"""Write files atomically, so a reader or a crash never sees half of one."""
+"""Read source files safely, and write files atomically so a reader never sees half of one."""
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
+
+# Larger source files are not analysed (see ``extract.source``); reading stops one byte after.
+MAX_FILE_BYTES = 1024 * 1024
+# A FIFO named ``x.py`` would block ``open`` until a writer comes; a link to ``/dev/zero``
+# would never end. Opened non-blocking, then anything but a regular file is refused.
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+
+
+def read_source(path: Path, limit: int) -> bytes:
+    """At most ``limit`` bytes of a regular file; ``OSError`` for anything else."""
+    descriptor = os.open(path, _READ_FLAGS)
+    with os.fdopen(descriptor, "rb") as stream:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        return stream.read(limit)
 
 
 def write_atomically(path: Path, data: bytes) -> None:

@@ -17,7 +17,7 @@ from dagroute_lint import __version__
 from dagroute_lint.config import Settings, load_settings
 from dagroute_lint.discovery import walk_excludes
 from dagroute_lint.errors import ConfigError
-from dagroute_lint.formatters.text import one_line
+from dagroute_lint.formatters.escape import printable
 from dagroute_lint.inventory import Inventory, load_inventory
 from dagroute_lint.runner import run
 
@@ -54,7 +54,7 @@ class DagrouteChecker:
             return
         for diagnostic in report.diagnostics:
             # flake8 columns are 0-based and printed plus one; ours are 1-based.
-            message = one_line(f"{diagnostic.code} {diagnostic.message}")
+            message = printable(f"{diagnostic.code} {diagnostic.message}")
             yield diagnostic.line, diagnostic.column - 1, message, type(self)
 
 
@@ -70,7 +70,7 @@ def _configuration(cwd: Path) -> tuple[Settings, Inventory | None] | str:
         path = settings.default_inventory()
         return settings, load_inventory(path) if path is not None else None
     except ConfigError as error:
-        return one_line(f"dagroute-lint cannot run: {error}")
+        return printable(f"dagroute-lint cannot run: {error}")
 
 
 def _source_bytes(lines: Sequence[str]) -> bytes:

@@ -269,7 +269,9 @@ class _Loader:
         name = self.string(value, path, "base")
         if name not in runtimes:
             defined = f"defined: {_choices(runtimes)}" if runtimes else "no [runtimes] are defined"
-            self.fail(path, f"runtime {_quote(name)} is not defined ({defined})")
+            close = difflib.get_close_matches(name, list(runtimes), n=1)
+            hint = f"; did you mean {_quote(close[0])}?" if close else ""
+            self.fail(path, f"runtime {_quote(name)} is not defined ({defined}){hint}")
         return name
 
     # --- sections --------------------------------------------------------------------------

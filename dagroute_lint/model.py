@@ -184,10 +184,15 @@ class Task:
 
 @dataclass(frozen=True)
 class SyntaxProblem:
-    """Why a file could not be read or parsed, with CPython's position where it has one."""
+    """Why a file could not be read or parsed, with CPython's position where it has one.
+
+    ``skipped``: the file may well load in Airflow; dagroute-lint declined to analyse it (too
+    large, nested too deeply for the parser, unreadable here) and says so instead of guessing.
+    """
 
     message: str
     position: Position
+    skipped: bool = False
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from dagroute_lint.deployment import place
+from dagroute_lint.formatters.escape import printable
 from dagroute_lint.inventory import Inventory
 from dagroute_lint.resolve import ResolvedTask
 
@@ -114,25 +115,24 @@ def format_routes_csv(tasks: Sequence[ResolvedTask], inventory: Inventory | None
 
 def format_routes_table(tasks: Sequence[ResolvedTask], inventory: Inventory | None) -> str:
     headers = ("location", "dag", "task", "queue", "executor", "pool", "slots", "operator")
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for task in tasks:
         record = task_record(task)
         operator = str(record["operator"] or "-")
         if task.task.taskflow is None:
             operator = operator.rsplit(".", 1)[-1]
         unknown = {name for name, _ in task.unresolved}
-        rows.append(
-            (
-                f"{record['file']}:{record['line']}",
-                _cell(record["dag_id"]),
-                _cell(record["task_id"]),
-                "?" if "queue" in unknown else _cell(record["queue"]),
-                "?" if "executor" in unknown else _cell(record["executor"]),
-                "?" if "pool" in unknown else _cell(record["pool"]),
-                "?" if "pool_slots" in unknown else _cell(record["pool_slots"]),
-                operator,
-            )
+        cells = (
+            f"{record['file']}:{record['line']}",
+            _cell(record["dag_id"]),
+            _cell(record["task_id"]),
+            "?" if "queue" in unknown else _cell(record["queue"]),
+            "?" if "executor" in unknown else _cell(record["executor"]),
+            "?" if "pool" in unknown else _cell(record["pool"]),
+            "?" if "pool_slots" in unknown else _cell(record["pool_slots"]),
+            operator,
         )
+        rows.append(tuple(printable(cell) for cell in cells))
     widths = [max(len(row[i]) for row in [headers, *rows]) for i in range(len(headers))]
     lines = [
         "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip()
@@ -150,7 +150,7 @@ def format_routes_table(tasks: Sequence[ResolvedTask], inventory: Inventory | No
         assert isinstance(unserved, list) and isinstance(unused, list)
         lines.append("queues used but unserved: " + (", ".join(unserved) or "none"))
         lines.append("worker queues no task uses: " + (", ".join(unused) or "none"))
-    return "\n".join(lines) + "\n"
+    return "".join(f"{printable(line)}\n" for line in lines)
 
 
 ROUTE_FORMATS = {

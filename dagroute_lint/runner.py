@@ -13,12 +13,14 @@ from dagroute_lint.config import Settings
 from dagroute_lint.diagnostics import Diagnostic, unsuppressed
 from dagroute_lint.discovery import (
     SourceFile,
+    absolute,
     discover,
     might_define_dags,
     module_candidates,
     module_name,
 )
 from dagroute_lint.extraction import Extractor, Request
+from dagroute_lint.files import MAX_FILE_BYTES, read_source
 from dagroute_lint.first_party import FirstParty
 from dagroute_lint.inventory import Inventory
 from dagroute_lint.model import Expr, Module, Position, Ref, SyntaxProblem
@@ -97,7 +99,7 @@ class ModuleIndex:
         found: Module | None = None
         for candidate in module_candidates(name, self.roots):
             if candidate.is_file():
-                source = SourceFile(str(candidate), candidate.resolve())
+                source = SourceFile(str(candidate), absolute(candidate))
                 data = _read(source)
                 if isinstance(data, bytes):
                     found = self.extractor.extract([self.request(source, data)])[0]
@@ -112,10 +114,10 @@ class ModuleIndex:
 def _read(source: SourceFile) -> bytes | SyntaxProblem:
     """The file's bytes, or why it cannot be read."""
     try:
-        return source.path.read_bytes()
+        return read_source(source.path, MAX_FILE_BYTES + 1)
     except OSError as error:
         reason = error.strerror or type(error).__name__
-        return SyntaxProblem(f"cannot read file: {reason}", Position(1, 1))
+        return SyntaxProblem(f"cannot read file: {reason}", Position(1, 1), skipped=True)
 
 
 @dataclass
@@ -133,7 +135,7 @@ def import_roots(paths: Sequence[str], settings: Settings) -> list[Path]:
     """
     roots = list(settings.dags)
     for given in paths:
-        path = Path(given).resolve()
+        path = absolute(Path(given))
         if path.is_dir():
             roots.append(path)
         elif not any(path.is_relative_to(root) for root in settings.dags):
@@ -182,7 +184,7 @@ def _run(
     symbols = SymbolTable(index.lookup)
     if stdin is not None:
         display, data = stdin
-        source = SourceFile(display, Path(display).resolve(), named=True)
+        source = SourceFile(display, absolute(Path(display)), named=True)
         files: list[tuple[SourceFile, bytes | SyntaxProblem]] = [(source, data)]
     else:
         syntax = _ignore_syntax(settings, inventory)

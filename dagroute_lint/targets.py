@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dagroute_lint.config import Settings
+from dagroute_lint.discovery import absolute
 from dagroute_lint.errors import ConfigError
 
 STDIN = "-"
@@ -38,7 +39,8 @@ def lint_targets(given: Sequence[str], settings: Settings) -> Targets:
         if list(given) != [STDIN]:
             raise ConfigError("`-` (stdin) cannot be combined with other paths")
         return Targets((STDIN,))
-    missing = [path for path in given if not Path(path).exists()]
+    # lexists: a symbolic link that loops or dangles is linted, and reported as unreadable
+    missing = [path for path in given if not os.path.lexists(path)]
     if missing:
         raise ConfigError(f"no such file or directory: {', '.join(missing)}")
     deployment_files = _deployment_files(settings)
@@ -46,7 +48,7 @@ def lint_targets(given: Sequence[str], settings: Settings) -> Targets:
     passed_over: list[str] = []
     trigger: str | None = None
     for path in given:
-        resolved = Path(path).resolve()
+        resolved = absolute(Path(path))
         if resolved in deployment_files:
             trigger = trigger or path
         elif resolved.suffix == ".toml":

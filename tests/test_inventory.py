@@ -243,7 +243,7 @@ MALFORMED = [
     pytest.param(
         '[runtimes.base]\n[deployment]\ndag_processor = { runtime = "bse" }\n',
         "dagroute.toml: deployment.dag_processor.runtime: runtime 'bse' is not defined "
-        "(defined: base)",
+        "(defined: base); did you mean 'base'?",
         id="dagproc_undefined",
     ),
     pytest.param(
@@ -294,7 +294,7 @@ MALFORMED = [
         'name = "b"\n'
         'runtime = "spark"\n',
         "dagroute.toml: workers[1].runtime: runtime 'spark' is not defined (defined: base, "
-        "spark-image)",
+        "spark-image); did you mean 'spark-image'?",
         id="worker_runtime_undefined",
     ),
     pytest.param(
@@ -542,6 +542,94 @@ MALFORMED = [
         '[connections]\nid = ["a"]\n',
         "dagroute.toml: connections.id: unknown key 'id' (did you mean 'ids'?)",
         id="conn_unknown",
+    ),
+    # --- more typos, hostile keys and values: each one line, never a traceback --------------
+    pytest.param(
+        '[deployment]\nexecutor = ["CeleryExecutor"]\n',
+        "dagroute.toml: deployment.executor: unknown key 'executor' (did you mean 'executors'?)",
+        id="dep_executor_singular",
+    ),
+    pytest.param(
+        '[deployment]\ndefault_queues = "x"\n',
+        "dagroute.toml: deployment.default_queues: unknown key 'default_queues' "
+        "(did you mean 'default_queue'?)",
+        id="dep_default_queues",
+    ),
+    pytest.param(
+        "[runtime.base]\n",
+        "dagroute.toml: runtime: unknown key 'runtime' (did you mean 'runtimes'?)",
+        id="top_runtime_singular",
+    ),
+    pytest.param(
+        '[runtimes.base]\n[[workers]]\nname = "a"\nruntime = "bsae"\n',
+        "dagroute.toml: workers[0].runtime: runtime 'bsae' is not defined (defined: base); "
+        "did you mean 'base'?",
+        id="worker_runtime_typo",
+    ),
+    pytest.param(
+        '[runtimes.base]\n[deployment]\ntriggerer = { runtime = "pods" }\n',
+        "dagroute.toml: deployment.triggerer.runtime: runtime 'pods' is not defined "
+        "(defined: base)",
+        id="trig_runtime_far",
+    ),
+    pytest.param(
+        '["a\\nb\\u001b[31m"]\nx = 1\n',
+        'dagroute.toml: "a\\nb\\u001b[31m": unknown key "a\\nb\\u001b[31m" (allowed: '
+        "deployment, workers, runtimes, pools, connections)",
+        id="top_hostile_key",
+    ),
+    pytest.param(
+        "[pools]\nx = 1e400\n",
+        "dagroute.toml: pools.x: expected an integer (slots, or -1 for unlimited), got float inf",
+        id="pool_inf",
+    ),
+    pytest.param(
+        "[pools]\ndefault_pool = -5\n",
+        "dagroute.toml: pools.default_pool: pool size must be at least 1, or -1 for unlimited; "
+        "got -5",
+        id="pool_negative",
+    ),
+    pytest.param(
+        '[runtimes.base]\nproviders = ["amazon>=9,<"]\n',
+        "dagroute.toml: runtimes.base.providers[0]: 'amazon>=9,<': '<' needs a version",
+        id="providers_spec_dangling",
+    ),
+    pytest.param(
+        '[runtimes.base]\npackages = ["pandas==2.*.1"]\n',
+        "dagroute.toml: runtimes.base.packages[0]: 'pandas==2.*.1': invalid version '2.*.1' "
+        "in '==2.*.1'",
+        id="packages_wildcard_middle",
+    ),
+    pytest.param(
+        '[runtimes.base]\npackages = ["-e ."]\n',
+        "dagroute.toml: runtimes.base.packages[0]: '-e .': not a distribution name with an "
+        "optional version specifier",
+        id="packages_editable",
+    ),
+    pytest.param(
+        '[runtimes.base]\nproviders = [""]\n',
+        "dagroute.toml: runtimes.base.providers[0]: '': not a distribution name with an "
+        "optional version specifier",
+        id="providers_empty_name",
+    ),
+    pytest.param(
+        '[deployment]\nexecutors = ["CeleryExecutor"]\n[runtimes.base]\n'
+        '[[workers]]\nname = "a"\nruntime = "base"\nexecutor = "KubernetesExecutor"\n',
+        "dagroute.toml: workers[0].executor: 'KubernetesExecutor' matches no configured "
+        "executor (configured: CeleryExecutor)",
+        id="worker_exec_unconfigured",
+    ),
+    pytest.param(
+        '[deployment]\nairflow_version = "3.3"\nexecutors = ["LocalKubernetesExecutor"]\n',
+        "dagroute.toml: deployment.executors[0]: 'LocalKubernetesExecutor' does not support "
+        "Airflow 3.0+ (its constructor raises RuntimeError); configure its two executors side "
+        "by side (e.g. CeleryExecutor, KubernetesExecutor) and route with the task's executor=",
+        id="exec_local_k8s_3",
+    ),
+    pytest.param(
+        "[deployment]\nairflow_version = 2025-01-01\n",
+        'dagroute.toml: deployment.airflow_version: expected a string such as "3.3", got date',
+        id="version_date",
     ),
 ]
 

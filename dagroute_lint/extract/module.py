@@ -9,6 +9,7 @@ like pyflakes defers function bodies, because that is when Airflow runs them.
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -87,14 +88,20 @@ def extract_module(
         )
     walker = _Walker(module_name, is_package, path, externals or {})
     try:
-        walker.walk_block(tree.body)
+        with warnings.catch_warnings():
+            # libcst folds strings with ast.literal_eval, which warns about the user's invalid
+            # escapes (a SyntaxWarning on Python 3.12+): not ours to print, nor to fail on.
+            warnings.simplefilter("ignore")
+            walker.walk_block(tree.body)
     except RecursionError:
         return Module(
             path=path,
             module_name=module_name,
             noqa=noqa,
             file_noqa=file_noqa,
-            syntax_error=SyntaxProblem("too deeply nested to analyse", Position(1, 1)),
+            syntax_error=SyntaxProblem(
+                "too deeply nested to analyse", Position(1, 1), skipped=True
+            ),
         )
     return walker.build(tree, path, noqa, file_noqa)
 

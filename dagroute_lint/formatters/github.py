@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.formatters.escape import printable
 
 
 def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """GitHub's own escapes for ``%`` and line breaks (the runner decodes them, so a path comes
+    back exact); any other control character is shown escaped, never passed to the log."""
+    return printable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def _escape_property(text: str) -> str:

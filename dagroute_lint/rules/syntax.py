@@ -1,4 +1,4 @@
-"""DRL001: files that cannot be decoded or parsed are reported, never crashed on."""
+"""DRL001: files that cannot be read, decoded or parsed are reported, never crashed on."""
 
 from __future__ import annotations
 
@@ -10,12 +10,14 @@ from dagroute_lint.rules.base import Context, Rule
 
 def check_syntax(context: Context) -> Iterator[Diagnostic]:
     problem = context.module.syntax_error
-    if problem is not None:
-        yield context.report(
-            problem.position,
-            "DRL001",
-            f"{problem.message}; Airflow records an import error and loads no DAG from this file",
-        )
+    if problem is None:
+        return
+    consequence = (
+        "skipped, its tasks are not checked"
+        if problem.skipped
+        else "Airflow records an import error and loads no DAG from this file"
+    )
+    yield context.report(problem.position, "DRL001", f"{problem.message}; {consequence}")
 
 
 SYNTAX_ERROR = Rule(
