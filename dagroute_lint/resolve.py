@@ -110,6 +110,10 @@ class Resolver:
         self.default_queue = default_queue
         self.airflow_major = airflow_major
         self._own_group_ids: dict[int, str | None] = {}
+        # default_args dicts are shared by every task of a DAG or group: fold each once per run.
+        # Keyed by identity: the modules, and so their expressions, live as long as the run.
+        self._layer_keys: dict[tuple[int, str], Resolved | None] = {}
+        self._layer_settings: dict[tuple[int, str, Position], tuple[Setting, ...]] = {}
 
     def tasks(self, module: Module) -> Iterator[ResolvedTask]:
         """Resolved tasks of the module's DAGs, in creation order; DAG-less tasks are skipped."""
@@ -175,10 +179,16 @@ class Resolver:
         if task.taskflow == "stub" and name in _STUB_NONE_FIELDS:
             return "argument", Known(None)
         for origin, default_args, _ in self.default_args_layers(module, task):
-            found = self.symbols.lookup_key(default_args, name)
+            found = self._layer_key(default_args, name)
             if found is not None:
                 return origin, found
         return None
+
+    def _layer_key(self, default_args: Expr, name: str) -> Resolved | None:
+        key = (id(default_args), name)
+        if key not in self._layer_keys:
+            self._layer_keys[key] = self.symbols.lookup_key(default_args, name)
+        return self._layer_keys[key]
 
     def dispatched(self, module: Module, task: Task) -> bool:
         """False for an EmptyOperator the scheduler marks SUCCESS without any executor.
@@ -314,7 +324,12 @@ class Resolver:
         for spread in arguments.spreads:
             yield from self._dict_settings(spread, "argument", task.position)
         for origin, default_args, position in self.default_args_layers(module, task):
-            yield from self._dict_settings(default_args, origin, position)
+            key = (id(default_args), origin, position)
+            if key not in self._layer_settings:
+                self._layer_settings[key] = tuple(
+                    self._dict_settings(default_args, origin, position)
+                )
+            yield from self._layer_settings[key]
 
     def _dict_settings(self, expr: Expr, origin: str, position: Position) -> Iterator[Setting]:
         folded = self.partial(expr)
