@@ -202,3 +202,12 @@ def _run(*command: object) -> str:
         [str(part) for part in command], capture_output=True, text=True, check=True, cwd="/"
     )
     return done.stdout.strip()
+
+
+def test_the_readme_rule_table_lists_every_rule_with_its_name_and_boundary() -> None:
+    rows = {}
+    for line in (REPO / "README.md").read_text(encoding="utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) == 4 and cells[0].startswith("DRL"):
+            rows[cells[0]] = (cells[1], cells[3])
+    assert rows == {rule.code: (rule.name, rule.boundary) for rule in RULES}
