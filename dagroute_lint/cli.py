@@ -68,8 +68,7 @@ def _settings(config: Path | None) -> Settings:
 
 
 def _inventory(settings: Settings, quiet: bool) -> Inventory | None:
-    path = settings.default_inventory()
-    if path is None:
+    if settings.default_inventory() is None:
         if not quiet:
             running = ", ".join(rule.code for rule in all_rules() if not rule.needs_inventory)
             click.echo(
@@ -79,7 +78,7 @@ def _inventory(settings: Settings, quiet: bool) -> Inventory | None:
                 err=True,
             )
         return None
-    return load_inventory(path)
+    return settings.load_inventory()
 
 
 def _guarded(function: Any) -> Any:
@@ -216,9 +215,9 @@ def check(
         _explain_targets(targets)
     stdin: tuple[str, bytes] | None = None
     if targets.paths == (STDIN,):
+        if fix or diff:
+            raise ConfigError("--fix and --diff rewrite files: they cannot read stdin")
         stdin = (stdin_filename or "stdin.py", sys.stdin.buffer.read())
-    if (fix or diff) and stdin is not None:
-        raise ConfigError("--fix and --diff rewrite files: they cannot read stdin")
     deployment = _inventory(settings, quiet)
     execution = _execution(
         settings, jobs, no_cache, cache_dir, progress=output_format == "text" and not quiet
@@ -239,10 +238,8 @@ def check(
     else:
         _emit(FORMATTERS[output_format](report.diagnostics), output_file)
     if not quiet and output_format == "text":
-        count = len(report.diagnostics)
-        files = report.files
-        problems = "problem" if count == 1 else "problems"
-        click.echo(f"{count} {problems} in {files} file{'' if files == 1 else 's'}", err=True)
+        found = _count(len(report.diagnostics), "problem")
+        click.echo(f"{found} in {_count(report.files, 'file')}", err=True)
     sys.exit(EXIT_REPORTED if report.diagnostics and not exit_zero else EXIT_CLEAN)
 
 
@@ -345,12 +342,14 @@ def routes(
 ) -> None:
     """Print every task's resolved routing (queue, executor, pool, pool_slots)."""
     settings = _settings(config).with_overrides(inventory)
-    targets = list(paths) or [str(path) for path in settings.dags]
-    if not targets:
-        raise ConfigError("no paths given and no `dags` setting")
+    targets = lint_targets(paths, settings)
+    if targets.paths == (STDIN,):
+        raise ConfigError("routes reads files, not stdin")
     deployment = _inventory(settings, quiet=True)
     execution = _execution(settings, jobs, no_cache, cache_dir, progress=False)
-    report = run(targets, settings.with_overrides(select=["DRL001"]), deployment, None, execution)
+    report = run(
+        targets.paths, settings.with_overrides(select=["DRL001"]), deployment, None, execution
+    )
     _emit(ROUTE_FORMATS[output_format](report.tasks, deployment), output_file)
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from dagroute_lint.airflowignore import SYNTAXES
 from dagroute_lint.discovery import absolute
 from dagroute_lint.errors import ConfigError
+from dagroute_lint.inventory import Inventory, load_inventory
 from dagroute_lint.rules.registry import all_rules
 from dagroute_lint.toml import toml
 
@@ -38,7 +39,7 @@ class Settings:
     select: tuple[str, ...] = ()  # empty: every rule that is on by default
     ignore: tuple[str, ...] = ()
     extend_select: tuple[str, ...] = ()
-    per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    per_file_ignores: dict[str, frozenset[str]] = field(default_factory=dict)  # pattern: codes
     exclude: tuple[str, ...] = ()
     dags: tuple[Path, ...] = ()
     roots: tuple[Path, ...] = ()
@@ -81,9 +82,9 @@ class Settings:
         except ValueError:
             relative = path
         codes: set[str] = set()
-        for pattern, selectors in self.per_file_ignores.items():
+        for pattern, ignored in self.per_file_ignores.items():
             if relative.match(pattern) or Path(relative.as_posix()).match(pattern):
-                codes |= _expand(selectors, f"per-file-ignores '{pattern}'")
+                codes |= ignored
         return frozenset(codes)
 
     def default_inventory(self) -> Path | None:
@@ -91,6 +92,11 @@ class Settings:
             return self.inventory
         candidate = self.root / DEFAULT_INVENTORY
         return candidate if candidate.is_file() else None
+
+    def load_inventory(self) -> Inventory | None:
+        """The inventory in use, loaded; ``None`` when there is none to find."""
+        path = self.default_inventory()
+        return load_inventory(path) if path is not None else None
 
 
 def _expand(selectors: Iterable[str], where: str) -> set[str]:
@@ -115,8 +121,9 @@ def _expand(selectors: Iterable[str], where: str) -> set[str]:
     return chosen
 
 
-def find_config(start: Path) -> Path | None:
-    """The nearest ``pyproject.toml`` with a ``[tool.dagroute-lint]`` table, from ``start`` up."""
+def find_config(start: Path) -> tuple[Path, dict[str, object]] | None:
+    """The nearest ``pyproject.toml`` with a ``[tool.dagroute-lint]`` table, from ``start`` up,
+    with its parsed document."""
     for directory in (start, *start.parents):
         candidate = directory / "pyproject.toml"
         if candidate.is_file():
@@ -126,7 +133,7 @@ def find_config(start: Path) -> Path | None:
                 continue
             tool = document.get("tool")
             if isinstance(tool, dict) and SECTION in tool:
-                return candidate
+                return candidate, document
     return None
 
 
@@ -140,22 +147,31 @@ def project_root(start: Path) -> Path:
 
 def load_settings(config: Path | None, cwd: Path) -> Settings:
     """Settings from ``config`` (or the nearest pyproject), defaults when there is none."""
-    path = config.resolve() if config is not None else find_config(cwd.resolve())
-    if path is None:
-        return Settings(root=project_root(cwd.resolve()))
+    if config is not None:
+        path = config.resolve()
+        document = _read_config(path)
+    else:
+        found = find_config(cwd.resolve())
+        if found is None:
+            return Settings(root=project_root(cwd.resolve()))
+        path, document = found
+    tool = document.get("tool", {})
+    table = tool.get(SECTION, {}) if isinstance(tool, dict) else {}
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: tool.{SECTION}: expected a table")
+    return _settings_from_table(table, path)
+
+
+def _read_config(path: Path) -> dict[str, object]:
     try:
-        document = toml.loads(path.read_text(encoding="utf-8"))
+        document: dict[str, object] = toml.loads(path.read_text(encoding="utf-8"))
+        return document
     except OSError as error:
         raise ConfigError(f"{path}: cannot read: {error.strerror}") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not UTF-8 text") from None
     except toml.TOMLDecodeError as error:
         raise ConfigError(f"{path}: invalid TOML: {error}") from None
-    tool = document.get("tool", {})
-    table = tool.get(SECTION, {}) if isinstance(tool, dict) else {}
-    if not isinstance(table, dict):
-        raise ConfigError(f"{path}: tool.{SECTION}: expected a table")
-    return _settings_from_table(table, path)
 
 
 def _settings_from_table(table: dict[str, object], path: Path) -> Settings:
@@ -179,11 +195,13 @@ def _settings_from_table(table: dict[str, object], path: Path) -> Settings:
     per_file = table.get("per-file-ignores", {})
     if not isinstance(per_file, dict):
         raise ConfigError(f"{where}.per-file-ignores: expected a table of glob = [codes]")
-    per_file_ignores: dict[str, tuple[str, ...]] = {}
+    per_file_ignores: dict[str, frozenset[str]] = {}
     for pattern, codes in per_file.items():
         if not isinstance(codes, list) or not all(isinstance(code, str) for code in codes):
             raise ConfigError(f"{where}.per-file-ignores.{pattern}: expected a list of codes")
-        per_file_ignores[pattern] = tuple(codes)
+        # Expanded once, here, so an unknown code is reported with the file even when no file
+        # matches the pattern.
+        per_file_ignores[pattern] = frozenset(_expand(codes, f"{where}.per-file-ignores.{pattern}"))
     syntax = table.get("dag-ignore-file-syntax")
     if syntax is not None and syntax not in SYNTAXES:
         raise ConfigError(f"{where}.dag-ignore-file-syntax: expected one of {', '.join(SYNTAXES)}")

@@ -43,11 +43,7 @@ def place(task: ResolvedTask, inventory: Inventory) -> Placement:
         queue = inventory.default_queue if value is None else str(value)
     if executor is None:
         return Placement(None, queue, ())
-    own = tuple(
-        worker
-        for worker in inventory.workers
-        if worker.executor.module_path == executor.module_path
-    )
+    own = workers_of(inventory, executor)
     if executor.honours_queue is not True:
         return Placement(executor, queue, own)
     if queue is None:
@@ -56,10 +52,18 @@ def place(task: ResolvedTask, inventory: Inventory) -> Placement:
     return Placement(executor, queue, serving)
 
 
+def workers_of(inventory: Inventory, executor: ExecutorEntry) -> tuple[Worker, ...]:
+    return tuple(
+        worker
+        for worker in inventory.workers
+        if worker.executor.module_path == executor.module_path
+    )
+
+
 def served_queues(inventory: Inventory, executor: ExecutorEntry) -> list[str]:
     """Queues the executor's workers subscribe to, for 'what is available instead'."""
     queues: set[str] = set()
-    for worker in inventory.workers:
-        if worker.executor.module_path == executor.module_path and worker.queues is not None:
+    for worker in workers_of(inventory, executor):
+        if worker.queues is not None:
             queues.update(worker.queues)
     return sorted(queues)

@@ -10,7 +10,6 @@ of the file has to be touched.
 from __future__ import annotations
 
 import difflib
-import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -87,7 +86,7 @@ def fix_files(diagnostics: Iterable[Diagnostic], write: bool) -> FixOutcome:
         if write:
             # Right before the write: never overwrite what someone saved since we read it.
             now = _read(path)
-            if now is None or _digest(now) != _digest(before):
+            if now != before:
                 outcome.changed_on_disk.append(path)
                 continue
             write_atomically(Path(path), after)
@@ -176,6 +175,7 @@ class _Rewriter(cst.CSTTransformer):
                 first = updated_node.with_changes(body=[parts[0]])
                 rest = [cst.SimpleStatementLine(body=[part]) for part in parts[1:]]
                 return cst.FlattenSentinel([first, *rest])
+            return updated_node.with_changes(body=parts)
         return updated_node.with_changes(body=self._flatten(updated_node.body))
 
     def leave_SimpleStatementSuite(
@@ -325,7 +325,3 @@ def _text(data: bytes) -> str:
     text = decode(data)
     assert isinstance(text, str), "fixed files were parsed, so they decode"
     return text
-
-
-def _digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()

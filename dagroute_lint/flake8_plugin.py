@@ -18,7 +18,7 @@ from dagroute_lint.config import Settings, load_settings
 from dagroute_lint.discovery import walk_excludes
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.formatters.escape import printable
-from dagroute_lint.inventory import Inventory, load_inventory
+from dagroute_lint.inventory import Inventory
 from dagroute_lint.runner import run
 
 # Not a rule: flake8's only way to show that dagroute-lint itself could not run on a file.
@@ -67,8 +67,7 @@ def _configuration(cwd: Path) -> tuple[Settings, Inventory | None] | str:
     """
     try:
         settings = load_settings(None, cwd)
-        path = settings.default_inventory()
-        return settings, load_inventory(path) if path is not None else None
+        return settings, settings.load_inventory()
     except ConfigError as error:
         return printable(f"dagroute-lint cannot run: {error}")
 

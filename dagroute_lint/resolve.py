@@ -196,9 +196,7 @@ class Resolver:
         Airflow 3 ``TaskInstance.is_task_schedulable``: an EmptyOperator reaches an executor
         only with a truthy callback, inlets or outlets, from any level (default_args count).
         """
-        if task.taskflow is not None or (task.operator or "").rsplit(".", 1)[-1] != (
-            "EmptyOperator"
-        ):
+        if task.taskflow is not None or traits.class_name(task.operator) != "EmptyOperator":
             return True
         for key in _EMPTY_OPERATOR_ESCAPES:
             found = self.find(module, task, key)

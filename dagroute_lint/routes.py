@@ -25,6 +25,7 @@ _COLUMNS = (
     "pool",
     "pool_slots",
     "deferrable",
+    "mapped",
     "operator",
     "provider",
     "unresolved",

@@ -45,13 +45,13 @@ def key(name: str) -> str:
     return name if _BARE_KEY.fullmatch(name) else string(name)
 
 
-def array(values: Iterable[str], indent: str = "") -> str:
+def array(values: Iterable[str]) -> str:
     """An array of strings: inline when short, otherwise one item a line."""
     items = [string(value) for value in values]
     inline = "[" + ", ".join(items) + "]"
-    if len(inline) <= 80 - len(indent) and len(items) <= 8:
+    if len(inline) <= 80 and len(items) <= 8:
         return inline
-    return "[\n" + "".join(f"{indent}    {item},\n" for item in items) + f"{indent}]"
+    return "[\n" + "".join(f"    {item},\n" for item in items) + "]"
 
 
 def comment(text: str) -> str:

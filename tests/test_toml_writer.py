@@ -41,7 +41,7 @@ def test_arrays_round_trip_inline_and_multiline() -> None:
     short = ["a", 'b"c']
     assert tw.array(short) == '["a", "b\\"c"]'
     long = [f"package-{index}==1.0.{index}" for index in range(20)]
-    text = tw.array(long, indent="")
+    text = tw.array(long)
     assert text.count("\n") == 21
     for values in (short, long, AWKWARD, []):
         assert toml.loads(f"v = {tw.array(values)}") == {"v": values}

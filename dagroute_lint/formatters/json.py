@@ -6,12 +6,7 @@ import json
 from collections.abc import Sequence
 
 from dagroute_lint.diagnostics import Diagnostic
-from dagroute_lint.rules.registry import rule_by_code
-
-
-def _name(code: str) -> str | None:
-    rule = rule_by_code(code)
-    return rule.name if rule is not None else None
+from dagroute_lint.rules.registry import rule_name
 
 
 def format_json(diagnostics: Sequence[Diagnostic]) -> str:
@@ -21,7 +16,7 @@ def format_json(diagnostics: Sequence[Diagnostic]) -> str:
             "line": d.line,
             "column": d.column,
             "code": d.code,
-            "name": _name(d.code),
+            "name": rule_name(d.code),
             "message": d.message,
         }
         for d in diagnostics

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from dagroute_lint.diagnostics import Diagnostic
-from dagroute_lint.rules.registry import rule_by_code
+from dagroute_lint.rules.registry import rule_name
 
 STATISTICS_FORMATS = ("text", "json")
 
@@ -20,7 +20,7 @@ def format_statistics(diagnostics: Sequence[Diagnostic], output_format: str) -> 
     counts = sorted(
         Counter(d.code for d in diagnostics).items(), key=lambda item: (-item[1], item[0])
     )
-    rows = [(code, _name(code), count) for code, count in counts]
+    rows = [(code, rule_name(code) or "", count) for code, count in counts]
     if output_format == "json":
         items = [{"code": code, "name": name, "count": count} for code, name, count in rows]
         return json.dumps(items, indent=2) + "\n"
@@ -29,8 +29,3 @@ def format_statistics(diagnostics: Sequence[Diagnostic], output_format: str) -> 
     return "".join(
         f"{count:>{count_width}}\t{code:<{code_width}}\t{name}\n" for code, name, count in rows
     )
-
-
-def _name(code: str) -> str:
-    rule = rule_by_code(code)
-    return rule.name if rule is not None else ""

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dagroute_lint.deployment import place, served_queues
+from dagroute_lint.deployment import place, served_queues, workers_of
 from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.resolve import ROUTING_FIELDS
 from dagroute_lint.rules.base import Context, Rule
 
 
@@ -26,7 +27,7 @@ def check_unserved_queue(context: Context) -> Iterator[Diagnostic]:
         if placement.workers:
             continue
         served = served_queues(inventory, executor)
-        if not any(w.executor.module_path == executor.module_path for w in inventory.workers):
+        if not workers_of(inventory, executor):
             detail = f"no {executor.display_name} worker is declared"
         else:
             detail = f"no {executor.display_name} worker serves it (served: {_listing(served)})"
@@ -82,7 +83,7 @@ def check_unresolved_routing(context: Context) -> Iterator[Diagnostic]:
     for task in context.tasks:
         arguments = task.task.arguments.positions
         for name, reason in task.unresolved:
-            if name not in ("queue", "executor", "pool", "pool_slots"):
+            if name not in ROUTING_FIELDS:
                 continue
             yield context.report(
                 arguments.get(name, task.task.position),

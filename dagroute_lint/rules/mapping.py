@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.resolve import ROUTING_FIELDS
 from dagroute_lint.rules.base import Context, Rule
 
 # ``partial()`` fills every OPERATOR_DEFAULTS key, so expanding one is a TypeError at parse.
 _UNMAPPABLE = ("queue", "pool_slots", "executor_config")
 # Not in OPERATOR_DEFAULTS: accepted, but the scheduler routes on the partial value only.
 _IGNORED_WHEN_MAPPED = ("pool", "executor")
-_ROUTING = ("queue", "pool", "pool_slots", "executor", "executor_config")
+_ROUTING = (*ROUTING_FIELDS, "executor_config")
 
 
 def check_unmappable_routing(context: Context) -> Iterator[Diagnostic]:

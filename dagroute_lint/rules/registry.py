@@ -20,13 +20,27 @@ def plugin_rules() -> tuple[PluginRule, ...]:
 
 def all_rules() -> tuple[Rule, ...]:
     """Built-in rules, then plugin rules in entry point order."""
-    return RULES + tuple(plugin.rule for plugin in plugin_rules())
+    return _everything(plugin_rules())[0]
 
 
 def rule_by_code(code: str) -> Rule | None:
-    return next((rule for rule in all_rules() if rule.code == code), None)
+    return _everything(plugin_rules())[1].get(code)
+
+
+def rule_name(code: str) -> str | None:
+    """The rule's kebab-case name, for formats that print one beside each code."""
+    rule = rule_by_code(code)
+    return rule.name if rule is not None else None
 
 
 def plugin_origin(code: str) -> str | None:
     """The entry point and distribution a plugin rule came from; ``None`` for a built-in."""
     return next((plugin.origin for plugin in plugin_rules() if plugin.rule.code == code), None)
+
+
+@functools.cache
+def _everything(plugins: tuple[PluginRule, ...]) -> tuple[tuple[Rule, ...], dict[str, Rule]]:
+    """The ordered rules and an index by code, built once for a given set of plugins: formats
+    look a rule up for every diagnostic."""
+    rules = RULES + tuple(plugin.rule for plugin in plugins)
+    return rules, {rule.code: rule for rule in rules}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 
+from dagroute_lint import operator_traits as traits
 from dagroute_lint.inventory import Worker
 from dagroute_lint.resolve import ResolvedTask
 
@@ -53,7 +54,7 @@ def code_runs(task: ResolvedTask) -> CodeRuns:
         return CodeRuns.ON_WORKER
     operator = task.task.operator or ""
     if operator.startswith("airflow."):
-        name = operator.rpartition(".")[2]
+        name = traits.class_name(operator)
         if name in _VIRTUALENV_OPERATORS:
             return CodeRuns.IN_VIRTUALENV
         if name in _ELSEWHERE_OPERATORS:
