@@ -100,6 +100,16 @@ def test_per_file_ignores(repo: Path) -> None:
     assert invoke("dags")[0] == 0
 
 
+def test_per_file_ignores_with_an_unknown_code_fail_even_when_no_file_matches(repo: Path) -> None:
+    (repo / "pyproject.toml").write_text(
+        '[tool.dagroute-lint]\n[tool.dagroute-lint.per-file-ignores]\n"none/*.py" = ["DRLX99"]\n'
+    )
+    code, _, err = invoke("dags")
+    assert code == 2
+    assert "pyproject.toml: tool.dagroute-lint.per-file-ignores.none/*.py" in err
+    assert "unknown rule selector 'DRLX99'" in err
+
+
 def test_exclude_setting(repo: Path) -> None:
     (repo / "pyproject.toml").write_text('[tool.dagroute-lint]\nexclude = ["dag.py"]\n')
     code, out, err = invoke("dags")
