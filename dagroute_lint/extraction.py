@@ -15,7 +15,7 @@ import pickle
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from dagroute_lint.cache import SummaryCache, encode_summary, summary_key
 from dagroute_lint.model import Expr, Module
@@ -105,10 +105,14 @@ class Extractor:
                 results[index] = pickle.loads(payload)
                 self._advance(1)
         else:
-            for index, item in zip(missing, work):
-                results[index] = pickle.loads(_extract_one(item))
+            for index, (request, key, _) in zip(missing, work):
+                module = _extract(request)
+                if self.cache is not None:
+                    payload = pickle.dumps(module, protocol=pickle.HIGHEST_PROTOCOL)
+                    self.cache.store(key, encode_summary(payload, key))
+                results[index] = module
                 self._advance(1)
-        return [module for module in results if module is not None]
+        return cast("list[Module]", results)  # every slot is filled: from the cache or above
 
     def _started_pool(self) -> Executor:
         if self._pool is None:
@@ -128,19 +132,22 @@ def _cache_at(directory: Path) -> SummaryCache:
     return SummaryCache(directory)
 
 
-def _extract_one(item: tuple[Request, str, Path | None]) -> bytes:
-    """Extract one file (in a worker), store its cache entry, and return the pickled summary."""
+def _extract(request: Request) -> Module:
     from dagroute_lint.extract import extract_module
 
-    request, key, cache_dir = item
-    module = extract_module(
+    return extract_module(
         request.data,
         request.display,
         request.module_name,
         request.is_package,
         request.externals or None,
     )
-    payload = pickle.dumps(module, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _extract_one(item: tuple[Request, str, Path | None]) -> bytes:
+    """In a worker: extract one file, store its cache entry, and return the pickled summary."""
+    request, key, cache_dir = item
+    payload = pickle.dumps(_extract(request), protocol=pickle.HIGHEST_PROTOCOL)
     if cache_dir is not None:
         _cache_at(cache_dir).store(key, encode_summary(payload, key))
     return payload

@@ -8,15 +8,13 @@ and turns indexes into line and column once, at the end.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
+from dagroute_lint.extract.source import LINE_BREAK
 from dagroute_lint.model import Position
-
-_NEWLINE = re.compile(r"\r\n?|\n")
 
 
 @dataclass
@@ -48,7 +46,7 @@ def node_positions(module: cst.Module, nodes: list[cst.CSTNode]) -> dict[int, Po
     tokens = state.tokens
     for index, key in by_index:
         for token in tokens[consumed:index]:
-            pieces = _NEWLINE.split(token)
+            pieces = LINE_BREAK.split(token)
             if len(pieces) == 1:
                 column += len(token)
             else:

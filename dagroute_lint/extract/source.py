@@ -17,7 +17,7 @@ _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)
 _FILE_NOQA = re.compile(r"#\s*dagroute-lint\s*:\s*noqa\b", re.I)
 # Python's line breaks only: ``str.splitlines`` also breaks at form feeds and other separators,
 # which would shift every later line number.
-_LINE_BREAK = re.compile(r"\r\n?|\n")
+LINE_BREAK = re.compile(r"\r\n?|\n")
 
 
 # Beyond these, libcst's native parser takes minutes and gigabytes (about 4 KB per syntax node)
@@ -114,7 +114,7 @@ def noqa_comments(text: str) -> tuple[dict[int, frozenset[str] | None], bool]:
     file_noqa = False
     if "noqa" not in text and "NOQA" not in text:
         return lines, file_noqa
-    for number, line in enumerate(_LINE_BREAK.split(text), start=1):
+    for number, line in enumerate(LINE_BREAK.split(text), start=1):
         if "noqa" not in line.lower():
             continue
         if _FILE_NOQA.search(line):
