@@ -17,8 +17,8 @@ import functools
 import sys
 from collections.abc import Collection
 from dataclasses import dataclass
-from importlib import resources
 
+from dagroute_lint.data_files import data_lines, read_table
 from dagroute_lint.providers import canonical_name
 
 if sys.version_info >= (3, 10):
@@ -90,7 +90,6 @@ NAMESPACES = frozenset(
 )
 
 AIRFLOW = "airflow"
-_NONE = "-"  # a distribution of the Airflow table that names no import of its own
 
 
 @dataclass(frozen=True)
@@ -190,14 +189,9 @@ def airflow_dependencies() -> frozenset[str]:
 # --- data ---------------------------------------------------------------------------------------
 
 
-def _data_lines(filename: str) -> list[str]:
-    text = resources.files("dagroute_lint").joinpath("data").joinpath(filename).read_text("utf-8")
-    return [line for line in text.splitlines() if line and not line.startswith("#")]
-
-
 @functools.cache
 def _stdlib() -> frozenset[str]:
-    return frozenset(_data_lines(STDLIB_FILE))
+    return frozenset(data_lines(STDLIB_FILE))
 
 
 def airflow_import_names() -> dict[str, tuple[str, ...]]:
@@ -207,15 +201,14 @@ def airflow_import_names() -> dict[str, tuple[str, ...]]:
 
 @functools.cache
 def _airflow_table() -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
-    lines = _data_lines(AIRFLOW_DEPENDENCIES_FILE)
-    if not lines or lines[0] != "import_name\tdistribution":
-        raise RuntimeError(f"{AIRFLOW_DEPENDENCIES_FILE}: unexpected header")
     names: dict[str, tuple[str, ...]] = {}
     distributions = set()
-    for line in lines[1:]:
-        name, _, distribution = line.partition("\t")
+    for name, distribution in read_table(
+        AIRFLOW_DEPENDENCIES_FILE, ("import_name", "distribution")
+    ):
+        assert distribution is not None, f"{AIRFLOW_DEPENDENCIES_FILE}: a row without distribution"
         distributions.add(distribution)
-        if name != _NONE:
+        if name is not None:  # a distribution that names no import of its own
             names[name] = (*names.get(name, ()), distribution)
     return names, frozenset(distributions)
 

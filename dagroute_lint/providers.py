@@ -7,7 +7,8 @@ import re
 from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, replace
-from importlib import resources
+
+from dagroute_lint.data_files import read_table
 
 PROVIDER_PREFIX = "apache-airflow-providers-"
 PROVIDERS_PACKAGE = "airflow.providers"
@@ -19,7 +20,6 @@ IMPORT_MOVES_FILE = "import_moves.tsv"
 SHIM_MODULES_FILE = "shim_modules.tsv"
 SHIM_MODULE_COLUMNS = ("module",)
 
-_NONE = "-"  # an empty cell
 _WILDCARD = "*"  # any name of a module (old_name), or the name as imported (new_name)
 _CORE = "core"  # a decorator built into Airflow rather than registered by a provider
 
@@ -211,22 +211,6 @@ def canonical_name(name: str) -> str:
 # --- the shipped tables -------------------------------------------------------------------------
 
 
-def _read_table(filename: str, columns: tuple[str, ...]) -> list[list[str | None]]:
-    """Rows of a shipped TSV table; ``-`` cells are ``None``. Resources work from a wheel too."""
-    text = resources.files("dagroute_lint").joinpath("data").joinpath(filename).read_text("utf-8")
-    lines = [line for line in text.splitlines() if line and not line.startswith("#")]
-    if not lines or tuple(lines[0].split("\t")) != columns:
-        # The data files and this module are released together; a mismatch is a packaging bug.
-        raise RuntimeError(f"{filename}: expected columns {columns}")
-    rows = []
-    for line in lines[1:]:
-        cells = line.split("\t")
-        if len(cells) != len(columns):
-            raise RuntimeError(f"{filename}: malformed row {line!r}")
-        rows.append([None if c == _NONE else c for c in cells])
-    return rows
-
-
 @dataclass(frozen=True)
 class _ProviderIds:
     ids: frozenset[str]
@@ -235,7 +219,7 @@ class _ProviderIds:
 
 @functools.cache
 def _provider_ids() -> _ProviderIds:
-    rows = _read_table(PROVIDER_IDS_FILE, ("id", "distribution", "listed_by"))
+    rows = read_table(PROVIDER_IDS_FILE, ("id", "distribution", "listed_by"))
     ids = frozenset(row[0] for row in rows if row[0] is not None)
     return _ProviderIds(ids, _namespaces(ids))
 
@@ -249,7 +233,7 @@ def _namespaces(ids: Iterable[str]) -> frozenset[str]:
 def _decorators() -> dict[str, tuple[str | None, str | None]]:
     """``kind -> (Airflow 2 owner, Airflow 3 owner)``, ``None`` meaning built into Airflow."""
     out = {}
-    for kind, airflow2, airflow3 in _read_table(
+    for kind, airflow2, airflow3 in read_table(
         TASK_DECORATORS_FILE, ("kind", "airflow2", "airflow3")
     ):
         if kind is not None:
@@ -262,7 +246,7 @@ def _decorators() -> dict[str, tuple[str | None, str | None]]:
 
 @functools.cache
 def _shim_modules() -> frozenset[str]:
-    rows = _read_table(SHIM_MODULES_FILE, SHIM_MODULE_COLUMNS)
+    rows = read_table(SHIM_MODULES_FILE, SHIM_MODULE_COLUMNS)
     return frozenset(row[0] for row in rows if row[0] is not None)
 
 
@@ -300,7 +284,7 @@ def _moves() -> _Moves:
         dist2,
         source,
         note,
-    ) in _read_table(IMPORT_MOVES_FILE, MOVE_COLUMNS):
+    ) in read_table(IMPORT_MOVES_FILE, MOVE_COLUMNS):
         if old_module is None or old_name is None:
             raise RuntimeError(f"{IMPORT_MOVES_FILE}: row without an old path")
         rows.append(
