@@ -154,6 +154,12 @@ def module_candidates(name: str, roots: Sequence[Path]) -> Iterable[Path]:
         yield root / relative / "__init__.py"
 
 
+def cwd_relative(path: Path) -> Path:
+    """``path`` relative to the working directory when it lies inside it, as given otherwise."""
+    cwd = Path.cwd()
+    return path.relative_to(cwd) if path.is_absolute() and path.is_relative_to(cwd) else path
+
+
 def walk_excludes(path: str, exclude: Sequence[str]) -> bool:
     """Whether linting a folder would pass over ``path``: for tools that hand files one by one.
 
@@ -161,7 +167,5 @@ def walk_excludes(path: str, exclude: Sequence[str]) -> bool:
     the working directory, and against the path as given.
     """
     patterns = _matcher((*DEFAULT_EXCLUDES, *exclude))
-    given = Path(path)
-    if given.is_absolute() and given.is_relative_to(Path.cwd()):
-        given = given.relative_to(Path.cwd())
+    given = cwd_relative(Path(path))
     return any(_excluded(part, patterns) for part in given.parts) or _excluded(path, patterns)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dagroute_lint.config import Settings
-from dagroute_lint.discovery import absolute
+from dagroute_lint.discovery import absolute, cwd_relative
 from dagroute_lint.errors import ConfigError
 
 STDIN = "-"
@@ -63,10 +63,7 @@ def lint_targets(given: Sequence[str], settings: Settings) -> Targets:
 
 def _shown(folder: Path) -> str:
     """A configured folder as diagnostics should show it: relative to here when inside."""
-    try:
-        return os.path.relpath(folder) if folder.is_relative_to(Path.cwd()) else str(folder)
-    except ValueError:  # another drive on Windows
-        return str(folder)
+    return str(cwd_relative(folder))
 
 
 def _deployment_files(settings: Settings) -> frozenset[Path]:

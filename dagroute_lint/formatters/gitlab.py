@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.discovery import cwd_relative
 
 # Every diagnostic stops a task from running somewhere; GitLab's scale is info, minor, major,
 # critical, blocker.
@@ -44,7 +45,4 @@ def format_gitlab(diagnostics: Sequence[Diagnostic]) -> str:
 
 def _repository_path(shown: str) -> str:
     """GitLab wants paths relative to the repository root, which is where CI jobs run."""
-    path = Path(shown)
-    if path.is_absolute() and path.is_relative_to(Path.cwd()):
-        path = path.relative_to(Path.cwd())
-    return path.as_posix()
+    return cwd_relative(Path(shown)).as_posix()
