@@ -135,6 +135,12 @@ def load_inventory(path: Path) -> Inventory:
     return _Loader(str(path)).load(path)
 
 
+def load_inventory_text(text: str, filename: str) -> Inventory:
+    """Validate inventory text not (yet) on disk; messages name it ``filename``."""
+    loader = _Loader(filename)
+    return loader.validate(loader.parse(text.encode("utf-8")))
+
+
 def _quote(text: str) -> str:
     return f"'{text}'" if text.isprintable() and "'" not in text else json.dumps(text)
 
@@ -195,6 +201,9 @@ class _Loader:
             self.fail("", "cannot read inventory: it is a directory")
         except OSError as exc:
             self.fail("", f"cannot read inventory: {exc.strerror or exc}")
+        return self.parse(data)
+
+    def parse(self, data: bytes) -> dict[str, object]:
         try:
             # TOML is UTF-8; a byte-order mark from a Windows editor is tolerated.
             text = data.decode("utf-8-sig")
@@ -277,7 +286,9 @@ class _Loader:
     # --- sections --------------------------------------------------------------------------
 
     def load(self, path: Path) -> Inventory:
-        document = self.read(path)
+        return self.validate(self.read(path))
+
+    def validate(self, document: dict[str, object]) -> Inventory:
         self.keys(document, "", _TOP_KEYS)
         deployment = self.table(document.get("deployment", {}), "deployment")
         self.keys(deployment, "deployment", _DEPLOYMENT_KEYS)

@@ -14,10 +14,8 @@ inventory loader before anyone sees it, so what ``init`` writes always passes ``
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from dagroute_lint import toml_writer as tw
 from dagroute_lint.airflow_cfg import (
@@ -40,7 +38,7 @@ from dagroute_lint.inventory import (
     DEFAULT_POOL,
     SUPPORTED_AIRFLOW_MAJORS,
     Inventory,
-    load_inventory,
+    load_inventory_text,
 )
 from dagroute_lint.inventory import DEFAULT_QUEUE as AIRFLOW_DEFAULT_QUEUE
 from dagroute_lint.providers import PROVIDER_PREFIX
@@ -115,14 +113,11 @@ def build_inventory(
 
 
 def _read_back(text: str) -> Inventory:
-    with tempfile.TemporaryDirectory(prefix="dagroute-init-") as directory:
-        path = Path(directory) / "dagroute.toml"
-        path.write_text(text, encoding="utf-8")
-        try:
-            return load_inventory(path)
-        except ConfigError as error:
-            # The inputs were checked on the way in, so this is a defect here, not the user's.
-            raise RuntimeError(f"the generated inventory does not validate: {error}") from None
+    try:
+        return load_inventory_text(text, "dagroute.toml")
+    except ConfigError as error:
+        # The inputs were checked on the way in, so this is a defect here, not the user's.
+        raise RuntimeError(f"the generated inventory does not validate: {error}") from None
 
 
 def provider_id(distribution: str) -> str:
