@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
 from dagroute_lint import operator_traits as traits
@@ -35,7 +35,8 @@ _STUB_NONE_FIELDS = ("queue", "executor")
 class Field:
     """One resolved routing value and where it came from.
 
-    ``origin`` is ``"default"`` when nothing in the DAG file set the value.
+    ``origin`` is ``"default"`` when nothing in the DAG file set the value. ``reason`` says why a
+    value is unknown, or for a task that defers, what makes it defer.
     """
 
     value: object
@@ -253,11 +254,14 @@ class Resolver:
             return Field(False, True, "default")
         name = traits.class_name(task.operator) if task.taskflow is None else None
         if traits.always_defers(name):
-            return Field(True, True, f"class {name}")
+            return Field(True, True, f"class {name}", f"{name} always defers")
         trigger = self._operator_flag(module, task, "start_from_trigger")
         if trigger.known and trigger.value:
-            return Field(True, True, f"start_from_trigger: {trigger.origin}")
-        return self._operator_flag(module, task, "deferrable")
+            return replace(trigger, reason=_set_true("start_from_trigger", trigger.origin))
+        flag = self._operator_flag(module, task, "deferrable")
+        if flag.known and flag.value:
+            return replace(flag, reason=_set_true("deferrable", flag.origin))
+        return flag
 
     def _operator_flag(self, module: Module, task: Task, key: str) -> Field:
         found = self.operator_key(module, task, key)
@@ -463,3 +467,8 @@ class Resolver:
         if isinstance(expr, Const) and expr.value is None:
             return "not given"
         return "not a string"
+
+
+def _set_true(key: str, origin: str) -> str:
+    """``deferrable=True``, ``start_from_trigger=True from DAG default_args``..."""
+    return f"{key}=True" if origin == "argument" else f"{key}=True from {origin}"

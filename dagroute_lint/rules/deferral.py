@@ -6,22 +6,11 @@ from collections.abc import Iterator
 
 from dagroute_lint import operator_traits as traits
 from dagroute_lint.diagnostics import Diagnostic
-from dagroute_lint.resolve import Field
 from dagroute_lint.rules.base import Context, Rule
 from dagroute_lint.rules.wording import duration
 
 # A poke-mode sensor allowed to wait at least this long (seconds) is worth a slot-free wait.
 LONG_WAIT = 3600.0
-
-
-def _why_deferrable(field: Field) -> str:
-    """``TimeSensorAsync always defers``, ``deferrable=True from DAG default_args``..."""
-    if field.origin.startswith("class "):
-        return f"{field.origin.removeprefix('class ')} always defers"
-    key, origin = "deferrable", field.origin
-    if origin.startswith("start_from_trigger: "):
-        key, origin = "start_from_trigger", origin.removeprefix("start_from_trigger: ")
-    return f"{key}=True" if origin == "argument" else f"{key}=True from {origin}"
 
 
 def check_deferrable_without_triggerer(context: Context) -> Iterator[Diagnostic]:
@@ -36,7 +25,7 @@ def check_deferrable_without_triggerer(context: Context) -> Iterator[Diagnostic]
         yield context.report(
             task.task.position,
             "DRL303",
-            f"{task.label} defers to the triggerer ({_why_deferrable(deferrable)}), but the "
+            f"{task.label} defers to the triggerer ({deferrable.reason}), but the "
             "deployment runs no triggerer; the task stays DEFERRED and never resumes",
         )
 
