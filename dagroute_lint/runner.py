@@ -104,11 +104,15 @@ class ModuleIndex:
                 if isinstance(data, bytes):
                     found = self.extractor.extract([self.request(source, data)])[0]
                 else:
-                    found = Module(source.display, module_name(source.path, self.roots)[0])
-                    found = replace(found, syntax_error=data)
+                    found = self.unreadable(source, data)
                 break
         self._by_name[name] = found
         return found
+
+    def unreadable(self, source: SourceFile, problem: SyntaxProblem) -> Module:
+        """The model of a file that could not be read: only its name and why."""
+        name, _ = module_name(source.path, self.roots)
+        return Module(path=source.display, module_name=name, syntax_error=problem)
 
 
 def _read(source: SourceFile) -> bytes | SyntaxProblem:
@@ -265,10 +269,8 @@ def _summaries(
     extracted = iter(index.extractor.extract([r for r in requests if r is not None]))
     found: list[tuple[SourceFile, Request | None, Module]] = []
     for (source, data), request in zip(batch, requests):
-        if request is None:
-            name, _ = module_name(source.path, index.roots)
-            problem = data if isinstance(data, SyntaxProblem) else None
-            module = Module(path=source.display, module_name=name, syntax_error=problem)
+        if isinstance(data, SyntaxProblem):
+            module = index.unreadable(source, data)
         else:
             module = next(extracted)
         index.add(module)
