@@ -362,6 +362,18 @@ class _Walker:
         finally:
             self.guarded = previous
 
+    @contextmanager
+    def inside_dag(self, index: int) -> Iterator[None]:
+        """The body of a DAG built by a call (``@dag`` factory, ``@asset``): its tasks join the
+        DAG and no group of the caller."""
+        self.dag_stack.append(index)
+        groups, self.group_stack = self.group_stack, []
+        try:
+            yield
+        finally:
+            self.dag_stack.pop()
+            self.group_stack = groups
+
     # --- functions -----------------------------------------------------------------------------
 
     def define_function(self, node: cst.FunctionDef) -> None:
@@ -879,9 +891,7 @@ class _Walker:
         name = node.name.value
         dag_id = arguments.named.get("dag_id", arguments.named.get("name", Const(name)))
         self.dags.append(_DraftDag(dag_id, node.name, None))
-        self.dag_stack.append(len(self.dags) - 1)
-        groups, self.group_stack = self.group_stack, []
-        try:
+        with self.inside_dag(len(self.dags) - 1):
             if isinstance(target, TaskFlow):
                 self.create_taskflow_task(node.name, target, mapped=False)
             else:
@@ -897,9 +907,6 @@ class _Walker:
                 if isinstance(target, Function):
                     task.imports = self.function_imports_of(target)
                 self.add_task(task)
-        finally:
-            self.dag_stack.pop()
-            self.group_stack = groups
 
     def create_dag_from_factory(self, node: cst.Call, factory: DagFactory) -> Binding:
         assert factory.function is not None
@@ -907,14 +914,8 @@ class _Walker:
         dag_id = arguments.named.get("dag_id", Const(factory.function.name))
         self.dags.append(_DraftDag(dag_id, node, _default_args(arguments)))
         index = len(self.dags) - 1
-        self.dag_stack.append(index)
-        groups = self.group_stack
-        self.group_stack = []
-        try:
+        with self.inside_dag(index):
             self.run_factory_body(factory.function)
-        finally:
-            self.dag_stack.pop()
-            self.group_stack = groups
         return DagHandle(index)
 
     def create_group_from_call(
