@@ -376,3 +376,34 @@ with DAG("p"):
     assert timeouts == {"s": 93630.0, "m": 604800.0, "bad": None, "huge": None, "q": None}
     queue = tasks["q"].fields["queue"]
     assert (queue.known, queue.reason) == (False, "a timedelta, which is not a valid queue")
+
+
+def test_augmented_assignments_fold_like_their_operators(tmp_path: Path) -> None:
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
+QUEUE = "team"
+QUEUE += "_etl"
+TEMPLATE = "pool_%s"
+TEMPLATE %= "a"
+SLOTS = 2
+SLOTS *= 3
+ARGS = {"queue": "base"}
+ARGS |= {"queue": "merged"}
+DYNAMIC = "x"
+DYNAMIC -= "y"
+with DAG("aug"):
+    BashOperator(task_id="t", bash_command="x", queue=QUEUE, pool=TEMPLATE, pool_slots=SLOTS)
+    BashOperator(task_id="u", bash_command="x", **ARGS)
+    BashOperator(task_id="v", bash_command="x", queue=DYNAMIC)
+""",
+    )
+    t = tasks["t"]
+    assert (value(t, "queue"), value(t, "pool"), value(t, "pool_slots")) == (
+        "team_etl",
+        "pool_a",
+        6,
+    )
+    assert value(tasks["u"], "queue") == "merged"
+    assert "augmented assignment" in dict(tasks["v"].unresolved)["queue"]

@@ -109,6 +109,16 @@ def extract_module(
 # --- drafts: mutable while walking, frozen into the model at the end ---------------------------
 
 
+# Operators folded by ``symbols``; ``|`` (dict union) is built as a dict of two spreads.
+_ARITHMETIC: dict[type[cst.CSTNode], str] = {cst.Add: "add", cst.Modulo: "mod", cst.Multiply: "mul"}
+_AUGMENTED: dict[type[cst.CSTNode], type[cst.CSTNode]] = {
+    cst.AddAssign: cst.Add,
+    cst.ModuloAssign: cst.Modulo,
+    cst.MultiplyAssign: cst.Multiply,
+    cst.BitOrAssign: cst.BitOr,
+}
+
+
 @dataclass
 class _DraftDag:
     dag_id: Expr
@@ -249,15 +259,15 @@ class _Walker:
             return
         name = small.target.value
         current = self.scope.lookup(name)
-        value = self.value_of(small.value)
-        if isinstance(small.operator, cst.AddAssign) and current is not None:
-            self.scope.names[name] = Operation("add", (self.as_expr(current), self.as_expr(value)))
-        elif isinstance(small.operator, cst.BitOrAssign) and current is not None:
-            self.scope.names[name] = DictExpr(
-                ((None, self.as_expr(current)), (None, self.as_expr(value)))
-            )
-        else:
-            self.scope.names[name] = Unknown(f"'{name}' is changed by an augmented assignment")
+        operator = _AUGMENTED.get(type(small.operator))
+        combined = None
+        if operator is not None and current is not None:
+            combined = self.combine(operator, current, self.value_of(small.value))
+        self.scope.names[name] = (
+            combined
+            if combined is not None
+            else Unknown(f"'{name}' is changed by an augmented assignment")
+        )
 
     def walk_with(self, statement: cst.With) -> None:
         pushed_dags = 0
@@ -559,15 +569,16 @@ class _Walker:
         operator = node.operator
         if isinstance(operator, (cst.RightShift, cst.LeftShift)):
             return self.relate(left, right)
-        if isinstance(operator, cst.Add):
-            return Operation("add", (self.as_expr(left), self.as_expr(right)))
-        if isinstance(operator, cst.Modulo):
-            return Operation("mod", (self.as_expr(left), self.as_expr(right)))
-        if isinstance(operator, cst.Multiply):
-            return Operation("mul", (self.as_expr(left), self.as_expr(right)))
-        if isinstance(operator, cst.BitOr):
+        combined = self.combine(type(operator), left, right)
+        return combined if combined is not None else Unknown("an arithmetic expression")
+
+    def combine(self, operator: type[cst.CSTNode], left: Binding, right: Binding) -> Expr | None:
+        """``left <operator> right`` as a value, shared by ``a + b`` and ``a += b``."""
+        if operator in _ARITHMETIC:
+            return Operation(_ARITHMETIC[operator], (self.as_expr(left), self.as_expr(right)))
+        if operator is cst.BitOr:  # dict union
             return DictExpr(((None, self.as_expr(left)), (None, self.as_expr(right))))
-        return Unknown("an arithmetic expression")
+        return None
 
     def comprehension_value(
         self, node: cst.ListComp | cst.GeneratorExp | cst.SetComp | cst.DictComp
