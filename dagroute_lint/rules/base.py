@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Literal
 
+from dagroute_lint.deployment import Placement, place
 from dagroute_lint.diagnostics import Diagnostic, ImportFix
 from dagroute_lint.first_party import no_first_party
 from dagroute_lint.inventory import Inventory
@@ -25,6 +26,15 @@ class Context:
     inventory: Inventory | None
     airflow_major: int
     first_party: Callable[[str], bool] = no_first_party
+    _placements: dict[int, Placement] = field(default_factory=dict, init=False, repr=False)
+
+    def placement(self, task: ResolvedTask) -> Placement:
+        """Where ``task`` lands in the inventory's deployment, worked out once for all rules."""
+        assert self.inventory is not None, "only rules that need an inventory ask"
+        found = self._placements.get(id(task))
+        if found is None:
+            found = self._placements[id(task)] = place(task, self.inventory)
+        return found
 
     def report(
         self, position: Position, code: str, message: str, fix: ImportFix | None = None

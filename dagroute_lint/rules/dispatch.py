@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dagroute_lint.deployment import place, served_queues, workers_of
+from dagroute_lint.deployment import served_queues, workers_of
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.resolve import ROUTING_FIELDS
 from dagroute_lint.rules.base import Context, Rule
@@ -20,7 +20,7 @@ def check_unserved_queue(context: Context) -> Iterator[Diagnostic]:
     for task in context.tasks:
         if not task.dispatched:
             continue
-        placement = place(task, inventory)
+        placement = context.placement(task)
         executor = placement.executor
         if executor is None or executor.honours_queue is not True or placement.queue is None:
             continue
@@ -48,7 +48,7 @@ def check_queue_ignored(context: Context) -> Iterator[Diagnostic]:
             continue
         if queue.value == inventory.default_queue or not task.dispatched:
             continue
-        placement = place(task, inventory)
+        placement = context.placement(task)
         executor = placement.executor
         if executor is None or executor.honours_queue is not False:
             continue

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dagroute_lint.deployment import place
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.resolve import ResolvedTask, Setting
 from dagroute_lint.rules.base import Context, Rule
@@ -50,7 +49,7 @@ def check_executor_config_ignored(context: Context) -> Iterator[Diagnostic]:
         setting = task.setting("executor_config")
         if setting is None or not task.dispatched:
             continue
-        executor = place(task, inventory).executor
+        executor = context.placement(task).executor
         if executor is None:
             continue
         problem = _problem(setting, executor.kind, executor.display_name)

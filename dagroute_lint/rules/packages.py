@@ -20,7 +20,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Callable
 
-from dagroute_lint.deployment import place
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.distributions import ImportNeed, import_need, is_airflow, is_stdlib
 from dagroute_lint.inventory import Inventory, Worker
@@ -107,7 +106,7 @@ def check_package_on_worker(context: Context) -> Iterator[Diagnostic]:
     for task in context.tasks:
         if not task.dispatched:
             continue
-        serving = place(task, inventory).workers
+        serving = context.placement(task).workers
         if not serving:
             continue
         runs = code_runs(task)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from dagroute_lint.deployment import place
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.inventory import Runtime, Worker
 from dagroute_lint.model import Module, Position
@@ -110,7 +109,7 @@ def check_provider_on_worker(context: Context) -> Iterator[Diagnostic]:
     for task in context.tasks:
         if not task.dispatched:
             continue
-        placement = place(task, inventory)
+        placement = context.placement(task)
         if not placement.workers:
             continue
         for need in task_needs(task, file_needs, context.airflow_major):
