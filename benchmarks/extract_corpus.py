@@ -19,8 +19,8 @@ from collections import Counter
 from pathlib import Path
 
 from dagroute_lint.extract import extract_module
-from dagroute_lint.resolve import Resolver
-from dagroute_lint.symbols import SymbolTable
+from dagroute_lint.resolve.tasks import Resolver
+from dagroute_lint.resolve.values import SymbolTable
 
 AIRFLOW_VENV = Path.home() / ".cache" / "dagroute-lint" / "airflow-3.3.2-venv"
 

@@ -17,25 +17,30 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from dagroute_lint import __version__
-from dagroute_lint.airflow_cfg import read_airflow_config
-from dagroute_lint.cache import DEFAULT_CACHE_DIR
 from dagroute_lint.config import Settings, load_settings
-from dagroute_lint.environment import current_environment, interpreter_environment
+from dagroute_lint.deployment.init.airflow_cfg import read_airflow_config
+from dagroute_lint.deployment.init.build import (
+    DEFAULT_RUNTIME,
+    WorkerSpec,
+    build_inventory,
+    parse_worker,
+)
+from dagroute_lint.deployment.init.environment import current_environment, interpreter_environment
+from dagroute_lint.deployment.inventory import Inventory, load_inventory
 from dagroute_lint.errors import ConfigError
-from dagroute_lint.extraction import available_cores
-from dagroute_lint.files import write_atomically
 from dagroute_lint.formatters import FORMATTERS
 from dagroute_lint.formatters.escape import printable
+from dagroute_lint.formatters.routes import ROUTE_FORMATS
 from dagroute_lint.formatters.statistics import STATISTICS_FORMATS, format_statistics
-from dagroute_lint.inventory import Inventory, load_inventory
-from dagroute_lint.inventory_init import DEFAULT_RUNTIME, WorkerSpec, build_inventory, parse_worker
-from dagroute_lint.progress import progress_line
-from dagroute_lint.routes import ROUTE_FORMATS
-from dagroute_lint.ruledocs import explain as explain_rule
-from dagroute_lint.ruledocs import rule_listing
+from dagroute_lint.pipeline.cache import DEFAULT_CACHE_DIR
+from dagroute_lint.pipeline.extraction import available_cores
+from dagroute_lint.pipeline.progress import progress_line
+from dagroute_lint.pipeline.runner import Execution, Report, run
+from dagroute_lint.pipeline.targets import STDIN, Targets, lint_targets
+from dagroute_lint.rules.listing import explain as explain_rule
+from dagroute_lint.rules.listing import rule_listing
 from dagroute_lint.rules.registry import all_rules
-from dagroute_lint.runner import Execution, Report, run
-from dagroute_lint.targets import STDIN, Targets, lint_targets
+from dagroute_lint.sources.files import write_atomically
 
 if TYPE_CHECKING:
     from dagroute_lint.fix import FixOutcome

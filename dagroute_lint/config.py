@@ -7,12 +7,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from dagroute_lint.airflowignore import SYNTAXES
-from dagroute_lint.discovery import absolute
+from dagroute_lint.deployment.inventory import Inventory, load_inventory
+from dagroute_lint.deployment.toml import toml
 from dagroute_lint.errors import ConfigError
-from dagroute_lint.inventory import Inventory, load_inventory
 from dagroute_lint.rules.registry import all_rules
-from dagroute_lint.toml import toml
+from dagroute_lint.sources.airflowignore import SYNTAXES
+from dagroute_lint.sources.discovery import absolute
 
 SECTION = "dagroute-lint"
 DEFAULT_INVENTORY = "dagroute.toml"

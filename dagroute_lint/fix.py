@@ -21,8 +21,8 @@ from libcst.helpers import get_full_name_for_node
 from dagroute_lint.diagnostics import Diagnostic, ImportFix
 from dagroute_lint.extract.positions import node_positions
 from dagroute_lint.extract.source import decode
-from dagroute_lint.files import write_atomically
 from dagroute_lint.model import Position
+from dagroute_lint.sources.files import write_atomically
 
 # Where a rewritten name goes: a module, or ``None`` for names the statement keeps.
 _Target = Union[str, None]

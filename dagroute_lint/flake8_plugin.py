@@ -15,11 +15,11 @@ from pathlib import Path
 
 from dagroute_lint import __version__
 from dagroute_lint.config import Settings, load_settings
-from dagroute_lint.discovery import walk_excludes
+from dagroute_lint.deployment.inventory import Inventory
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.formatters.escape import printable
-from dagroute_lint.inventory import Inventory
-from dagroute_lint.runner import run
+from dagroute_lint.pipeline.runner import run
+from dagroute_lint.sources.discovery import walk_excludes
 
 # Not a rule: flake8's only way to show that dagroute-lint itself could not run on a file.
 UNUSABLE = "DRL000"

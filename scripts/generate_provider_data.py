@@ -1,4 +1,4 @@
-"""Generate the provider-id, task-decorator and import-move tables in dagroute_lint/data/.
+"""Generate the provider-id, task-decorator and import-move tables in dagroute_lint/catalog/data/.
 
 Everything is read from Airflow's own wheels, never imported or installed: the ``apache-airflow``
 meta-package METADATA (which providers exist), the ``apache-airflow-core`` and ``task-sdk`` sources
@@ -8,7 +8,7 @@ aliases, and the decorators it built in) and a handful of provider wheels (``tas
 
 To refresh: bump the pins below, run ``python scripts/generate_provider_data.py`` from the
 repository root (it ``pip download``s about 25 MB of wheels into a temporary directory; pass
-``--wheels DIR`` to keep or reuse them), review the diff of ``dagroute_lint/data/`` and commit it.
+``--wheels DIR`` to keep or reuse them), review the diff of ``catalog/data/`` and commit it.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from dagroute_lint.providers import (  # noqa: E402
+from dagroute_lint.catalog.providers import (  # noqa: E402
     MOVE_COLUMNS,
     PROVIDER_PREFIX,
     SHIM_MODULE_COLUMNS,

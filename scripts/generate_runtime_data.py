@@ -1,4 +1,4 @@
-"""Generate the standard-library and Airflow-dependency tables in dagroute_lint/data/.
+"""Generate the standard-library and Airflow-dependency tables in dagroute_lint/catalog/data/.
 
 ``stdlib_modules.txt``: the top-level modules of CPython's standard library, from
 ``sys.stdlib_module_names`` of the interpreter running this script (3.10 or newer), plus the

@@ -7,10 +7,10 @@ import textwrap
 from pathlib import Path
 
 from dagroute_lint.config import Settings
+from dagroute_lint.deployment.inventory import Inventory, load_inventory
 from dagroute_lint.diagnostics import Diagnostic
-from dagroute_lint.inventory import Inventory, load_inventory
-from dagroute_lint.resolve import ResolvedTask
-from dagroute_lint.runner import Report, run
+from dagroute_lint.pipeline.runner import Report, run
+from dagroute_lint.resolve.tasks import ResolvedTask
 
 CELERY_K8S = """
 [deployment]

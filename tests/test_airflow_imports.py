@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from dagroute_lint.catalog.providers import moved_import, shim_module_names
 from dagroute_lint.diagnostics import ImportFix
-from dagroute_lint.providers import moved_import, shim_module_names
 from tests.helpers import by_code, lint_repo
 
 AIRFLOW2 = """

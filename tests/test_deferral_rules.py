@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from dagroute_lint.config import Settings
-from dagroute_lint.routes import format_routes_json
+from dagroute_lint.formatters.routes import format_routes_json
 from tests.helpers import CELERY_K8S, by_code, codes, lint_repo, routes
 
 HEADER = """

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dagroute_lint.distributions import (
+from dagroute_lint.catalog.distributions import (
     KNOWN_DISTRIBUTIONS,
     airflow_dependencies,
     import_need,

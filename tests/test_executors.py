@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dagroute_lint.executors import (
+from dagroute_lint.deployment.executors import (
     CELERY_EXECUTOR_PATH,
     KUBERNETES_EXECUTOR_PATH,
     LOCAL_EXECUTOR_PATH,

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from dagroute_lint.extract import extract_module
 from dagroute_lint.model import Module
-from dagroute_lint.resolve import Resolver
-from dagroute_lint.symbols import SymbolTable
+from dagroute_lint.resolve.tasks import Resolver
+from dagroute_lint.resolve.values import SymbolTable
 
 # hypothesmith compiles what it generates; CPython's SyntaxWarnings about it are noise here.
 pytestmark = pytest.mark.filterwarnings("ignore::SyntaxWarning")

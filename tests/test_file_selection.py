@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from dagroute_lint.config import Settings, load_settings
-from dagroute_lint.discovery import might_define_dags
+from dagroute_lint.deployment.inventory import load_inventory
 from dagroute_lint.errors import ConfigError
-from dagroute_lint.inventory import load_inventory
-from dagroute_lint.runner import run
+from dagroute_lint.pipeline.runner import run
+from dagroute_lint.sources.discovery import might_define_dags
 from tests.helpers import CELERY_K8S, codes, lint_repo, write_repo
 
 UNSERVED = """

@@ -14,14 +14,14 @@ from typing import Any
 
 import pytest
 
-from dagroute_lint import runner
 from dagroute_lint.config import Settings
-from dagroute_lint.discovery import SourceFile
+from dagroute_lint.deployment.inventory import load_inventory
 from dagroute_lint.extract import extract_module
 from dagroute_lint.extract.source import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES
-from dagroute_lint.inventory import load_inventory
 from dagroute_lint.model import Const
-from dagroute_lint.runner import Report, run
+from dagroute_lint.pipeline import runner
+from dagroute_lint.pipeline.runner import Report, run
+from dagroute_lint.sources.discovery import SourceFile
 from tests.helpers import CELERY_K8S, write_repo
 from tests.test_cli import invoke
 

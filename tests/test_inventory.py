@@ -8,20 +8,20 @@ from typing import Callable
 
 import pytest
 
-from dagroute_lint.errors import ConfigError
-from dagroute_lint.executors import (
+from dagroute_lint.deployment.executors import (
     CELERY_EXECUTOR_PATH,
     KUBERNETES_EXECUTOR_PATH,
     LOCAL_EXECUTOR_PATH,
     SEQUENTIAL_EXECUTOR_PATH,
 )
-from dagroute_lint.inventory import Inventory, Requirement, Runtime, load_inventory
-from dagroute_lint.requirements import (
+from dagroute_lint.deployment.inventory import Inventory, Requirement, Runtime, load_inventory
+from dagroute_lint.deployment.requirements import (
     normalise_specifier,
     parse_requirement,
     release_tuple,
     satisfies,
 )
+from dagroute_lint.errors import ConfigError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "inventories"
 DESIGN_EXAMPLE = FIXTURES / "design_2_2.toml"

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from dagroute_lint.airflow_cfg import read_airflow_config
 from dagroute_lint.cli import main
-from dagroute_lint.environment import Distribution, Environment
+from dagroute_lint.deployment.init.airflow_cfg import read_airflow_config
+from dagroute_lint.deployment.init.build import build_inventory, parse_worker
+from dagroute_lint.deployment.init.environment import Distribution, Environment
+from dagroute_lint.deployment.inventory import load_inventory
+from dagroute_lint.deployment.toml import toml
 from dagroute_lint.errors import ConfigError
-from dagroute_lint.inventory import load_inventory
-from dagroute_lint.inventory_init import build_inventory, parse_worker
-from dagroute_lint.toml import toml
 from tests.real_venv import ensure_wheels, make_venv
 
 # Real distributions: two Apache providers, Airflow core itself (for the version) and an ordinary

@@ -16,8 +16,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from dagroute_lint.deployment.inventory import Inventory, load_inventory
 from dagroute_lint.errors import ConfigError
-from dagroute_lint.inventory import Inventory, load_inventory
 
 NAMES = st.sampled_from(["base", "pods", "default", "imports", "", "a b", "Base", "x\ny"])
 EXECUTORS = st.sampled_from(

@@ -162,8 +162,8 @@ def test_installed_commands_execute_nothing(tmp_path: Path, command: list[str]) 
 
 def test_library_api_executes_nothing(tmp_path: Path) -> None:
     from dagroute_lint.config import Settings
-    from dagroute_lint.inventory import load_inventory
-    from dagroute_lint.runner import run
+    from dagroute_lint.deployment.inventory import load_inventory
+    from dagroute_lint.pipeline.runner import run
 
     marker = tmp_path / "executed"
     hostile_repo(tmp_path, marker)

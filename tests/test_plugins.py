@@ -21,8 +21,8 @@ from click.testing import CliRunner
 
 from dagroute_lint.cli import main
 from dagroute_lint.errors import ConfigError
-from dagroute_lint.plugins import ENTRY_POINT_GROUP, load_plugin_rules
 from dagroute_lint.rules import RULES
+from dagroute_lint.rules.plugins import ENTRY_POINT_GROUP, load_plugin_rules
 from dagroute_lint.rules.registry import plugin_rules
 from tests.helpers import CELERY_K8S, write_repo
 from tests.real_venv import ensure_wheels, make_venv
@@ -244,7 +244,9 @@ def installed(
     monkeypatch.chdir(tmp_path)
 
     def install(*found: EntryPoint) -> None:
-        monkeypatch.setattr("dagroute_lint.plugins.discover_entry_points", lambda: list(found))
+        monkeypatch.setattr(
+            "dagroute_lint.rules.plugins.discover_entry_points", lambda: list(found)
+        )
         plugin_rules.cache_clear()
 
     yield install

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from dagroute_lint.cli import main
-from dagroute_lint.progress import DELAY, INTERVAL, ProgressLine, progress_line
+from dagroute_lint.pipeline.progress import DELAY, INTERVAL, ProgressLine, progress_line
 from tests.helpers import write_repo
 
 

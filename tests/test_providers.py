@@ -6,7 +6,7 @@ from importlib import resources
 
 import pytest
 
-from dagroute_lint.providers import (
+from dagroute_lint.catalog.providers import (
     IMPORT_MOVES_FILE,
     PROVIDER_IDS_FILE,
     TASK_DECORATORS_FILE,

@@ -19,8 +19,8 @@ import pytest
 from click.testing import CliRunner
 
 from dagroute_lint.cli import main
-from dagroute_lint.pages import PageError, RulePage, load_page, parse_page
 from dagroute_lint.rules import RULES, Rule
+from dagroute_lint.rules.pages import PageError, RulePage, load_page, parse_page
 
 REPO = Path(__file__).resolve().parents[1]
 SECTIONS = ["## Why it matters", "## Example", "## How to fix"]
@@ -102,7 +102,7 @@ def test_explain_unknown_code_exits_two_with_suggestions() -> None:
 
 
 def test_explain_without_a_page_exits_two(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("dagroute_lint.ruledocs.page_text", lambda code: None)
+    monkeypatch.setattr("dagroute_lint.rules.listing.page_text", lambda code: None)
     result = CliRunner().invoke(main, ["explain", "DRL101"])
     assert result.exit_code == 2
     assert "DRL101 (unserved-queue) has no page in this installation" in result.stderr

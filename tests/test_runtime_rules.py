@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dagroute_lint.deployment import place
-from dagroute_lint.inventory import load_inventory
+from dagroute_lint.deployment.inventory import load_inventory
+from dagroute_lint.resolve.placement import place
 from dagroute_lint.rules import RULES_BY_CODE
 from tests.helpers import codes, lint_repo, write_repo
 

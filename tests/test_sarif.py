@@ -17,8 +17,8 @@ from click.testing import CliRunner
 from dagroute_lint.cli import main
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.formatters.sarif import format_sarif
-from dagroute_lint.pages import page_text
 from dagroute_lint.rules import RULES
+from dagroute_lint.rules.pages import page_text
 from tests.helpers import CELERY_K8S, write_repo
 
 SCHEMA = json.loads(

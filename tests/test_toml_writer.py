@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from dagroute_lint import toml_writer as tw
-from dagroute_lint.toml import toml
+from dagroute_lint.deployment.init import toml_writer as tw
+from dagroute_lint.deployment.toml import toml
 
 # Every ASCII character (controls included), DEL, C1 controls, and text beyond the BMP.
 AWKWARD = [

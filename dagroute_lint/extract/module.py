@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-from dagroute_lint import airflow_names as names
+from dagroute_lint.catalog import airflow_names as names
 from dagroute_lint.extract.bindings import (
     AssetDecorator,
     Binding,

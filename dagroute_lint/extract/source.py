@@ -10,8 +10,8 @@ import warnings
 
 import libcst as cst
 
-from dagroute_lint.files import MAX_FILE_BYTES
 from dagroute_lint.model import Position, SyntaxProblem
+from dagroute_lint.sources.files import MAX_FILE_BYTES
 
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.I)
 _FILE_NOQA = re.compile(r"#\s*dagroute-lint\s*:\s*noqa\b", re.I)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from dagroute_lint.diagnostics import Diagnostic
-from dagroute_lint.discovery import cwd_relative
+from dagroute_lint.sources.discovery import cwd_relative
 
 # Every diagnostic stops a task from running somewhere; GitLab's scale is info, minor, major,
 # critical, blocker.

@@ -18,8 +18,8 @@ from urllib.parse import quote
 
 from dagroute_lint import __version__
 from dagroute_lint.diagnostics import Diagnostic
-from dagroute_lint.pages import description, page_text
 from dagroute_lint.rules import Rule
+from dagroute_lint.rules.pages import description, page_text
 from dagroute_lint.rules.registry import all_rules
 
 SCHEMA_URI = (

@@ -11,9 +11,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 
+from dagroute_lint.catalog.providers import Move, import_moves, moved_import, shim_module_names
 from dagroute_lint.diagnostics import Diagnostic, ImportFix
 from dagroute_lint.model import ImportSite
-from dagroute_lint.providers import Move, import_moves, moved_import, shim_module_names
 from dagroute_lint.rules.base import Context, Rule
 
 SDK_PACKAGE = "airflow.sdk"

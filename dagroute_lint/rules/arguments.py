@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from dagroute_lint.resolve import ResolvedTask, Setting
+from dagroute_lint.resolve.tasks import ResolvedTask, Setting
 
 
 @dataclass(frozen=True)

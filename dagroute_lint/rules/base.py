@@ -6,12 +6,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Callable, Literal
 
-from dagroute_lint.deployment import Placement, place
+from dagroute_lint.deployment.inventory import Inventory
 from dagroute_lint.diagnostics import Diagnostic, ImportFix
-from dagroute_lint.first_party import no_first_party
-from dagroute_lint.inventory import Inventory
 from dagroute_lint.model import Module, Position
-from dagroute_lint.resolve import ResolvedTask
+from dagroute_lint.resolve.placement import Placement, place
+from dagroute_lint.resolve.tasks import ResolvedTask
+from dagroute_lint.sources.first_party import no_first_party
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dagroute_lint import operator_traits as traits
+from dagroute_lint.catalog import operator_traits as traits
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.rules.base import Context, Rule
 from dagroute_lint.rules.wording import duration

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dagroute_lint.deployment import served_queues, workers_of
 from dagroute_lint.diagnostics import Diagnostic
-from dagroute_lint.resolve import ROUTING_FIELDS
+from dagroute_lint.resolve.placement import served_queues, workers_of
+from dagroute_lint.resolve.tasks import ROUTING_FIELDS
 from dagroute_lint.rules.base import Context, Rule
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dagroute_lint.diagnostics import Diagnostic
-from dagroute_lint.resolve import ResolvedTask, Setting
+from dagroute_lint.resolve.tasks import ResolvedTask, Setting
 from dagroute_lint.rules.base import Context, Rule
 
 # Executors whose code never reads executor_config.

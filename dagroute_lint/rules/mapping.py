@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dagroute_lint.diagnostics import Diagnostic
-from dagroute_lint.resolve import ROUTING_FIELDS
+from dagroute_lint.resolve.tasks import ROUTING_FIELDS
 from dagroute_lint.rules.base import Context, Rule
 
 # ``partial()`` fills every OPERATOR_DEFAULTS key, so expanding one is a TypeError at parse.

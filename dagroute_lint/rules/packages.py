@@ -20,13 +20,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Callable
 
+from dagroute_lint.catalog.distributions import ImportNeed, import_need, is_airflow, is_stdlib
+from dagroute_lint.catalog.providers import canonical_name
+from dagroute_lint.deployment.inventory import Inventory, Worker
+from dagroute_lint.deployment.requirements import parse_requirement
 from dagroute_lint.diagnostics import Diagnostic
-from dagroute_lint.distributions import ImportNeed, import_need, is_airflow, is_stdlib
-from dagroute_lint.inventory import Inventory, Worker
 from dagroute_lint.model import Const, Expr, ImportSite, SeqExpr
-from dagroute_lint.providers import canonical_name
-from dagroute_lint.requirements import parse_requirement
-from dagroute_lint.resolve import ResolvedTask
+from dagroute_lint.resolve.tasks import ResolvedTask
 from dagroute_lint.rules.base import Context, Rule
 from dagroute_lint.rules.runtimes import CodeRuns, code_runs, outcome, workers_lacking
 

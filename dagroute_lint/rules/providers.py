@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from dagroute_lint.catalog.providers import provider_for_decorator, provider_for_module
+from dagroute_lint.deployment.inventory import Runtime, Worker
 from dagroute_lint.diagnostics import Diagnostic
-from dagroute_lint.inventory import Runtime, Worker
 from dagroute_lint.model import Module, Position
-from dagroute_lint.providers import provider_for_decorator, provider_for_module
-from dagroute_lint.resolve import ResolvedTask
+from dagroute_lint.resolve.tasks import ResolvedTask
 from dagroute_lint.rules.base import Context, Rule
 from dagroute_lint.rules.runtimes import CodeRuns, code_runs, outcome, workers_lacking
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import functools
 
-from dagroute_lint.plugins import PluginRule, load_plugin_rules
 from dagroute_lint.rules import RULES, Rule
+from dagroute_lint.rules.plugins import PluginRule, load_plugin_rules
 
 
 @functools.cache

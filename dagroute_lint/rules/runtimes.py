@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import enum
 
-from dagroute_lint import operator_traits as traits
-from dagroute_lint.inventory import Worker
-from dagroute_lint.resolve import ResolvedTask
+from dagroute_lint.catalog import operator_traits as traits
+from dagroute_lint.deployment.inventory import Worker
+from dagroute_lint.resolve.tasks import ResolvedTask
 
 
 class CodeRuns(enum.Enum):

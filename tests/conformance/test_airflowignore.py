@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from airflow_env import ensure_airflow_venv
 
-from dagroute_lint.discovery import discover
+from dagroute_lint.sources.discovery import discover
 
 pytestmark = pytest.mark.conformance
 

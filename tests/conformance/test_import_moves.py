@@ -18,9 +18,9 @@ import pytest
 from airflow_env import _locked, cache_root, download_wheel, ensure_airflow_venv, extract_folder
 
 from dagroute_lint.config import Settings
+from dagroute_lint.deployment.inventory import load_inventory
 from dagroute_lint.fix import fix_files
-from dagroute_lint.inventory import load_inventory
-from dagroute_lint.runner import run
+from dagroute_lint.pipeline.runner import run
 from tests.helpers import CELERY_K8S
 
 pytestmark = pytest.mark.conformance

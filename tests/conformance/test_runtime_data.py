@@ -16,7 +16,7 @@ from types import ModuleType
 import pytest
 from airflow_env import AirflowEnv, ensure_airflow_venv
 
-from dagroute_lint import distributions
+from dagroute_lint.catalog import distributions
 
 pytestmark = pytest.mark.conformance
 

@@ -25,8 +25,8 @@ from importlib.util import find_spec
 from pathlib import Path
 
 from dagroute_lint import __version__, model
-from dagroute_lint.files import write_atomically
 from dagroute_lint.model import Expr, Module
+from dagroute_lint.sources.files import write_atomically
 
 DEFAULT_CACHE_DIR = ".dagroute_cache"
 # Bump when the layout of entries changes (the model's shape is covered by the tool version).
@@ -55,8 +55,8 @@ def _fingerprint() -> bytes:
     python = f"{sys.version_info[0]}.{sys.version_info[1]}"
     spec = find_spec("libcst")
     libcst = _stamp(spec.origin) if spec is not None and spec.origin else ""
-    package = Path(__file__).parent
-    extractor = [package / "model.py", package / "airflow_names.py"]
+    package = Path(__file__).parents[1]
+    extractor = [package / "model.py", package / "catalog" / "airflow_names.py"]
     extractor += sorted((package / "extract").glob("*.py"))
     stamps = "\0".join(_stamp(str(path)) for path in extractor)
     return f"{FORMAT}\0{__version__}\0{python}\0{libcst}\0{stamps}".encode()

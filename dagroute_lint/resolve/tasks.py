@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
-from dagroute_lint import operator_traits as traits
+from dagroute_lint.catalog import operator_traits as traits
+from dagroute_lint.catalog.providers import provider_for_decorator, provider_for_module
 from dagroute_lint.model import Const, DictExpr, Expr, Module, Position, SeqExpr, Task
-from dagroute_lint.providers import provider_for_decorator, provider_for_module
-from dagroute_lint.symbols import MAX_DEPTH, Known, Resolved, SymbolTable, Unresolved
+from dagroute_lint.resolve.values import MAX_DEPTH, Known, Resolved, SymbolTable, Unresolved
 
 ROUTING_FIELDS = ("queue", "executor", "pool", "pool_slots")
 DEFAULT_POOL = "default_pool"

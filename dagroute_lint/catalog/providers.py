@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, replace
 
-from dagroute_lint.data_files import read_table
+from dagroute_lint.catalog.data_files import read_table
 
 PROVIDER_PREFIX = "apache-airflow-providers-"
 PROVIDERS_PACKAGE = "airflow.providers"

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dagroute_lint.config import Settings
-from dagroute_lint.discovery import absolute, cwd_relative
 from dagroute_lint.errors import ConfigError
+from dagroute_lint.sources.discovery import absolute, cwd_relative
 
 STDIN = "-"
 

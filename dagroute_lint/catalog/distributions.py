@@ -18,8 +18,8 @@ import sys
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from dagroute_lint.data_files import data_lines, read_table
-from dagroute_lint.providers import canonical_name
+from dagroute_lint.catalog.data_files import data_lines, read_table
+from dagroute_lint.catalog.providers import canonical_name
 
 if sys.version_info >= (3, 10):
     from importlib.metadata import packages_distributions

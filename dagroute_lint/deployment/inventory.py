@@ -11,8 +11,8 @@ from datetime import date, datetime, time
 from pathlib import Path
 from typing import NoReturn
 
-from dagroute_lint.errors import ConfigError
-from dagroute_lint.executors import (
+from dagroute_lint.catalog.providers import PROVIDER_PREFIX, canonical_distribution, canonical_name
+from dagroute_lint.deployment.executors import (
     DEFAULT_EXECUTOR_2,
     DEFAULT_EXECUTOR_3,
     ExecutorConfigError,
@@ -21,9 +21,9 @@ from dagroute_lint.executors import (
     parse_executor_list,
     resolve_executor,
 )
-from dagroute_lint.providers import PROVIDER_PREFIX, canonical_distribution, canonical_name
-from dagroute_lint.requirements import parse_requirement, release_tuple
-from dagroute_lint.toml import toml
+from dagroute_lint.deployment.requirements import parse_requirement, release_tuple
+from dagroute_lint.deployment.toml import toml
+from dagroute_lint.errors import ConfigError
 
 # Airflow's ``[operators] default_queue`` default (semantics §1.2).
 DEFAULT_QUEUE = "default"

@@ -8,10 +8,18 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from dagroute_lint.cache import SummaryCache
 from dagroute_lint.config import Settings
+from dagroute_lint.deployment.inventory import Inventory
 from dagroute_lint.diagnostics import Diagnostic, unsuppressed
-from dagroute_lint.discovery import (
+from dagroute_lint.model import Expr, Module, Position, Ref, SyntaxProblem
+from dagroute_lint.pipeline.cache import SummaryCache
+from dagroute_lint.pipeline.extraction import Extractor, Request
+from dagroute_lint.pipeline.progress import ProgressLine
+from dagroute_lint.resolve.tasks import ResolvedTask, Resolver
+from dagroute_lint.resolve.values import Known, SymbolTable, as_expr
+from dagroute_lint.rules import Context
+from dagroute_lint.rules.registry import all_rules
+from dagroute_lint.sources.discovery import (
     SourceFile,
     absolute,
     discover,
@@ -19,16 +27,8 @@ from dagroute_lint.discovery import (
     module_candidates,
     module_name,
 )
-from dagroute_lint.extraction import Extractor, Request
-from dagroute_lint.files import MAX_FILE_BYTES, read_source
-from dagroute_lint.first_party import FirstParty
-from dagroute_lint.inventory import Inventory
-from dagroute_lint.model import Expr, Module, Position, Ref, SyntaxProblem
-from dagroute_lint.progress import ProgressLine
-from dagroute_lint.resolve import ResolvedTask, Resolver
-from dagroute_lint.rules import Context
-from dagroute_lint.rules.registry import all_rules
-from dagroute_lint.symbols import Known, SymbolTable, as_expr
+from dagroute_lint.sources.files import MAX_FILE_BYTES, read_source
+from dagroute_lint.sources.first_party import FirstParty
 
 DEFAULT_QUEUE = "default"
 DEFAULT_AIRFLOW_MAJOR = 3

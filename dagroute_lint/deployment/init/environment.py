@@ -16,9 +16,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from dagroute_lint import metadata_probe
+from dagroute_lint.catalog.providers import canonical_name
+from dagroute_lint.deployment.init import metadata_probe
 from dagroute_lint.errors import ConfigError
-from dagroute_lint.providers import canonical_name
 
 PROBE_TIMEOUT_SECONDS = 120
 
@@ -49,7 +49,11 @@ def current_environment() -> Environment:
 
 def interpreter_environment(python: Path) -> Environment:
     """The environment of the interpreter at ``python``; ``ConfigError`` if it cannot be asked."""
-    source = resources.files("dagroute_lint").joinpath("metadata_probe.py").read_text("utf-8")
+    source = (
+        resources.files("dagroute_lint.deployment.init")
+        .joinpath("metadata_probe.py")
+        .read_text("utf-8")
+    )
     where = f"--python {python}"
     try:
         completed = subprocess.run(

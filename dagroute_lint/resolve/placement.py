@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dagroute_lint.executors import ExecutorEntry
-from dagroute_lint.inventory import Inventory, Worker
-from dagroute_lint.resolve import ResolvedTask
+from dagroute_lint.deployment.executors import ExecutorEntry
+from dagroute_lint.deployment.inventory import Inventory, Worker
+from dagroute_lint.resolve.tasks import ResolvedTask
 
 
 @dataclass(frozen=True)

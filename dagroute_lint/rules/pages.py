@@ -16,7 +16,7 @@ from importlib import resources
 from pathlib import Path
 
 _PACKAGED = "rule_pages"
-_CHECKOUT = Path(__file__).resolve().parent.parent / "rules"
+_CHECKOUT = Path(__file__).resolve().parents[2] / "rules"
 _FENCE = re.compile(r"^```([^`]*)$")
 
 

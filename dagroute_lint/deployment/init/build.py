@@ -17,32 +17,32 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from dagroute_lint import toml_writer as tw
-from dagroute_lint.airflow_cfg import (
-    DEFAULT_POOL_SLOTS,
-    DEFAULT_QUEUE,
-    EXECUTOR,
-    AirflowConfig,
-    Setting,
-)
-from dagroute_lint.environment import Environment
-from dagroute_lint.errors import ConfigError
-from dagroute_lint.executors import (
+from dagroute_lint.catalog.providers import PROVIDER_PREFIX
+from dagroute_lint.deployment.executors import (
     DEFAULT_EXECUTOR_2,
     DEFAULT_EXECUTOR_3,
     ExecutorConfigError,
     ExecutorEntry,
     parse_executor_list,
 )
-from dagroute_lint.inventory import (
+from dagroute_lint.deployment.init import toml_writer as tw
+from dagroute_lint.deployment.init.airflow_cfg import (
+    DEFAULT_POOL_SLOTS,
+    DEFAULT_QUEUE,
+    EXECUTOR,
+    AirflowConfig,
+    Setting,
+)
+from dagroute_lint.deployment.init.environment import Environment
+from dagroute_lint.deployment.inventory import (
     DEFAULT_POOL,
     SUPPORTED_AIRFLOW_MAJORS,
     Inventory,
     load_inventory_text,
 )
-from dagroute_lint.inventory import DEFAULT_QUEUE as AIRFLOW_DEFAULT_QUEUE
-from dagroute_lint.providers import PROVIDER_PREFIX
-from dagroute_lint.requirements import parse_requirement, release_tuple
+from dagroute_lint.deployment.inventory import DEFAULT_QUEUE as AIRFLOW_DEFAULT_QUEUE
+from dagroute_lint.deployment.requirements import parse_requirement, release_tuple
+from dagroute_lint.errors import ConfigError
 
 # Airflow itself rather than a provider or a business dependency (``apache-airflow-core`` carries
 # the version in Airflow 3, ``apache-airflow`` in Airflow 2).

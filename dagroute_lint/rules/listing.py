@@ -6,8 +6,8 @@ import difflib
 import json
 
 from dagroute_lint.errors import ConfigError
-from dagroute_lint.pages import page_text
 from dagroute_lint.rules import Rule
+from dagroute_lint.rules.pages import page_text
 from dagroute_lint.rules.registry import all_rules, plugin_origin
 
 

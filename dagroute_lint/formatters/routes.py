@@ -8,10 +8,10 @@ import json
 from collections import Counter
 from collections.abc import Sequence
 
-from dagroute_lint.deployment import place
+from dagroute_lint.deployment.inventory import Inventory
 from dagroute_lint.formatters.escape import printable
-from dagroute_lint.inventory import Inventory
-from dagroute_lint.resolve import ResolvedTask
+from dagroute_lint.resolve.placement import place
+from dagroute_lint.resolve.tasks import ResolvedTask
 
 ROUTES_VERSION = 1
 _COLUMNS = (

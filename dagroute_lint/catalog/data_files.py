@@ -1,4 +1,4 @@
-"""The tables shipped in ``dagroute_lint/data``, read as resources so they work from a wheel."""
+"""The tables shipped in ``catalog/data``, read as resources so they work from a wheel."""
 
 from __future__ import annotations
 
@@ -9,7 +9,12 @@ EMPTY = "-"  # how a table writes an empty cell
 
 def data_lines(filename: str) -> list[str]:
     """The file's lines without blanks and ``#`` comments."""
-    text = resources.files("dagroute_lint").joinpath("data").joinpath(filename).read_text("utf-8")
+    text = (
+        resources.files("dagroute_lint.catalog")
+        .joinpath("data")
+        .joinpath(filename)
+        .read_text("utf-8")
+    )
     return [line for line in text.splitlines() if line and not line.startswith("#")]
 
 

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from dagroute_lint.cache import SummaryCache, encode_summary, summary_key
 from dagroute_lint.model import Expr, Module
-from dagroute_lint.progress import ProgressLine
+from dagroute_lint.pipeline.cache import SummaryCache, encode_summary, summary_key
+from dagroute_lint.pipeline.progress import ProgressLine
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from dagroute_lint.airflowignore import AirflowIgnore
+from dagroute_lint.sources.airflowignore import AirflowIgnore
 
 # Folders no DAG repository wants linted.
 DEFAULT_EXCLUDES = (

@@ -1,0 +1,1 @@
+"""Knowledge about Airflow and Python packaging, shipped as data: providers, names."""

@@ -1,0 +1,1 @@
+"""What the deployment provides: the inventory, executors, requirements; ``init`` builds one."""
