@@ -37,7 +37,7 @@ from dagroute_lint.catalog.providers import (  # noqa: E402
     provider_id,
 )
 
-DATA = REPO / "dagroute_lint" / "data"
+DATA = REPO / "dagroute_lint" / "catalog" / "data"
 
 AIRFLOW_3 = "3.3.2"  # the meta-package; it pins core and the task SDK below
 AIRFLOW_3_CORE = "3.3.2"

@@ -25,7 +25,7 @@ from packaging.markers import default_environment
 from packaging.requirements import Requirement
 
 REPO = Path(__file__).resolve().parent.parent
-DATA = REPO / "dagroute_lint" / "data"
+DATA = REPO / "dagroute_lint" / "catalog" / "data"
 ROOTS = ("apache-airflow-core", "apache-airflow-task-sdk")
 PROVIDER_PREFIX = "apache-airflow-providers-"
 # Present in Python 3.9, gone from 3.10's ``sys.stdlib_module_names``.

@@ -1,4 +1,4 @@
-"""The package's folders are the pipeline's stages, and imports only ever point down the pipeline."""
+"""The package's folders are the pipeline's stages, and imports only point down the pipeline."""
 
 from __future__ import annotations
 
@@ -90,7 +90,8 @@ def test_the_scan_sees_function_level_imports(tmp_path: Path) -> None:
     (package / "low").mkdir(parents=True)
     (package / "__init__.py").write_text("")
     (package / "low" / "__init__.py").write_text("")
-    (package / "low" / "a.py").write_text("def f():\n    from pkg.high import b\n    import libcst\n")
+    source = "def f():\n    from pkg.high import b\n    import libcst\n"
+    (package / "low" / "a.py").write_text(source)
     (package / "high.py").write_text("from .low import a\n")
     graph = graph_script.import_graph(package)
     assert {"pkg.high", "libcst"} <= graph["pkg.low.a"]

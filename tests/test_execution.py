@@ -17,10 +17,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from dagroute_lint import extract, extraction
+from dagroute_lint import extract
 from dagroute_lint.cli import main
 from dagroute_lint.model import Const, Module
 from dagroute_lint.pipeline import cache as cache_module
+from dagroute_lint.pipeline import extraction
 from dagroute_lint.pipeline.cache import SummaryCache, decode_summary, encode_summary, summary_key
 from tests.helpers import CELERY_K8S, write_repo
 

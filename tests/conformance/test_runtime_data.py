@@ -22,7 +22,7 @@ pytestmark = pytest.mark.conformance
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 GENERATOR = REPO_ROOT / "scripts" / "generate_runtime_data.py"
-DATA = REPO_ROOT / "dagroute_lint" / "data"
+DATA = REPO_ROOT / "dagroute_lint" / "catalog" / "data"
 
 
 @pytest.fixture(scope="module")
