@@ -32,10 +32,11 @@ from dagroute_lint.formatters import FORMATTERS
 from dagroute_lint.formatters.escape import printable
 from dagroute_lint.formatters.routes import ROUTE_FORMATS
 from dagroute_lint.formatters.statistics import STATISTICS_FORMATS, format_statistics
+from dagroute_lint.pipeline.analysis import Execution, analyse
 from dagroute_lint.pipeline.cache import DEFAULT_CACHE_DIR
 from dagroute_lint.pipeline.extraction import available_cores
 from dagroute_lint.pipeline.progress import progress_line
-from dagroute_lint.pipeline.runner import Execution, Report, run
+from dagroute_lint.pipeline.runner import Report, run
 from dagroute_lint.pipeline.targets import STDIN, Targets, lint_targets
 from dagroute_lint.rules.listing import explain as explain_rule
 from dagroute_lint.rules.listing import rule_listing
@@ -352,10 +353,8 @@ def routes(
         raise ConfigError("routes reads files, not stdin")
     deployment = _inventory(settings, quiet=True)
     execution = _execution(settings, jobs, no_cache, cache_dir, progress=False)
-    report = run(
-        targets.paths, settings.with_overrides(select=["DRL001"]), deployment, None, execution
-    )
-    _emit(ROUTE_FORMATS[output_format](report.tasks, deployment), output_file)
+    repository = analyse(targets.paths, settings, deployment, None, execution)
+    _emit(ROUTE_FORMATS[output_format](repository), output_file)
 
 
 @main.command(name="rules")

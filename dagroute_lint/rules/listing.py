@@ -6,7 +6,7 @@ import difflib
 import json
 
 from dagroute_lint.errors import ConfigError
-from dagroute_lint.rules import Rule
+from dagroute_lint.rules import AnyRule
 from dagroute_lint.rules.pages import page_text
 from dagroute_lint.rules.registry import all_rules, plugin_origin
 
@@ -37,7 +37,7 @@ def rule_listing(output_format: str) -> str:
     )
 
 
-def _origin(rule: Rule) -> str:
+def _origin(rule: AnyRule) -> str:
     origin = plugin_origin(rule.code)
     return f" [plugin {origin}]" if origin else ""
 
@@ -51,7 +51,7 @@ def explain(query: str) -> str:
     return text if text.endswith("\n") else text + "\n"
 
 
-def _find(query: str) -> Rule:
+def _find(query: str) -> AnyRule:
     wanted = query.strip()
     rules = all_rules()
     for rule in rules:
