@@ -135,9 +135,9 @@ MALFORMED = [
         '[deployment]\nexecutors = ["fast:Celery"]\n',
         "dagroute.toml: deployment.executors[0]: 'fast:Celery': the part after ':' must be "
         "a module path or a core executor name (LocalExecutor, CeleryExecutor, "
-        "KubernetesExecutor) (Airflow: Incorrectly formatted executor configuration. "
-        "Second portion of an executor configuration must be a module path but received: "
-        "Celery)",
+        "KubernetesExecutor); did you mean 'CeleryExecutor'? (Airflow: Incorrectly formatted "
+        "executor configuration. Second portion of an executor configuration must be a module "
+        "path but received: Celery)",
         id="exec_alias_dotless",
     ),
     pytest.param(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -24,6 +23,7 @@ from dagroute_lint.deployment.executors import (
 from dagroute_lint.deployment.requirements import parse_requirement, release_tuple
 from dagroute_lint.deployment.toml import toml
 from dagroute_lint.errors import ConfigError
+from dagroute_lint.wording import close_matches, did_you_mean
 
 # Airflow's ``[operators] default_queue`` default (semantics §1.2).
 DEFAULT_QUEUE = "default"
@@ -247,7 +247,7 @@ class _Loader:
     def keys(self, table: Mapping[str, object], path: str, allowed: tuple[str, ...]) -> None:
         for key in table:
             if key not in allowed:
-                close = difflib.get_close_matches(key, allowed, n=1)
+                close = close_matches(key, allowed)
                 hint = (
                     f"did you mean {_quote(close[0])}?"
                     if close
@@ -278,8 +278,7 @@ class _Loader:
         name = self.string(value, path, "base")
         if name not in runtimes:
             defined = f"defined: {_choices(runtimes)}" if runtimes else "no [runtimes] are defined"
-            close = difflib.get_close_matches(name, list(runtimes), n=1)
-            hint = f"; did you mean {_quote(close[0])}?" if close else ""
+            hint = did_you_mean(name, runtimes, quote=_quote)
             self.fail(path, f"runtime {_quote(name)} is not defined ({defined}){hint}")
         return name
 
@@ -528,7 +527,7 @@ class _Loader:
         if entry is None:
             names = [e.display_name for e in executors] + [e.class_name for e in executors]
             same_but_case = [known for known in names if known.lower() == name.lower()]
-            close = same_but_case or difflib.get_close_matches(name, names, n=1, cutoff=0.8)
+            close = same_but_case or close_matches(name, names)
             hint = f"; did you mean {_quote(close[0])}?" if close else ""
             if same_but_case:
                 # lookup_executor_name_by_str compares exact strings (semantics §3.2).

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.rules.arguments import written_settings
 from dagroute_lint.rules.base import DeploymentContext, DeploymentRule
-from dagroute_lint.rules.wording import did_you_mean
+from dagroute_lint.wording import did_you_mean
 
 
 def is_connection_key(name: str) -> bool:

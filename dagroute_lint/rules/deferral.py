@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dagroute_lint.catalog import operator_traits as traits
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.rules.base import DeploymentContext, DeploymentRule
-from dagroute_lint.rules.wording import duration
+from dagroute_lint.wording import duration
 
 # A poke-mode sensor allowed to wait at least this long (seconds) is worth a slot-free wait.
 LONG_WAIT = 3600.0

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.resolve.tasks import ResolvedTask
 from dagroute_lint.rules.base import Context, DeploymentContext, DeploymentRule, Rule
-from dagroute_lint.rules.wording import did_you_mean
+from dagroute_lint.wording import did_you_mean
 
 # ``models/pool.py``: a pool of -1 slots is unlimited.
 UNLIMITED = -1
