@@ -10,6 +10,7 @@ from datetime import date, datetime, time
 from pathlib import Path
 from typing import NoReturn
 
+from dagroute_lint.catalog.airflow_defaults import DEFAULT_POOL, DEFAULT_POOL_SIZE, DEFAULT_QUEUE
 from dagroute_lint.catalog.providers import PROVIDER_PREFIX, canonical_distribution, canonical_name
 from dagroute_lint.deployment.executors import (
     DEFAULT_EXECUTOR_2,
@@ -25,12 +26,6 @@ from dagroute_lint.deployment.toml import toml
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.wording import close_matches, did_you_mean
 
-# Airflow's ``[operators] default_queue`` default (semantics §1.2).
-DEFAULT_QUEUE = "default"
-# ``default_pool`` always exists: it is created at DB init with
-# ``[core] default_pool_task_slot_count`` = 128 and cannot be deleted (semantics §4).
-DEFAULT_POOL = "default_pool"
-DEFAULT_POOL_SLOTS = 128
 # Multiple executors (AIP-61) and the ``alias:`` syntax arrived in Airflow 2.10.
 MULTI_EXECUTOR_SINCE = (2, 10)
 SUPPORTED_AIRFLOW_MAJORS = (2, 3)
@@ -573,7 +568,7 @@ class _Loader:
             if slots < 1 and slots != -1:
                 self.fail(path, f"pool size must be at least 1, or -1 for unlimited; got {slots}")
             pools[name] = slots
-        pools.setdefault(DEFAULT_POOL, DEFAULT_POOL_SLOTS)
+        pools.setdefault(DEFAULT_POOL, DEFAULT_POOL_SIZE)
         return pools
 
     def connections(self, value: object) -> frozenset[str]:

@@ -8,6 +8,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from dagroute_lint.catalog.airflow_defaults import DEFAULT_AIRFLOW_MAJOR, DEFAULT_QUEUE
 from dagroute_lint.config import Settings
 from dagroute_lint.deployment.inventory import Inventory
 from dagroute_lint.model import Expr, Module, Position, Ref, SyntaxProblem
@@ -29,8 +30,6 @@ from dagroute_lint.sources.discovery import (
 from dagroute_lint.sources.files import MAX_FILE_BYTES, read_source
 from dagroute_lint.sources.first_party import FirstParty
 
-DEFAULT_QUEUE = "default"
-DEFAULT_AIRFLOW_MAJOR = 3
 # Allocations between two young-generation collections during a run (CPython's default: 700).
 RARE_COLLECTIONS = 200_000
 

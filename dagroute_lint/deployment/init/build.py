@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from dagroute_lint.catalog.airflow_defaults import DEFAULT_POOL
+from dagroute_lint.catalog.airflow_defaults import DEFAULT_QUEUE as AIRFLOW_DEFAULT_QUEUE
 from dagroute_lint.catalog.providers import PROVIDER_PREFIX
 from dagroute_lint.deployment.executors import (
     DEFAULT_EXECUTOR_2,
@@ -35,12 +37,10 @@ from dagroute_lint.deployment.init.airflow_cfg import (
 )
 from dagroute_lint.deployment.init.environment import Environment
 from dagroute_lint.deployment.inventory import (
-    DEFAULT_POOL,
     SUPPORTED_AIRFLOW_MAJORS,
     Inventory,
     load_inventory_text,
 )
-from dagroute_lint.deployment.inventory import DEFAULT_QUEUE as AIRFLOW_DEFAULT_QUEUE
 from dagroute_lint.deployment.requirements import parse_requirement, release_tuple
 from dagroute_lint.errors import ConfigError
 
