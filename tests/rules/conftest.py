@@ -1,4 +1,4 @@
-"""The ``--update-snapshots`` option of the rule fixtures (``pytest tests/rules --update-snapshots``)."""
+"""The ``--update-snapshots`` option that rewrites the rule fixtures' snapshots."""
 
 from __future__ import annotations
 

@@ -94,9 +94,7 @@ def _diff(expected: str, actual: str, snapshot: Path) -> str:
         fromfile=str(snapshot.relative_to(HERE)),
         tofile="reported now",
     )
-    return (
-        "".join(lines) + "\nIf the new output is right: pytest tests/rules --update-snapshots"
-    )
+    return "".join(lines) + "\nIf the new output is right: pytest tests/rules --update-snapshots"
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.kind == "bad"], ids=lambda c: c.id)
