@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from dagroute_lint.cli import main
 from dagroute_lint.deployment.toml import toml
 from dagroute_lint.formatters.text import format_text
 from dagroute_lint.rules import RULES, Rule
@@ -161,6 +163,24 @@ def test_fixture_folders_hold_only_cases_of_registered_rules() -> None:
         if path not in expected
     ]
     assert CASES and strays == []
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.kind == "bad"], ids=lambda c: c.id)
+def test_snapshot_is_what_the_command_line_prints(
+    case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The in-memory helper is faithful: ``dagroute-lint dags --select CODE`` run in the case's
+    repository prints the snapshot, and exits 1."""
+    files = {"pyproject.toml": b"[tool.dagroute-lint]\n", **case.files()}
+    for name, content in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(content if isinstance(content, bytes) else content.encode())
+    inventory = case.inventory()
+    if inventory is not None:
+        (tmp_path / "dagroute.toml").write_text(inventory, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["dags", "--select", case.code, "--quiet", "--no-cache"])
+    assert (result.exit_code, result.stdout) == (1, case.snapshot.read_text(encoding="utf-8"))
 
 
 def test_lint_source_docstring_example_runs() -> None:
