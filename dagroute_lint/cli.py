@@ -17,7 +17,12 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from dagroute_lint import __version__
+from dagroute_lint.acceptance.coverage import gaps
+from dagroute_lint.acceptance.coverage import lint as acceptance_lint
+from dagroute_lint.acceptance.diff import coverage_diff
+from dagroute_lint.acceptance.render import diff_json, diff_text, needs_table
 from dagroute_lint.config import Settings, load_settings
+from dagroute_lint.deployment.diff import inventory_changes
 from dagroute_lint.deployment.init.airflow_cfg import read_airflow_config
 from dagroute_lint.deployment.init.build import (
     DEFAULT_RUNTIME,
@@ -387,15 +392,86 @@ def inventory_group() -> None:
 
 @inventory_group.command(name="check")
 @click.argument("path", type=click.Path(path_type=Path, dir_okay=False), default="dagroute.toml")
+@click.option(
+    "--against",
+    multiple=True,
+    metavar="PATH",
+    help="Also lint these DAG files or folders (repeatable) and list, in one table, what they "
+    "need that the inventory lacks; exit 1 if anything.",
+)
+@_config_option
+@_execution_options
 @_verbose_option
 @_guarded
-def inventory_check(path: Path, verbose: bool) -> None:
+def inventory_check(
+    path: Path,
+    against: tuple[str, ...],
+    config: Path | None,
+    jobs: int | None,
+    no_cache: bool,
+    cache_dir: Path | None,
+    verbose: bool,
+) -> None:
     """Validate an inventory file; exit 2 with the first mistake found."""
     deployment = load_inventory(path)
     click.echo(
         f"{path}: ok ({len(deployment.executors)} executors, {len(deployment.workers)} workers, "
         f"{len(deployment.runtimes)} runtimes)"
     )
+    if not against:
+        return
+    settings = _settings(config)
+    targets = lint_targets(against, settings)
+    if targets.paths == (STDIN,):
+        raise ConfigError("--against reads files, not stdin")
+    execution = _execution(settings, jobs, no_cache, cache_dir, progress=False)
+    report = acceptance_lint(targets.paths, settings, deployment, execution)
+    found = gaps(report.diagnostics)
+    unresolved = sum(1 for task in report.tasks if task.unresolved)
+    click.echo(needs_table(found, len(report.tasks), unresolved, report.files), nl=False)
+    sys.exit(EXIT_REPORTED if found else EXIT_CLEAN)
+
+
+@inventory_group.command(name="diff")
+@click.argument("old", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("new", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("paths", nargs=-1)
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
+@click.option("--output-file", type=click.Path(path_type=Path, dir_okay=False))
+@_config_option
+@_execution_options
+@_verbose_option
+@_guarded
+def inventory_diff(
+    old: Path,
+    new: Path,
+    paths: tuple[str, ...],
+    output_format: str,
+    output_file: Path | None,
+    config: Path | None,
+    jobs: int | None,
+    no_cache: bool,
+    cache_dir: Path | None,
+    verbose: bool,
+) -> None:
+    """What a deployment change does to the DAGs: coverage lost and gained.
+
+    Lints PATHS (default: the `dags` folders of the settings) with OLD and with NEW; a problem
+    only NEW has is coverage lost, and the exit code is then 1, so it can gate a deployment.
+    """
+    before, after = load_inventory(old), load_inventory(new)
+    settings = _settings(config)
+    targets = lint_targets(paths, settings)
+    if targets.paths == (STDIN,):
+        raise ConfigError("inventory diff reads files, not stdin")
+    execution = _execution(settings, jobs, no_cache, cache_dir, progress=False)
+    old_report = acceptance_lint(targets.paths, settings, before, execution)
+    new_report = acceptance_lint(targets.paths, settings, after, execution)
+    result = coverage_diff(old_report, new_report, before, after)
+    changes = inventory_changes(before, after)
+    render = diff_json if output_format == "json" else diff_text
+    _emit(render(str(old), str(new), changes, result), output_file)
+    sys.exit(EXIT_REPORTED if result.lost else EXIT_CLEAN)
 
 
 def _worker_option(
