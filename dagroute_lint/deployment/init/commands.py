@@ -25,6 +25,7 @@ COMPONENTS = {
 _QUEUE_OPTIONS = ("-q", "--queues")
 # Templates (Helm ``{{ }}``) and variables (``$X``, ``${X:-d}``) are filled in at deploy time.
 _DEFERRED = re.compile(r"\{\{|\$")
+_TEMPLATE = re.compile(r"\{\{.*?\}\}", re.DOTALL)
 # The official image: apache/airflow:3.0.2 or apache/airflow:3.0.2-python3.11 (docs: "Docker
 # image reference"); other images say nothing about their contents in their name.
 _OFFICIAL_TAG = re.compile(
@@ -67,6 +68,8 @@ def words(command: object) -> list[str]:
 
 
 def _split(text: str) -> list[str]:
+    # A Helm template is one value however it is spaced: keep it one word.
+    text = _TEMPLATE.sub(lambda match: re.sub(r"\s+", "", match.group()), text)
     try:
         return shlex.split(text, comments=False)
     except ValueError as error:

@@ -35,7 +35,7 @@ from dagroute_lint.deployment.init.facts import (
     combine,
     contradiction,
 )
-from dagroute_lint.deployment.init.requirements_file import requirements_facts
+from dagroute_lint.deployment.init.requirements_file import requirements_facts, sort
 from dagroute_lint.deployment.init.yaml_file import describe, read_yaml
 from dagroute_lint.deployment.requirements import parse_requirement
 from dagroute_lint.errors import ConfigError
@@ -61,8 +61,8 @@ class _Runtime:
     facts: list[DeploymentFacts] = field(default_factory=list)
     python: Fact[str] | None = None
     label: Fact[str] | None = None
+    providers: list[Fact[str]] = field(default_factory=list)
     packages: list[Fact[str]] = field(default_factory=list)
-    known_packages: bool = False
 
 
 def compose_facts(path: Path, runtime: str) -> DeploymentFacts:
@@ -271,7 +271,6 @@ class _Reader:
                 if "requirements" in Path(source).name or "constraints" in Path(source).name:
                     facts = requirements_facts(context / source, runtime.name)
                     self.extra.append(facts)
-                    runtime.known_packages = True
         if base is not None and deferred(base):
             self.notes.append(f"{path}: FROM {base} takes its image from a build argument")
         return base
@@ -282,12 +281,13 @@ class _Reader:
                 f"{where} is {text!r}, filled in from the shell: those packages are not listed"
             )
             return
+        airflow: list[Fact[str]] = []
         for word in text.split():
             try:
-                parse_requirement(word)
+                parsed = parse_requirement(word)
             except ValueError as error:
                 raise ConfigError(f"{where}: {error}") from None
-            runtime.packages.append(Fact(word, where))
+            sort(parsed.name, parsed.specifier, where, runtime.providers, runtime.packages, airflow)
 
     def version(self, runtime: _Runtime) -> Fact[str] | None:
         if runtime.label is None:
@@ -302,5 +302,8 @@ class _Reader:
 
     def runtime_fact(self, runtime: _Runtime) -> RuntimeFact:
         labels = () if runtime.label is None else (("runtime_version", runtime.label),)
+        providers = tuple(runtime.providers) if runtime.providers else None
         packages = tuple(runtime.packages) if runtime.packages else None
-        return RuntimeFact(runtime.name, str(self.path), runtime.python, None, packages, labels)
+        return RuntimeFact(
+            runtime.name, str(self.path), runtime.python, providers, packages, labels
+        )

@@ -35,20 +35,8 @@ def requirements_facts(path: Path, runtime: str) -> DeploymentFacts:
     notes: list[str] = []
     for where, line in _lines(path, 0, set()):
         requirement = _requirement(where, line, notes)
-        if requirement is None:
-            continue
-        name, specifier = requirement
-        if name in SKIPPED:
-            continue
-        if name in AIRFLOW_CORE:
-            if specifier.startswith("==") and "*" not in specifier:
-                airflow.append(Fact(specifier[2:], f"{where} {name}{specifier}"))
-            continue
-        if name.startswith(PROVIDER_PREFIX):
-            provider_id = name[len(PROVIDER_PREFIX) :].replace("-", ".")
-            providers.append(Fact(f"{provider_id}{specifier}", where))
-        else:
-            packages.append(Fact(f"{name}{specifier}", where))
+        if requirement is not None:
+            sort(requirement[0], requirement[1], where, providers, packages, airflow)
     versions = {fact.value for fact in airflow}
     if len(versions) > 1:
         raise ConfigError(
@@ -64,6 +52,29 @@ def requirements_facts(path: Path, runtime: str) -> DeploymentFacts:
         ),
         notes=tuple(notes),
     )
+
+
+def sort(
+    name: str,
+    specifier: str,
+    where: str,
+    providers: list[Fact[str]],
+    packages: list[Fact[str]],
+    airflow: list[Fact[str]],
+) -> None:
+    """File one installed distribution: a provider (by id), Airflow's version, or a package."""
+    name = canonical_name(name)
+    if name in SKIPPED:
+        return
+    if name in AIRFLOW_CORE:
+        if specifier.startswith("==") and "*" not in specifier:
+            airflow.append(Fact(specifier[2:], f"{where} {name}{specifier}"))
+        return
+    if name.startswith(PROVIDER_PREFIX):
+        provider_id = name[len(PROVIDER_PREFIX) :].replace("-", ".")
+        providers.append(Fact(f"{provider_id}{specifier}", where))
+    else:
+        packages.append(Fact(f"{name}{specifier}", where))
 
 
 def _unique(items: list[Fact[str]]) -> tuple[Fact[str], ...]:
