@@ -1,4 +1,4 @@
-"""``inventory init`` from the deployment's own files: Helm values, compose, requirements, contract."""
+"""``inventory init`` from the deployment's own files: Helm, compose, requirements, contract."""
 
 from __future__ import annotations
 
