@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from dagroute_lint import __version__
-from dagroute_lint.acceptance.coverage import gaps
+from dagroute_lint.acceptance.coverage import checked, gaps
 from dagroute_lint.acceptance.coverage import lint as acceptance_lint
 from dagroute_lint.acceptance.diff import coverage_diff
 from dagroute_lint.acceptance.render import diff_json, diff_text, needs_table
@@ -427,8 +427,7 @@ def inventory_check(
     execution = _execution(settings, jobs, no_cache, cache_dir, progress=False)
     report = acceptance_lint(targets.paths, settings, deployment, execution)
     found = gaps(report.diagnostics)
-    unresolved = sum(1 for task in report.tasks if task.unresolved)
-    click.echo(needs_table(found, len(report.tasks), unresolved, report.files), nl=False)
+    click.echo(needs_table(found, checked(report)), nl=False)
     sys.exit(EXIT_REPORTED if found else EXIT_CLEAN)
 
 

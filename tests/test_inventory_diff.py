@@ -14,7 +14,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from dagroute_lint.acceptance.coverage import checked, gaps
+from dagroute_lint.acceptance.render import needs_table
 from dagroute_lint.cli import main
+from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.pipeline.runner import Report
 from tests.helpers import write_repo
 
 DAGS = {
@@ -225,3 +229,46 @@ def test_a_scripted_deployment_change_is_gated(tmp_path: Path) -> None:
     result = run("bash", str(script))
     assert result.returncode == 1, result.stderr
     assert "DRL101 [queue reports] task 'render' in dag 'report'" in result.stdout
+
+
+def test_what_was_not_checked_is_said(tmp_path: Path) -> None:
+    repo = write_repo(
+        tmp_path,
+        {
+            **DAGS,
+            "dags/dynamic.py": """
+                import os
+                from datetime import datetime
+
+                from airflow.providers.standard.operators.bash import BashOperator
+                from airflow.sdk import DAG
+
+                from plugins.tables import table_names
+
+                with DAG("dynamic", start_date=datetime(2026, 1, 1), schedule=None):
+                    BashOperator(task_id="one", bash_command="x", queue=os.environ["Q"])
+                    for name in table_names():
+                        BashOperator(task_id=name, bash_command="x")
+                """,
+        },
+    )
+    old = inventory(repo, "old.toml")
+    code, out, _ = invoke("diff", str(old), str(old), str(repo / "dags"))
+    assert code == 0
+    last = out.splitlines()[-1]
+    # The loop's task is seen once, with its id unknown; both it and 'one' are unproven.
+    assert "checked 5 tasks in 2 files" in last
+    assert "2 of them take a routing value known only when the file runs" in last
+
+
+def test_places_where_tasks_may_be_missing_are_counted() -> None:
+    """DRL106 (a place the evaluator cannot follow) is counted in every acceptance summary."""
+    unmodelled = Diagnostic("dags/x.py", 3, 1, "DRL106", "tasks may be created here")
+    report = Report(diagnostics=[unmodelled, unmodelled], tasks=[], files=1)
+    counted = checked(report)
+    assert (counted.tasks, counted.unmodelled, counted.files) == (0, 2, 1)
+    table = needs_table(gaps(report.diagnostics), counted)
+    assert table.splitlines()[-1] == (
+        "checked 0 tasks in 1 files; in 2 places tasks may exist that were not seen, so not "
+        "checked (DRL106)"
+    )

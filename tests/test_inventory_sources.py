@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from dagroute_lint.cli import main
+from dagroute_lint.deployment.init.commands import component
 from dagroute_lint.deployment.inventory import load_inventory
 from dagroute_lint.deployment.toml import toml
 
@@ -506,3 +507,33 @@ def test_each_example_source_writes_an_inventory_that_checks(
     assert code == 0, err
     result = CliRunner().invoke(main, ["inventory", "check", str(output)])
     assert result.exit_code == 0, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("command", "queues"),
+    [
+        ("celery worker", None),
+        ("airflow celery worker -q a,b", ("a", "b")),
+        (["airflow", "celery", "worker", "--queues=a"], ("a",)),
+        ("airflow celery worker -qa -q b,c", ("b", "c")),  # the last one wins, as argparse does
+        (["bash", "-c", "exec \\\nairflow celery worker -q x"], ("x",)),
+        (
+            "celery -A airflow.providers.celery.executors.celery_executor.app worker -Q etl",
+            ("etl",),
+        ),
+    ],
+)
+def test_worker_commands(command: object, queues: tuple[str, ...] | None) -> None:
+    found = component(command)
+    assert found is not None and found.kind == "celery-worker"
+    assert found.queues == queues
+
+
+@pytest.mark.parametrize(
+    ("command", "kind"),
+    [("triggerer", "triggerer"), ("airflow dag-processor", "dag-processor"),
+     ("bash -c 'airflow db migrate'", None), ("celery -A other.app worker -Q x", None)],
+)  # fmt: skip
+def test_component_commands(command: str, kind: str | None) -> None:
+    found = component(command)
+    assert (found.kind if found is not None else None) == kind

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from dagroute_lint.acceptance.coverage import Gap, gaps
+from dagroute_lint.acceptance.coverage import Checked, Gap, checked, gaps
 from dagroute_lint.deployment.inventory import Inventory
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.formatters.routes import summary
@@ -23,7 +23,7 @@ from dagroute_lint.pipeline.runner import Report
 @dataclass(frozen=True)
 class CoverageDiff:
     """Lost and gained coverage; ``unused_queues`` are worker queues no task uses that the change
-    brings; ``tasks`` and ``unresolved_tasks`` say how much was checked. ``masked`` are problems
+    brings; ``checked`` says how much was checked under the new inventory. ``masked`` are problems
     gone only because the same task lost coverage first (a task no worker serves is no longer
     checked for the providers of a worker): not a gain."""
 
@@ -32,9 +32,7 @@ class CoverageDiff:
     masked: tuple[Gap, ...]
     unchanged: int
     unused_queues: tuple[str, ...]
-    tasks: int
-    unresolved_tasks: int
-    files: int
+    checked: Checked
 
 
 def _key(diagnostic: Diagnostic) -> tuple[str, int, int, str]:
@@ -78,9 +76,7 @@ def coverage_diff(
         masked=tuple(gap for gap in gone_gaps if gap.who in losing),
         unchanged=unchanged,
         unused_queues=unused,
-        tasks=len(new.tasks),
-        unresolved_tasks=sum(1 for task in new.tasks if task.unresolved),
-        files=new.files,
+        checked=checked(new),
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from dagroute_lint.acceptance.coverage import Gap
+from dagroute_lint.acceptance.coverage import Checked, Gap
 from dagroute_lint.acceptance.diff import CoverageDiff
 from dagroute_lint.deployment.diff import Change
 from dagroute_lint.formatters.escape import printable
@@ -34,12 +34,17 @@ def _gap_line(gap: Gap) -> str:
     return printable(f"  {gap.where}: {gap.code} [{lacking}] {d.message}")
 
 
-def _checked(tasks: int, unresolved: int, files: int) -> str:
-    text = f"checked {tasks} tasks in {files} files"
-    if unresolved:
+def _checked(checked: Checked) -> str:
+    text = f"checked {checked.tasks} tasks in {checked.files} files"
+    if checked.unresolved:
         text += (
-            f"; {unresolved} of them take a routing value that is known only when the file runs, "
+            f"; {checked.unresolved} of them take a routing value known only when the file runs, "
             "so their coverage is unproven (DRL105)"
+        )
+    if checked.unmodelled:
+        text += (
+            f"; in {checked.unmodelled} places tasks may exist that were not seen, so not "
+            "checked (DRL106)"
         )
     return text
 
@@ -70,10 +75,7 @@ def diff_text(old: str, new: str, changes: Sequence[Change], diff: CoverageDiff)
             "worker queues that no task uses, new with this change: "
             + ", ".join(diff.unused_queues)
         )
-    lines.append(
-        f"{diff.unchanged} problems stay as they were; "
-        + _checked(diff.tasks, diff.unresolved_tasks, diff.files)
-    )
+    lines.append(f"{diff.unchanged} problems stay as they were; " + _checked(diff.checked))
     return "\n".join(lines) + "\n"
 
 
@@ -93,15 +95,16 @@ def diff_json(old: str, new: str, changes: Sequence[Change], diff: CoverageDiff)
             "lost": len(diff.lost),
             "gained": len(diff.gained),
             "unchanged": diff.unchanged,
-            "tasks": diff.tasks,
-            "unresolved_tasks": diff.unresolved_tasks,
-            "files": diff.files,
+            "tasks": diff.checked.tasks,
+            "unresolved_tasks": diff.checked.unresolved,
+            "unmodelled_places": diff.checked.unmodelled,
+            "files": diff.checked.files,
         },
     }
     return json.dumps(document, indent=2) + "\n"
 
 
-def needs_table(gaps: Sequence[Gap], tasks: int, unresolved: int, files: int) -> str:
+def needs_table(gaps: Sequence[Gap], checked: Checked) -> str:
     """One row per thing lacking: kind, item, rules, and the tasks that need it."""
     rows: dict[tuple[str, str], list[Gap]] = {}
     for gap in gaps:
@@ -123,5 +126,5 @@ def needs_table(gaps: Sequence[Gap], tasks: int, unresolved: int, files: int) ->
     ]
     if len(table) == 1:
         lines = ["nothing lacking: every task's routing, providers and packages are covered"]
-    lines.append(_checked(tasks, unresolved, files))
+    lines.append(_checked(checked))
     return "\n".join(lines) + "\n"

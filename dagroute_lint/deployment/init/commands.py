@@ -79,6 +79,9 @@ def _split(text: str) -> list[str]:
 def component(command: object) -> Component | None:
     """The Airflow component ``command`` starts, or ``None`` when it starts none we know."""
     parts = words(command)
+    native = _native_worker(parts)
+    if native is not None:
+        return native
     for start in range(len(parts)):
         for key, kind in COMPONENTS.items():
             if tuple(parts[start : start + len(key)]) == key and _after_airflow(parts, start):
@@ -88,22 +91,42 @@ def component(command: object) -> Component | None:
     return None
 
 
+def _native_worker(parts: list[str]) -> Component | None:
+    """``celery -A airflow.providers.celery.executors.celery_executor.app worker -Q a,b``: Celery's
+    own command on Airflow's app, whose default queue is ``[operators] default_queue`` too
+    (Airflow's default Celery config sets ``task_default_queue`` from it)."""
+    for start, word in enumerate(parts):
+        if word != "celery" and not word.endswith("/celery"):
+            continue
+        rest = parts[start + 1 :]
+        if "worker" not in rest:
+            return None
+        before = rest[: rest.index("worker")]
+        app = next((w for w in before if "celery_executor" in w), None)
+        if app is None:
+            return None
+        options = rest[rest.index("worker") + 1 :]
+        return _worker(options, ("-Q", "--queues"))
+    return None
+
+
 def _after_airflow(parts: list[str], start: int) -> bool:
     """``airflow scheduler``, or ``scheduler`` as the whole command (the image adds airflow)."""
     return start == 0 or parts[start - 1] == "airflow" or parts[start - 1].endswith("/airflow")
 
 
-def _worker(options: list[str]) -> Component:
+def _worker(options: list[str], names: tuple[str, ...] = _QUEUE_OPTIONS) -> Component:
     queues: str | None = None
+    short = names[0]
     for index, option in enumerate(options):
         value: str | None = None
-        if option in _QUEUE_OPTIONS:
+        if option in names:
             if index + 1 >= len(options):
                 raise CommandError(f"{option} is not followed by the queues")
             value = options[index + 1]
         elif option.startswith("--queues="):
             value = option.split("=", 1)[1]
-        elif option.startswith("-q") and len(option) > 2:
+        elif option.startswith(short) and len(option) > 2:
             value = option[2:]
         if value is not None:
             queues = value  # the last one wins, as with argparse
