@@ -79,6 +79,8 @@ workers:
       airflow celery worker --queues main,etl
 triggerer:
   enabled: false
+dagProcessor:
+  enabled: true
 """
 HELM_OVERRIDE = """
 # production: a triggerer after all, and the env that wins over config:
@@ -126,6 +128,7 @@ def test_helm_values_with_an_override(tmp_path: Path) -> None:
     assert f"# from {override}: env[0] AIRFLOW__OPERATORS__DEFAULT_QUEUE" in plain
     assert f"# a triggerer runs: {override}: triggerer.enabled" in plain
     assert f"# from {override}: workers.args" in plain
+    assert f"{values}: dagProcessor.enabled: a standalone DAG processor" in plain
     # What the chart values cannot say is left to fill in, never guessed.
     assert plain.count("# FILL IN providers") == 2
     assert "# providers = []" in text
@@ -331,6 +334,10 @@ def test_compose_services_that_disagree_exit_2(tmp_path: Path) -> None:
         ("services:\n  w:\n    command: celery worker -q 'a\n", "services.w.command: cannot split"),
         ("services:\n  w:\n    command: celery worker -q a,,b\n", "holds an empty queue name"),
         ("services:\n  w:\n    command: scheduler\n    environment: 3\n", "services.w.environment"),
+        (
+            "services:\n  w:\n    command: {a: 1}\n",
+            "services.w.command: expected a string or a list",
+        ),
     ],
 )
 def test_unrecognised_compose_files_exit_2(tmp_path: Path, text: str, message: str) -> None:

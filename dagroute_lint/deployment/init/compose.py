@@ -139,8 +139,13 @@ class _Reader:
         where = f"{self.path}: services.{name}"
         if not isinstance(body, dict):
             raise ConfigError(f"{where}: expected a mapping, got {describe(body)}")
+        command = body.get("command")
+        if command is not None and not isinstance(command, (str, list)):
+            raise ConfigError(
+                f"{where}.command: expected a string or a list, got {describe(command)}"
+            )
         try:
-            found = component(body.get("command"))
+            found = component(command)
         except CommandError as error:
             raise ConfigError(f"{where}.command: {error}") from None
         if found is None:

@@ -159,11 +159,7 @@ class _Reader:
             options=options,
             airflow_version=version,
             triggerer=self.enabled("triggerer.enabled", chart_default=True),
-            dag_processor_runtime=Fact(
-                self.runtime,
-                f"{self.label}: the chart parses DAGs (DAG processor or scheduler) in "
-                "images.airflow",
-            ),
+            dag_processor_runtime=self.dag_processor(),
             workers=workers,
             executor_runtimes=executor_runtimes,
             runtimes=tuple(runtimes),
@@ -301,6 +297,18 @@ class _Reader:
                 chart_default, f"{self.label}: {key} not set, the chart's default ({state})"
             )
         return Fact(value, self.where(key))
+
+    def dag_processor(self) -> Fact[str]:
+        """Where DAG files are parsed: a standalone DAG processor or the scheduler, both run from
+        ``images.airflow``."""
+        enabled = self.get("dagProcessor.enabled", bool, "true or false")
+        if enabled is None:
+            how = "dagProcessor.enabled not set: the chart's default for its Airflow version"
+        elif enabled:
+            how = f"{self.where('dagProcessor.enabled')}: a standalone DAG processor"
+        else:
+            how = f"{self.where('dagProcessor.enabled')} is false: the scheduler parses DAG files"
+        return Fact(self.runtime, f"{how}, from images.airflow")
 
     def worker(self) -> WorkerFact:
         for key in ("workers.args", "workers.command"):
