@@ -272,3 +272,28 @@ def test_places_where_tasks_may_be_missing_are_counted() -> None:
         "checked 0 tasks in 1 files; in 2 places tasks may exist that were not seen, so not "
         "checked (DRL106)"
     )
+
+
+def test_inventory_changes_are_listed_by_section(repo: Path) -> None:
+    old = inventory(repo, "old.toml")
+    new = inventory(
+        repo,
+        "new.toml",
+        text=INVENTORY.replace('name = "general"', 'name = "main"')
+        .replace('["celery", "postgres"]', '["celery", "postgres>=6"]')
+        .replace(
+            'executors = ["CeleryExecutor"]', 'executors = ["CeleryExecutor", "LocalExecutor"]'
+        )
+        .replace('queues = ["default"', 'executor = "CeleryExecutor"\nqueues = ["default"'),
+    )
+    code, document = lost_and_gained(repo, old, new)
+    assert document["changes"] == [
+        {"what": "executors", "removed": [], "added": ["LocalExecutor"]},
+        {"what": "workers", "removed": ["general"], "added": ["main"]},
+        {
+            "what": "runtime 'base' providers",
+            "removed": ["apache-airflow-providers-postgres"],
+            "added": ["apache-airflow-providers-postgres>=6"],
+        },
+    ]
+    assert code == 0  # the same tasks are served

@@ -36,11 +36,9 @@ def inventory_changes(old: Inventory, new: Inventory) -> list[Change]:
     ]
     old_workers = {w.name: w for w in old.workers}
     new_workers = {w.name: w for w in new.workers}
-    for name in sorted(old_workers.keys() | new_workers.keys()):
-        before, after = old_workers.get(name), new_workers.get(name)
-        if before is None or after is None:
-            changes.append(_change("workers", [name] if before else [], [name] if after else []))
-            continue
+    changes.append(_change("workers", list(old_workers), list(new_workers)))
+    for name in sorted(old_workers.keys() & new_workers.keys()):
+        before, after = old_workers[name], new_workers[name]
         changes.append(_change(f"worker {name!r} queues", _queues(before), _queues(after)))
         changes.append(
             _change(
@@ -50,15 +48,9 @@ def inventory_changes(old: Inventory, new: Inventory) -> list[Change]:
             )
         )
         changes.append(_change(f"worker {name!r} runtime", [before.runtime], [after.runtime]))
-    for name in sorted(old.runtimes.keys() | new.runtimes.keys()):
-        before_runtime, after_runtime = old.runtimes.get(name), new.runtimes.get(name)
-        if before_runtime is None or after_runtime is None:
-            changes.append(
-                _change(
-                    "runtimes", [name] if before_runtime else [], [name] if after_runtime else []
-                )
-            )
-            continue
+    changes.append(_change("runtimes", list(old.runtimes), list(new.runtimes)))
+    for name in sorted(old.runtimes.keys() & new.runtimes.keys()):
+        before_runtime, after_runtime = old.runtimes[name], new.runtimes[name]
         for part in ("providers", "packages"):
             changes.append(
                 _change(
