@@ -46,7 +46,11 @@ KIND_ORDER = (
     "airflow version", "module", "routing", "unmodelled", "other",
 )  # fmt: skip
 # Kinds whose rules name no item: what is lacking is the kind itself.
-_ITEMLESS = {"triggerer": "a running triggerer"}
+_ITEMLESS = {
+    "triggerer": "a running triggerer",
+    "routing": "a value known statically",
+    "unmodelled": "tasks the evaluator follows",
+}
 _TASK = re.compile(r"task '(?P<task>[^']*)' in dag '(?P<dag>[^']*)'")
 _PATTERNS = {code: re.compile(pattern) for code, (_, pattern) in KINDS.items() if pattern}
 

@@ -58,7 +58,6 @@ class _Service:
 class _Runtime:
     name: str
     key: str
-    facts: list[DeploymentFacts] = field(default_factory=list)
     python: Fact[str] | None = None
     label: Fact[str] | None = None
     providers: list[Fact[str]] = field(default_factory=list)
