@@ -92,6 +92,12 @@ env:
   - name: AIRFLOW__CORE__FERNET_KEY
     valueFrom:
       secretKeyRef: {name: fernet, key: key}
+  - name: AIRFLOW__CORE__DEFAULT_POOL_TASK_SLOT_COUNT
+    valueFrom:
+      configMapKeyRef: {name: pools, key: default}
+extraEnv: |
+  - name: AIRFLOW__CORE__EXECUTOR
+    value: "CeleryExecutor,KubernetesExecutor"
 workers:
   args: ["bash", "-c", "exec airflow celery worker -q primary,etl"]
 """
@@ -123,12 +129,22 @@ def test_helm_values_with_an_override(tmp_path: Path) -> None:
         "base": {"runtime_version": "ghcr.io/acme/airflow:v43"},
         "pod-template": {"runtime_version": "ghcr.io/acme/airflow-pods:v43"},
     }
-    assert document["pools"] == {"default_pool": 64}
+    # The pool size in config: is overridden by an env entry only the cluster knows (valueFrom).
+    assert "pools" not in document
     plain = unwrapped(text)
+    assert (
+        f"# FILL IN the size of default_pool ({override}: env[2] takes "
+        "AIRFLOW__CORE__DEFAULT_POOL_TASK_SLOT_COUNT from a secret or config map)"
+    ) in plain
     assert f"# from {override}: env[0] AIRFLOW__OPERATORS__DEFAULT_QUEUE" in plain
     assert f"# a triggerer runs: {override}: triggerer.enabled" in plain
     assert f"# from {override}: workers.args" in plain
     assert f"{values}: dagProcessor.enabled: a standalone DAG processor" in plain
+    assert (
+        f"{override}: env[2] takes AIRFLOW__CORE__DEFAULT_POOL_TASK_SLOT_COUNT from a secret"
+        in plain
+    )
+    assert f"# from {override}: extraEnv[0] AIRFLOW__CORE__EXECUTOR" in plain
     # What the chart values cannot say is left to fill in, never guessed.
     assert plain.count("# FILL IN providers") == 2
     assert "# providers = []" in text
@@ -149,7 +165,7 @@ def test_helm_chart_defaults_apply_to_what_values_leave_out(tmp_path: Path) -> N
     assert "runtime_version" not in document["runtimes"]["base"]  # type: ignore[index]
 
 
-def test_helm_templates_are_named_not_rendered(tmp_path: Path) -> None:
+def test_helm_templates_are_never_replaced_by_defaults(tmp_path: Path) -> None:
     values = write(
         tmp_path / "values.yaml",
         """
@@ -161,17 +177,21 @@ def test_helm_templates_are_named_not_rendered(tmp_path: Path) -> None:
           args: ["bash", "-c", "exec airflow celery worker -q {{ .Values.queues }}"]
         """,
     )
-    document, text = generated("--helm-values", str(values))
+    # The default queue decides every task's queue: it must be given, not assumed "default".
+    code, out, err = invoke("--helm-values", str(values))
+    assert (code, out) == (2, "")
+    assert f"{values}: config.operators.default_queue is a template" in err
+    assert "give it with --airflow-cfg or AIRFLOW__OPERATORS__DEFAULT_QUEUE" in err
+
+    cfg = write(tmp_path / "airflow.cfg", "[operators]\ndefault_queue = main\n")
+    document, text = generated("--helm-values", str(values), "--airflow-cfg", str(cfg))
     plain = unwrapped(text)
     assert "config.operators.default_queue is a template ({{ .Values.queue }})" in plain
-    assert document["deployment"]["default_queue"] == "default"  # type: ignore[index]
+    assert document["deployment"]["default_queue"] == "main"  # type: ignore[index]
     # The worker's queues are unknown: its block is commented, to fill in.
     assert "FILL IN this worker's queues and uncomment it: -q {{.Values.queues}}" in plain
     assert "# [[workers]]" in text
-    assert document.get("workers") is None or all(
-        w["name"] != "celery-workers"  # type: ignore[index]
-        for w in document["workers"]  # type: ignore[union-attr]
-    )
+    assert "workers" not in document
 
 
 @pytest.mark.parametrize(
@@ -303,6 +323,42 @@ def test_compose_services_become_workers_components_and_runtimes(tmp_path: Path)
     assert "no service runs `airflow triggerer`" in plain
     assert "_PIP_ADDITIONAL_REQUIREMENTS is '${_PIP_ADDITIONAL_REQUIREMENTS:-}'" in plain
     assert "filled in from the shell: runtime_version is as written" in plain
+
+
+def test_compose_env_files_and_shell_variables(tmp_path: Path) -> None:
+    write(
+        tmp_path / "airflow.env",
+        "# the team's settings\nAIRFLOW__OPERATORS__DEFAULT_QUEUE='main'\n",
+    )
+    compose = write(
+        tmp_path / "docker-compose.yaml",
+        """
+        services:
+          scheduler:
+            image: apache/airflow:3.0.2
+            command: scheduler
+            env_file: [airflow.env, {path: missing.env, required: false}]
+            environment:
+              AIRFLOW__CORE__EXECUTOR: ${EXECUTOR:-CeleryExecutor}
+          worker:
+            image: apache/airflow:3.0.2
+            command: celery worker
+            env_file: airflow.env
+        """,
+    )
+    # The executor is whatever the shell says at start-up: not assumed.
+    code, _, err = invoke("--compose", str(compose))
+    assert code == 2
+    assert "services.scheduler.environment.AIRFLOW__CORE__EXECUTOR is taken from the shell" in err
+    cfg = write(tmp_path / "airflow.cfg", "[core]\nexecutor = CeleryExecutor\n")
+    document, _ = generated("--compose", str(compose), "--airflow-cfg", str(cfg))
+    assert document["deployment"]["default_queue"] == "main"  # type: ignore[index]
+    assert document["workers"] == [{"name": "worker", "queues": ["main"], "runtime": "base"}]
+    # A required env_file that is missing fails compose itself, so it fails here too.
+    (tmp_path / "airflow.env").unlink()
+    code, _, err = invoke("--compose", str(compose), "--airflow-cfg", str(cfg))
+    assert code == 2
+    assert "services.scheduler.env_file:" in err and "cannot be read" in err
 
 
 def test_compose_services_that_disagree_exit_2(tmp_path: Path) -> None:

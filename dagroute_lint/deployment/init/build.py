@@ -35,6 +35,7 @@ from dagroute_lint.deployment.init.airflow_cfg import (
     EXECUTOR,
     AirflowConfig,
     Setting,
+    environment_variable,
 )
 from dagroute_lint.deployment.init.environment import Environment
 from dagroute_lint.deployment.init.facts import (
@@ -140,6 +141,14 @@ def _settings(config: AirflowConfig, facts: DeploymentFacts) -> dict[tuple[str, 
         if earlier is not None and earlier.value != setting.value:
             raise ConfigError(contradiction(f"[{option[0]}] {option[1]}", earlier, setting))
         settings.setdefault(option, setting)
+    for option, where in facts.undecided.items():
+        if option in settings or option == DEFAULT_POOL_SLOTS:
+            continue  # another source supplies it; an unknown pool size is a FILL IN line
+        variable = environment_variable(*option)
+        raise ConfigError(
+            f"{where}: [{option[0]}] {option[1]} is known only at deploy time, and no default "
+            f"may stand in for it; give it with --airflow-cfg or {variable}"
+        )
     return settings
 
 
@@ -442,6 +451,13 @@ class _Builder:
 
     def pools(self) -> None:
         setting = self.settings.get(DEFAULT_POOL_SLOTS)
+        undecided = self.facts.undecided.get(DEFAULT_POOL_SLOTS)
+        if setting is None and undecided is not None:
+            self.lines += [""]
+            self.comment(f"FILL IN the size of default_pool ({undecided}), then uncomment:")
+            self.comment("[pools]")
+            self.comment("default_pool = 128")
+            return
         if setting is None:
             return
         try:

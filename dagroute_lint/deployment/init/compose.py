@@ -79,6 +79,7 @@ class _Reader:
         self.notes: list[str] = []
         self.runtimes: dict[str, _Runtime] = {}
         self.extra: list[DeploymentFacts] = []
+        self.undecided: dict[tuple[str, str], str] = {}
 
     def read(self, services: dict[str, Any]) -> DeploymentFacts:
         found = [
@@ -116,6 +117,7 @@ class _Reader:
         own = DeploymentFacts(
             sources=(f"compose file {self.path}",),
             options=options,
+            undecided={k: v for k, v in self.undecided.items() if k not in options},
             airflow_version=versions[0] if versions else None,
             triggerer=(
                 Fact(True, triggerer.where)
@@ -149,9 +151,39 @@ class _Reader:
             raise ConfigError(f"{where}.command: {error}") from None
         if found is None:
             return None
-        environment = self.environment(body.get("environment"), f"{where}.environment")
+        # `environment` wins over `env_file`, as compose merges them.
+        environment = {
+            **self.env_files(body.get("env_file"), f"{where}.env_file"),
+            **self.environment(body.get("environment"), f"{where}.environment"),
+        }
         key = self.runtime_of(name, body, where, environment)
         return _Service(name, found, environment, key, f"{where}.command")
+
+    def env_files(self, value: object, where: str) -> dict[str, str | None]:
+        """The variables of ``env_file`` entries (a path, or ``{path, required}``), in order."""
+        entries = value if isinstance(value, list) else [] if value is None else [value]
+        found: dict[str, str | None] = {}
+        for entry in entries:
+            path, required = entry, True
+            if isinstance(entry, dict):
+                path, required = entry.get("path"), entry.get("required", True)
+            if not isinstance(path, str):
+                raise ConfigError(f"{where}: expected a path or {{path, required}}")
+            file = self.path.parent / path
+            try:
+                text = file.read_text(encoding="utf-8")
+            except OSError:
+                if required is False:
+                    continue  # compose skips an optional file that is missing
+                raise ConfigError(
+                    f"{where}: {file} cannot be read (compose would fail too)"
+                ) from None
+            for line in text.splitlines():
+                name, equals, raw = line.strip().partition("=")
+                if not equals or name.startswith("#"):
+                    continue
+                found[name.strip()] = raw.strip().strip("'\"")
+        return found
 
     def environment(self, value: object, where: str) -> dict[str, str | None]:
         if value is None:
@@ -178,9 +210,7 @@ class _Reader:
                 where = f"{self.path}: services.{service.name}.environment.{variable}"
                 value = service.environment[variable]
                 if value is None or deferred(value):
-                    self.notes.append(
-                        f"{where} is taken from the shell at start-up: check it by hand"
-                    )
+                    self.undecided[section, option] = f"{where} is taken from the shell"
                     continue
                 setting = Setting(value, where)
                 earlier = found.get((section, option))

@@ -65,10 +65,13 @@ class RuntimeFact:
 class DeploymentFacts:
     """Everything the sources said. ``options`` are ``airflow.cfg`` options as Airflow would read
     them (environment overrides already applied inside each source); ``executor_runtimes`` maps an
-    executor kind (``kubernetes``, ``local``) to the runtime its tasks run in."""
+    executor kind (``kubernetes``, ``local``) to the runtime its tasks run in. ``undecided`` holds
+    the options a source sets to something known only at deploy time (a template, a secret, a
+    shell variable), with where: another source may supply them, and no default may stand in."""
 
     sources: tuple[str, ...] = ()
     options: Mapping[Option, Setting] = field(default_factory=dict)
+    undecided: Mapping[Option, str] = field(default_factory=dict)
     airflow_version: Fact[str] | None = None
     triggerer: Fact[bool] | None = None
     dag_processor_runtime: Fact[str] | None = None
@@ -113,6 +116,7 @@ def _combine_two(first: DeploymentFacts, second: DeploymentFacts) -> DeploymentF
         if earlier is not None and earlier.value != setting.value:
             raise ConfigError(contradiction(f"[{option[0]}] {option[1]}", earlier, setting))
         options.setdefault(option, setting)
+    undecided = {**second.undecided, **first.undecided}
     executor_runtimes = dict(first.executor_runtimes)
     for kind, ran_in in second.executor_runtimes.items():
         executor_runtimes[kind] = _present(
@@ -134,6 +138,7 @@ def _combine_two(first: DeploymentFacts, second: DeploymentFacts) -> DeploymentF
     return DeploymentFacts(
         sources=(*first.sources, *second.sources),
         options=options,
+        undecided=undecided,
         airflow_version=_same("airflow version", first.airflow_version, second.airflow_version),
         triggerer=_same("triggerer", first.triggerer, second.triggerer),
         dag_processor_runtime=_same(

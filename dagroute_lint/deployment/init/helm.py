@@ -98,6 +98,7 @@ class _Reader:
         self.label = label
         self.runtime = runtime
         self.notes: list[str] = []
+        self.undecided: dict[tuple[str, str], str] = {}
 
     def where(self, key: str) -> str:
         """The last file that sets ``key`` (a dotted path): that file's value is the one used."""
@@ -157,6 +158,7 @@ class _Reader:
         return DeploymentFacts(
             sources=(f"Helm values {self.label} (apache-airflow chart)",),
             options=options,
+            undecided=self.undecided,
             airflow_version=version,
             triggerer=self.enabled("triggerer.enabled", chart_default=True),
             dag_processor_runtime=self.dag_processor(),
@@ -169,6 +171,7 @@ class _Reader:
     # --- airflow.cfg -----------------------------------------------------------------------
 
     def options(self) -> dict[tuple[str, str], Setting]:
+        """``config:`` options, then the environment entries that win over them."""
         config = self.get("config", dict, "a mapping of airflow.cfg sections") or {}
         found: dict[tuple[str, str], Setting] = {}
         for section, body in config.items():
@@ -182,13 +185,22 @@ class _Reader:
             for option, value in body.items():
                 key = (str(section).lower(), str(option).lower())
                 if key in OPTIONS or key[0] in POD_IMAGE_SECTIONS:
+                    where = self.where(f"config.{section}.{option}")
                     text = self.scalar(value, f"config.{section}.{option}")
                     if text is not None:
-                        found[key] = Setting(text, self.where(f"config.{section}.{option}"))
+                        found[key] = Setting(text, where)
+                    else:
+                        self.undecided[key] = f"{where} is a template"
         for name, value, where in self.environment():
             for section, option in OPTIONS:
-                if name == environment_variable(section, option):
+                if name != environment_variable(section, option):
+                    continue
+                if value is None:
+                    found.pop((section, option), None)
+                    self.undecided[section, option] = where
+                else:
                     found[section, option] = Setting(value, where)
+                    self.undecided.pop((section, option), None)
         return found
 
     def scalar(self, value: object, key: str) -> str | None:
@@ -204,21 +216,47 @@ class _Reader:
             return None
         return text
 
-    def environment(self) -> list[tuple[str, str, str]]:
+    def environment(self) -> list[tuple[str, str | None, str]]:
+        """``env`` entries, then ``extraEnv`` (a YAML list in a string, as the chart takes it)."""
         entries = self.get("env", list, "a list of {name, value} entries") or []
-        result = []
-        for index, entry in enumerate(entries):
-            key = f"env[{index}]"
-            if not isinstance(entry, dict) or "name" not in entry:
-                raise ConfigError(
-                    f"{self.where('env')}[{index}]: expected {{name, value}}, got {describe(entry)}"
+        result = self.entries(entries, "env")
+        extra = self.get("extraEnv", str, "a string holding a list of {name, value} entries")
+        if extra is not None:
+            if deferred(extra):
+                self.notes.append(
+                    f"{self.where('extraEnv')} holds templates, not rendered here: check any "
+                    "AIRFLOW__ variable it sets by hand"
                 )
+            else:
+                import yaml  # read_yaml has imported it already: the values were YAML
+
+                try:
+                    parsed = yaml.safe_load(extra)
+                except yaml.YAMLError:
+                    raise ConfigError(f"{self.where('extraEnv')}: not a YAML list") from None
+                if not isinstance(parsed, list):
+                    raise ConfigError(
+                        f"{self.where('extraEnv')}: expected a list of {{name, value}} entries"
+                    )
+                result += self.entries(parsed, "extraEnv")
+        return result
+
+    def entries(self, entries: list[Any], key: str) -> list[tuple[str, str | None, str]]:
+        """``(name, value, where)``; ``value`` is ``None`` when only the cluster knows it."""
+        result: list[tuple[str, str | None, str]] = []
+        routing = {environment_variable(section, option) for section, option in OPTIONS}
+        for index, entry in enumerate(entries):
+            where = f"{self.where(key)}[{index}]"
+            if not isinstance(entry, dict) or "name" not in entry:
+                raise ConfigError(f"{where}: expected {{name, value}}, got {describe(entry)}")
             name = str(entry["name"])
+            if name not in routing:
+                continue
             if "value" not in entry:
-                continue  # valueFrom: a secret or config map, not in the values
-            value = self.scalar(entry["value"], key)
-            if value is not None:
-                result.append((name, value, f"{self.where('env')}[{index}] {name}"))
+                result.append((name, None, f"{where} takes {name} from a secret or config map"))
+                continue
+            value = self.scalar(entry["value"], f"{key}[{index}]")
+            result.append((name, value, f"{where} {name}"))
         return result
 
     def executor(self, options: dict[tuple[str, str], Setting]) -> str:
