@@ -165,6 +165,37 @@ def test_helm_chart_defaults_apply_to_what_values_leave_out(tmp_path: Path) -> N
     assert "runtime_version" not in document["runtimes"]["base"]  # type: ignore[index]
 
 
+def test_helm_values_copied_whole_from_the_chart(tmp_path: Path) -> None:
+    """Teams often start from the chart's own values.yaml, whose config: refers to other values."""
+    repository = (
+        "{{ .Values.images.airflow.repository | default .Values.defaultAirflowRepository }}"
+    )
+    tag = "{{ .Values.images.airflow.tag | default .Values.defaultAirflowTag }}"
+    values = write(
+        tmp_path / "values.yaml",
+        """
+        executor: "KubernetesExecutor"
+        defaultAirflowRepository: apache/airflow
+        defaultAirflowTag: "3.0.2"
+        images:
+          airflow: {repository: ~, tag: ~}
+        config:
+          core:
+            executor: '{{ .Values.executor }}'
+          kubernetes_executor:
+            worker_container_repository: 'REPOSITORY'
+            worker_container_tag: 'TAG'
+        """.replace("REPOSITORY", repository).replace("TAG", tag),
+    )
+    document, text = generated("--helm-values", str(values))
+    assert document["deployment"]["executors"] == ["KubernetesExecutor"]  # type: ignore[index]
+    assert document["deployment"]["airflow_version"] == "3.0.2"  # type: ignore[index]
+    # The pod image is the Airflow image, so the pods run in the same runtime.
+    assert document["workers"] == [{"name": "kubernetes", "runtime": "base"}]
+    assert document["runtimes"] == {"base": {"runtime_version": "apache/airflow:3.0.2"}}
+    assert "not rendered here" not in text
+
+
 def test_helm_templates_are_never_replaced_by_defaults(tmp_path: Path) -> None:
     values = write(
         tmp_path / "values.yaml",

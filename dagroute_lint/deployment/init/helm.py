@@ -21,6 +21,7 @@ and left for the user.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -210,11 +211,28 @@ class _Reader:
             raise ConfigError(f"{self.where(key)}: expected a value, got {describe(value)}")
         text = str(value)
         if deferred(text):
+            rendered = self.reference(text)
+            if rendered is not None:
+                return rendered
             self.notes.append(
                 f"{self.where(key)} is a template ({text}), not rendered here: check it by hand"
             )
             return None
         return text
+
+    def reference(self, text: str) -> str | None:
+        """The value of the one template form the chart's own values use for options:
+        ``{{ .Values.a.b }}``, optionally ``| default .Values.c``; ``None`` for anything else."""
+        match = _REFERENCE.fullmatch(text.strip())
+        if match is None:
+            return None
+        for path in (match.group("first"), match.group("fallback")):
+            if path is None:
+                continue
+            found = self.get(path, (str, int, float), "a value")
+            if found is not None and found != "":
+                return str(found)
+        return None
 
     def environment(self) -> list[tuple[str, str | None, str]]:
         """``env`` entries, then ``extraEnv`` (a YAML list in a string, as the chart takes it)."""
@@ -227,6 +245,10 @@ class _Reader:
                     f"{self.where('extraEnv')} holds templates, not rendered here: check any "
                     "AIRFLOW__ variable it sets by hand"
                 )
+                for section, option in OPTIONS:
+                    name = environment_variable(section, option)
+                    if name in extra:
+                        result.append((name, None, f"{self.where('extraEnv')} sets {name}"))
             else:
                 import yaml  # read_yaml has imported it already: the values were YAML
 
@@ -372,6 +394,12 @@ class _Reader:
             "consumes the default queue",
             self.runtime,
         )
+
+
+_REFERENCE = re.compile(
+    r"\{\{-?\s*\.Values\.(?P<first>[A-Za-z0-9_.]+)"
+    r"(?:\s*\|\s*default\s+\.Values\.(?P<fallback>[A-Za-z0-9_.]+))?\s*-?\}\}"
+)
 
 
 def _kinds(kind: type | tuple[type, ...]) -> tuple[type, ...]:
