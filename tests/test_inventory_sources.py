@@ -351,6 +351,9 @@ def test_compose_services_become_workers_components_and_runtimes(tmp_path: Path)
         "runtime_version": "apache/airflow:3.0.2-python3.12",
     }
     plain = unwrapped(text)
+    assert (
+        "The distributions the image apache/airflow:3.0.2-python3.12 brings itself are not listed"
+    ) in plain
     assert "no service runs `airflow triggerer`" in plain
     assert "_PIP_ADDITIONAL_REQUIREMENTS is '${_PIP_ADDITIONAL_REQUIREMENTS:-}'" in plain
     assert "filled in from the shell: runtime_version is as written" in plain

@@ -62,6 +62,7 @@ class _Runtime:
     label: Fact[str] | None = None
     providers: list[Fact[str]] = field(default_factory=list)
     packages: list[Fact[str]] = field(default_factory=list)
+    copies_requirements: bool = False
 
 
 def compose_facts(path: Path, runtime: str) -> DeploymentFacts:
@@ -305,6 +306,7 @@ class _Reader:
                 if "requirements" in Path(source).name or "constraints" in Path(source).name:
                     facts = requirements_facts(context / source, runtime.name)
                     self.extra.append(facts)
+                    runtime.copies_requirements = True
         if base is not None and deferred(base):
             self.notes.append(f"{path}: FROM {base} takes its image from a build argument")
         return base
