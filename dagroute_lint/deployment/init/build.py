@@ -439,9 +439,8 @@ class _Builder:
                 self.comment(f"{key} = []")
                 continue
             ordered = sorted(items, key=lambda item: item.value)
-            self.value(
-                key, tw.array(item.value for item in ordered), f"{what}, {_sources(ordered)}"
-            )
+            origin = _sources(ordered) if ordered else f"none listed in {runtime.source}"
+            self.value(key, tw.array(item.value for item in ordered), f"{what}, {origin}")
         for label, fact in runtime.labels:
             self.value(label, tw.string(fact.value), f"from {fact.source}")
         for text in runtime.comments:

@@ -340,6 +340,12 @@ class _Reader:
         labels = () if runtime.label is None else (("runtime_version", runtime.label),)
         providers = tuple(runtime.providers) if runtime.providers else None
         packages = tuple(runtime.packages) if runtime.packages else None
+        comments: tuple[str, ...] = ()
+        if runtime.label is not None and (providers or packages or runtime.copies_requirements):
+            comments = (
+                f"The distributions the image {runtime.label.value} brings itself are not listed: "
+                "read them with `inventory init --python` inside the image",
+            )
         return RuntimeFact(
-            runtime.name, str(self.path), runtime.python, providers, packages, labels
+            runtime.name, str(self.path), runtime.python, providers, packages, labels, comments
         )
