@@ -156,6 +156,10 @@ def test_a_task_that_loses_its_worker_is_not_a_gain_elsewhere(repo: Path) -> Non
     assert summary_of(document["masked"]) == [
         ("DRL202", "provider", "apache-airflow-providers-postgres", "report.render")
     ]
+    code, out, _ = invoke("diff", str(old), str(new), str(repo / "dags"))
+    assert code == 1
+    assert "coverage gained (0)" in out
+    assert "no longer checked (1): problems gone only because their task lost coverage" in out
 
 
 def test_a_broken_inventory_exits_2_naming_it(repo: Path) -> None:
