@@ -301,3 +301,59 @@ def test_inventory_changes_are_listed_by_section(repo: Path) -> None:
         },
     ]
     assert code == 0  # the same tasks are served
+
+
+def test_an_executor_and_a_package_lost(tmp_path: Path) -> None:
+    repo = write_repo(
+        tmp_path,
+        {
+            "dags/spark.py": """
+                from datetime import datetime
+
+                import pandas
+                from airflow.providers.standard.operators.bash import BashOperator
+                from airflow.sdk import DAG
+
+                with DAG("spark", start_date=datetime(2026, 1, 1), schedule=None):
+                    BashOperator(task_id="run", bash_command="x", executor="KubernetesExecutor")
+                """,
+        },
+    )
+    both = """
+        [deployment]
+        airflow_version = "3.0"
+        executors = ["CeleryExecutor", "KubernetesExecutor"]
+
+        [[workers]]
+        name = "general"
+        executor = "CeleryExecutor"
+        runtime = "base"
+
+        [[workers]]
+        name = "pods"
+        executor = "KubernetesExecutor"
+        runtime = "base"
+
+        [runtimes.base]
+        packages = ["pandas"]
+        """
+    old = inventory(repo, "old.toml", text=both)
+    new = inventory(
+        repo,
+        "new.toml",
+        text=both.replace('packages = ["pandas"]', "packages = []")
+        .replace(', "KubernetesExecutor"]', "]")
+        .replace(
+            'name = "pods"\n        executor = "KubernetesExecutor"',
+            'name = "pods"\n        executor = "CeleryExecutor"',
+        ),
+    )
+    code, document = lost_and_gained(repo, old, new)
+    assert code == 1
+    lost = summary_of(document["lost"])
+    assert ("DRL103", "executor", "KubernetesExecutor", "spark.run") in lost
+    code, document = lost_and_gained(
+        repo, old, inventory(repo, "no-pandas.toml", text=both.replace('["pandas"]', "[]"))
+    )
+    assert code == 1
+    assert summary_of(document["lost"]) == [("DRL203", "package", "pandas", "spark.run")]
