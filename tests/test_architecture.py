@@ -36,6 +36,7 @@ STAGES: tuple[tuple[str, ...], ...] = (
     ("formatters",),
     ("config",),
     ("pipeline",),
+    ("acceptance",),  # deployment acceptance: lints with inventories and compares
     ("cli", "flake8_plugin", "fix", "__main__"),  # front ends
 )
 RANK = {name: rank for rank, names in enumerate(STAGES) for name in names}

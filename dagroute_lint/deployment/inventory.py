@@ -29,7 +29,7 @@ from dagroute_lint.wording import close_matches, did_you_mean
 # Multiple executors (AIP-61) and the ``alias:`` syntax arrived in Airflow 2.10.
 MULTI_EXECUTOR_SINCE = (2, 10)
 SUPPORTED_AIRFLOW_MAJORS = (2, 3)
-RUNTIME_LABELS = ("code_version", "artifact_contract", "credential_source")
+RUNTIME_LABELS = ("code_version", "runtime_version", "artifact_contract", "credential_source")
 
 _TOP_KEYS = ("deployment", "workers", "runtimes", "pools", "connections")
 _DEPLOYMENT_KEYS = (
