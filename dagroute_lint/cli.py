@@ -465,7 +465,7 @@ def inventory_diff(
     execution = _execution(settings, jobs, no_cache, cache_dir, progress=False)
     old_report = acceptance_lint(targets.paths, settings, before, execution)
     new_report = acceptance_lint(targets.paths, settings, after, execution)
-    result = coverage_diff(old_report, new_report, before, after)
+    result = coverage_diff(old_report, new_report)
     changes = inventory_changes(before, after)
     render = diff_json if output_format == "json" else diff_text
     _emit(render(str(old), str(new), changes, result), output_file)

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from dagroute_lint.config import Settings
 from dagroute_lint.deployment.inventory import Inventory
 from dagroute_lint.diagnostics import Diagnostic
-from dagroute_lint.pipeline.runner import Execution, Report, run
+from dagroute_lint.pipeline.analysis import Execution
+from dagroute_lint.pipeline.runner import Report, run
 
 # The coverage each rule is about, and how its message names the item lacking. A rule not listed
 # (a plugin's, say) still counts, as kind "other".

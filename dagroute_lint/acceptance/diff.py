@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from dagroute_lint.acceptance.coverage import Checked, Gap, checked, gaps
-from dagroute_lint.deployment.inventory import Inventory
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.formatters.routes import summary
 from dagroute_lint.pipeline.runner import Report
@@ -60,16 +59,14 @@ def _only_in(
     return left, len(first) - len(left)
 
 
-def coverage_diff(
-    old: Report, new: Report, old_inventory: Inventory, new_inventory: Inventory
-) -> CoverageDiff:
+def coverage_diff(old: Report, new: Report) -> CoverageDiff:
     lost, unchanged = _only_in(new.diagnostics, old.diagnostics)
     gone, _ = _only_in(old.diagnostics, new.diagnostics)
     lost_gaps = gaps(lost)
     losing = {gap.who for gap in lost_gaps}
     gone_gaps = gaps(gone)
-    old_unused = set(_unused(old, old_inventory))
-    unused = tuple(q for q in _unused(new, new_inventory) if q not in old_unused)
+    old_unused = set(_unused(old))
+    unused = tuple(q for q in _unused(new) if q not in old_unused)
     return CoverageDiff(
         lost=tuple(lost_gaps),
         gained=tuple(gap for gap in gone_gaps if gap.who not in losing),
@@ -80,7 +77,7 @@ def coverage_diff(
     )
 
 
-def _unused(report: Report, inventory: Inventory) -> list[str]:
-    found = summary(report.tasks, inventory).get("unused_worker_queues", [])
+def _unused(report: Report) -> list[str]:
+    found = summary(report.repository).get("unused_worker_queues", [])
     assert isinstance(found, list)
     return [str(queue) for queue in found]
