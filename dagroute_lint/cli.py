@@ -32,14 +32,18 @@ from dagroute_lint.formatters import FORMATTERS
 from dagroute_lint.formatters.escape import printable
 from dagroute_lint.formatters.routes import ROUTE_FORMATS
 from dagroute_lint.formatters.statistics import STATISTICS_FORMATS, format_statistics
+from dagroute_lint.formatters.summary import count, summary_line, wants_colour
+from dagroute_lint.formatters.text import format_text
 from dagroute_lint.pipeline.cache import DEFAULT_CACHE_DIR
 from dagroute_lint.pipeline.extraction import available_cores
 from dagroute_lint.pipeline.progress import progress_line
 from dagroute_lint.pipeline.runner import Execution, Report, run
-from dagroute_lint.pipeline.targets import STDIN, Targets, lint_targets
+from dagroute_lint.pipeline.settings_report import describe_settings
+from dagroute_lint.pipeline.targets import STDIN, ProjectRun, Targets, plan
 from dagroute_lint.rules.listing import explain as explain_rule
 from dagroute_lint.rules.listing import rule_listing
 from dagroute_lint.rules.registry import all_rules
+from dagroute_lint.sources.discovery import cwd_relative
 from dagroute_lint.sources.files import write_atomically
 
 if TYPE_CHECKING:
@@ -49,14 +53,34 @@ EXIT_CLEAN, EXIT_REPORTED, EXIT_ERROR = 0, 1, 2
 
 
 class _LintByDefault(click.Group):
-    """``dagroute-lint PATH...`` means ``dagroute-lint check PATH...``, as with flake8."""
+    """``dagroute-lint PATH...`` means ``dagroute-lint check PATH...``, as with flake8.
+
+    Flags before a command name belong to it (``-q routes`` is ``routes -q``), and the top-level
+    help lists the options of ``check`` too, since they are what a bare command line takes.
+    """
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if args and args[0] not in self.commands and args[0] not in ("--help", "--version"):
+        if args and args[0] in ("--help", "-h", "--version"):
+            return super().parse_args(ctx, args)
+        leading = 0
+        while leading < len(args) and args[leading].startswith("-") and args[leading] != "-":
+            leading += 1
+        if leading < len(args) and args[leading] in self.commands:
+            args = [args[leading], *args[:leading], *args[leading + 1 :]]
+        elif not args or args[0] not in self.commands:
             args = ["check", *args]
-        elif not args:
-            args = ["check"]
         return super().parse_args(ctx, args)
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_options(ctx, formatter)
+        command = self.commands["check"]
+        rows = [
+            row
+            for param in command.get_params(ctx)
+            if (row := param.get_help_record(ctx)) is not None and param.name != "help"
+        ]
+        with formatter.section("Options of check (the default command)"):
+            formatter.write_dl(rows)
 
 
 def _split_codes(values: Sequence[str]) -> list[str]:
@@ -68,18 +92,14 @@ def _fail(message: str) -> None:
     sys.exit(EXIT_ERROR)
 
 
-def _settings(config: Path | None) -> Settings:
-    return load_settings(config, Path.cwd())
-
-
 def _inventory(settings: Settings, quiet: bool) -> Inventory | None:
     if settings.default_inventory() is None:
         if not quiet:
             running = ", ".join(rule.code for rule in all_rules() if not rule.needs_inventory)
             click.echo(
                 "dagroute-lint: no inventory (no --inventory, no `inventory` setting, no "
-                f"dagroute.toml in the project root): only {running} run; queue, executor and "
-                "provider checks need to know what the deployment provides",
+                f"dagroute.toml in {cwd_relative(settings.root)}): only {running} run; queue, "
+                "executor and provider checks need to know what the deployment provides",
                 err=True,
             )
         return None
@@ -129,7 +149,10 @@ _config_option = click.option(
     help="pyproject.toml to read [tool.dagroute-lint] from (default: the nearest one).",
 )
 _verbose_option = click.option(
-    "--verbose", is_flag=True, help="Show tracebacks of internal errors."
+    "--verbose",
+    "-v",
+    is_flag=True,
+    help="Name the settings and inventory each project uses; show tracebacks of internal errors.",
 )
 
 
@@ -165,18 +188,51 @@ def _execution(
 @click.argument("paths", nargs=-1)
 @_inventory_option
 @_config_option
-@click.option("--select", multiple=True, help="Rule codes or prefixes to run (ALL, DRL1, DRL101).")
-@click.option("--ignore", multiple=True, help="Rule codes or prefixes to skip.")
-@click.option("--extend-select", multiple=True, help="Rule codes to add to the selection.")
+# -- rule and file selection, as ruff's (README "Selecting rules and files") --
 @click.option(
+    "--select", multiple=True, help="Rules to run, replacing every selection (ALL, DRL1, DRL101)."
+)
+@click.option("--extend-select", multiple=True, help="Rules to run besides those selected.")
+@click.option("--ignore", multiple=True, help="Rules to skip, besides the settings' `ignore`.")
+@click.option("--extend-ignore", multiple=True, help="Rules to skip (the same as --ignore).")
+@click.option(
+    "--extend-exclude", multiple=True, help="Globs of files and folders to leave out, besides."
+)
+@click.option(
+    "--force-exclude/--no-force-exclude",
+    default=None,
+    help="Apply the excludes to files named on the command line too (for pre-commit).",
+)
+@click.option(
+    "--respect-gitignore/--no-respect-gitignore",
+    default=None,
+    help="Leave out files git ignores (default: on).",
+)
+@click.option(
+    "--show-settings",
+    is_flag=True,
+    help="Print the settings and inventory that apply to the first path, and where each came "
+    "from; lint nothing.",
+)
+# -- output --
+@click.option(
+    "--output-format",
     "--format",
     "output_format",
     type=click.Choice(sorted(FORMATTERS)),
     default="text",
     show_default=True,
+    help="How diagnostics are printed (--format is the same flag).",
 )
-@click.option("--output-file", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--stdin-filename", help="Name of the file read from stdin with `-`.")
+@click.option(
+    "--output-file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write the diagnostics here (missing folders are created).",
+)
+@click.option(
+    "--stdin-filename",
+    help="Read the file from stdin and name it so (with `-` or no paths).",
+)
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when diagnostics are reported.")
 @click.option(
     "--statistics", is_flag=True, help="Count diagnostics per rule instead of listing them."
@@ -194,8 +250,13 @@ def check(
     inventory: Path | None,
     config: Path | None,
     select: tuple[str, ...],
-    ignore: tuple[str, ...],
     extend_select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    extend_ignore: tuple[str, ...],
+    extend_exclude: tuple[str, ...],
+    force_exclude: bool | None,
+    respect_gitignore: bool | None,
+    show_settings: bool,
     output_format: str,
     output_file: Path | None,
     stdin_filename: str | None,
@@ -210,42 +271,99 @@ def check(
     verbose: bool,
 ) -> None:
     """Lint DAG files and folders (the default command)."""
-    settings = _settings(config).with_overrides(
-        inventory, _split_codes(select), _split_codes(ignore), _split_codes(extend_select)
-    )
+
+    def flags(settings: Settings) -> Settings:
+        return settings.with_overrides(
+            inventory,
+            _split_codes(select),
+            _split_codes(ignore),
+            _split_codes(extend_select),
+            _split_codes(extend_ignore),
+            extend_exclude=extend_exclude,
+            force_exclude=force_exclude,
+            respect_gitignore=respect_gitignore,
+        )
+
     if statistics and output_format not in STATISTICS_FORMATS:
         raise ConfigError(f"--statistics prints text or json, not {output_format}")
-    targets = lint_targets(paths, settings)
-    if not quiet:
-        _explain_targets(targets)
+    if stdin_filename is not None and paths != (STDIN,):
+        if paths:
+            click.echo(
+                "dagroute-lint: ignoring " + ", ".join(paths) + " in favour of stdin "
+                "(--stdin-filename)",
+                err=True,
+            )
+        paths = (STDIN,)
+    if show_settings:
+        click.echo(describe_settings(paths, config, stdin_filename, flags), nl=False)
+        sys.exit(EXIT_CLEAN)
+    runs = plan(paths, config, stdin_filename, flags)
     stdin: tuple[str, bytes] | None = None
-    if targets.paths == (STDIN,):
+    if runs[0].targets.paths == (STDIN,):
         if fix or diff:
             raise ConfigError("--fix and --diff rewrite files: they cannot read stdin")
         stdin = (stdin_filename or "stdin.py", sys.stdin.buffer.read())
-    deployment = _inventory(settings, quiet)
-    execution = _execution(
-        settings, jobs, no_cache, cache_dir, progress=output_format == "text" and not quiet
-    )
-    report = _lint(targets, settings, deployment, stdin, execution)
+    projects = []
+    for project in runs:
+        if not quiet:
+            _explain_targets(project.targets)
+        if verbose:
+            _say_settings(project.settings)
+        deployment = _inventory(project.settings, quiet)
+        execution = _execution(
+            project.settings,
+            jobs,
+            no_cache,
+            cache_dir,
+            progress=output_format == "text" and not quiet,
+        )
+        projects.append((project, deployment, execution))
+    report = _lint_projects(projects, stdin)
     if fix or diff:
         # Imported here: it loads libcst, which a run answered from the cache never needs.
         from dagroute_lint.fix import fix_files
     if diff:
-        _print_diff(fix_files(report.diagnostics, write=False), quiet)
+        _print_diff(fix_files(report.diagnostics, write=False), quiet, exit_zero)
     if fix:
         outcome = fix_files(report.diagnostics, write=True)
         _say_fixed(outcome, quiet)
         if outcome.files:  # fixes move lines: lint again for what remains, where it now is
-            report = _lint(targets, settings, deployment, stdin, execution)
+            report = _lint_projects(projects, stdin)
     if statistics:
         _emit(format_statistics(report.diagnostics, output_format), output_file)
+    elif output_format == "text":
+        colour = output_file is None and wants_colour(sys.stdout, os.environ)
+        _emit(format_text(report.diagnostics, colour), output_file)
     else:
         _emit(FORMATTERS[output_format](report.diagnostics), output_file)
     if not quiet and output_format == "text":
-        found = _count(len(report.diagnostics), "problem")
-        click.echo(f"{found} in {_count(report.files, 'file')}", err=True)
+        click.echo(summary_line(report.diagnostics, wants_colour(sys.stderr, os.environ)), err=True)
     sys.exit(EXIT_REPORTED if report.diagnostics and not exit_zero else EXIT_CLEAN)
+
+
+def _lint_projects(
+    projects: Sequence[tuple[ProjectRun, Inventory | None, Execution]],
+    stdin: tuple[str, bytes] | None,
+) -> Report:
+    """Each project's paths under its own settings and inventory, in one report."""
+    merged = Report()
+    for project, deployment, execution in projects:
+        report = _lint(project.targets, project.settings, deployment, stdin, execution)
+        merged.diagnostics.extend(report.diagnostics)
+        merged.tasks.extend(report.tasks)
+        merged.files += report.files
+    merged.diagnostics.sort()
+    return merged
+
+
+def _say_settings(settings: Settings) -> None:
+    """``--verbose``: which settings and inventory a project's files are linted under."""
+    where = settings.config_file or "none (defaults)"
+    inventory = settings.default_inventory()
+    shown = f"{inventory} ({settings.inventory_origin()})" if inventory else "none"
+    click.echo(
+        f"dagroute-lint: project {settings.root}: settings {where}; inventory {shown}", err=True
+    )
 
 
 def _lint(
@@ -263,24 +381,27 @@ def _lint(
             execution.progress.close()
 
 
-def _print_diff(outcome: FixOutcome, quiet: bool) -> None:
-    """``--diff``: the fixes as a diff on stdout; exit 1 if there are any, as ruff does."""
+def _print_diff(outcome: FixOutcome, quiet: bool, exit_zero: bool) -> None:
+    """``--diff``: the fixes as a diff on stdout; exit 1 if there are any, as ruff does (0 with
+    ``--exit-zero``)."""
     for fixed in outcome.files:
         click.echo(fixed.diff(), nl=False)
     _say_unfixable(outcome)
     if not quiet:
         files = len(outcome.files)
         click.echo(
-            f"would fix {_count(outcome.fixed, 'problem')} in {_count(files, 'file')}", err=True
+            f"Would fix {_count(outcome.fixed, 'problem')} in {_count(files, 'file')}.", err=True
         )
-    sys.exit(EXIT_REPORTED if outcome.files else EXIT_CLEAN)
+    sys.exit(EXIT_REPORTED if outcome.files and not exit_zero else EXIT_CLEAN)
 
 
 def _say_fixed(outcome: FixOutcome, quiet: bool) -> None:
     _say_unfixable(outcome)
     if not quiet and outcome.files:
         files = len(outcome.files)
-        click.echo(f"fixed {_count(outcome.fixed, 'problem')} in {_count(files, 'file')}", err=True)
+        click.echo(
+            f"Fixed {_count(outcome.fixed, 'problem')} in {_count(files, 'file')}.", err=True
+        )
 
 
 def _say_unfixable(outcome: FixOutcome) -> None:
@@ -291,7 +412,7 @@ def _say_unfixable(outcome: FixOutcome) -> None:
 
 
 def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}"
+    return count(number, noun)
 
 
 def _explain_targets(targets: Targets) -> None:
@@ -310,10 +431,12 @@ def _explain_targets(targets: Targets) -> None:
 
 
 def _emit(text: str, output_file: Path | None) -> None:
+    """``text`` on stdout, or written to ``output_file`` (its folders created, as ruff does)."""
     if output_file is None:
         click.echo(text, nl=False)
         return
     try:
+        output_file.absolute().parent.mkdir(parents=True, exist_ok=True)
         write_atomically(output_file, text.encode("utf-8"))
     except OSError as error:
         raise ConfigError(f"cannot write {output_file}: {error.strerror or error}") from None
@@ -324,13 +447,20 @@ def _emit(text: str, output_file: Path | None) -> None:
 @_inventory_option
 @_config_option
 @click.option(
+    "--output-format",
     "--format",
     "output_format",
     type=click.Choice(sorted(ROUTE_FORMATS)),
     default="table",
     show_default=True,
+    help="table, json, csv, or a routing map: dot (Graphviz), mermaid, html (one page).",
 )
-@click.option("--output-file", type=click.Path(path_type=Path, dir_okay=False))
+@click.option(
+    "--output-file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write here (missing folders are created).",
+)
+@click.option("--quiet", "-q", is_flag=True, help="Say nothing on stderr but errors.")
 @_execution_options
 @_verbose_option
 @_guarded
@@ -340,22 +470,42 @@ def routes(
     config: Path | None,
     output_format: str,
     output_file: Path | None,
+    quiet: bool,
     jobs: int | None,
     no_cache: bool,
     cache_dir: Path | None,
     verbose: bool,
 ) -> None:
-    """Print every task's resolved routing (queue, executor, pool, pool_slots)."""
-    settings = _settings(config).with_overrides(inventory)
-    targets = lint_targets(paths, settings)
-    if targets.paths == (STDIN,):
+    """Print every task's resolved routing (queue, executor, pool, pool_slots), or draw it.
+
+    Exits 1, naming them, when some files could not be read or parsed: their tasks are missing.
+    """
+    if STDIN in paths:
         raise ConfigError("routes reads files, not stdin")
+    runs = plan(paths, config, None, lambda settings: settings.with_overrides(inventory))
+    if len(runs) > 1:
+        roots = ", ".join(str(project.settings.root) for project in runs)
+        raise ConfigError(f"routes draws one project at a time; these paths span {roots}")
+    settings, targets = runs[0].settings, runs[0].targets
     deployment = _inventory(settings, quiet=True)
     execution = _execution(settings, jobs, no_cache, cache_dir, progress=False)
     report = run(
         targets.paths, settings.with_overrides(select=["DRL001"]), deployment, None, execution
     )
     _emit(ROUTE_FORMATS[output_format](report.tasks, deployment), output_file)
+    for diagnostic in report.diagnostics:
+        click.echo(
+            f"dagroute-lint: {printable(diagnostic.path)}: {printable(diagnostic.message)}",
+            err=True,
+        )
+    if report.diagnostics:
+        if not quiet:
+            click.echo(
+                f"dagroute-lint: {_count(len(report.diagnostics), 'file')} could not be read or "
+                "parsed: the routes above lack their tasks",
+                err=True,
+            )
+        sys.exit(EXIT_REPORTED)
 
 
 @main.command(name="rules")
@@ -380,11 +530,22 @@ def inventory_group() -> None:
 
 
 @inventory_group.command(name="check")
-@click.argument("path", type=click.Path(path_type=Path, dir_okay=False), default="dagroute.toml")
+@click.argument("path", type=click.Path(path_type=Path, dir_okay=False), required=False)
+@_config_option
 @_verbose_option
 @_guarded
-def inventory_check(path: Path, verbose: bool) -> None:
-    """Validate an inventory file; exit 2 with the first mistake found."""
+def inventory_check(path: Path | None, config: Path | None, verbose: bool) -> None:
+    """Validate an inventory file (default: the one the project's settings name); exit 2 with
+    the first mistake found."""
+    if path is None:
+        settings = load_settings(config, Path.cwd())
+        path = settings.default_inventory()
+        if path is None:
+            raise ConfigError(
+                f"no inventory to check: no `inventory` setting and no dagroute.toml in "
+                f"{settings.root}"
+            )
+        path = cwd_relative(path)
     deployment = load_inventory(path)
     click.echo(
         f"{path}: ok ({len(deployment.executors)} executors, {len(deployment.workers)} workers, "

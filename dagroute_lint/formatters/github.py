@@ -1,4 +1,5 @@
-"""GitHub Actions workflow commands, so diagnostics appear as annotations on the pull request."""
+"""GitHub Actions workflow commands (``::error`` or ``::warning``, as the rule's severity), so
+diagnostics appear as annotations on the pull request."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from collections.abc import Sequence
 
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.formatters.escape import printable
+from dagroute_lint.formatters.severity import severity
 
 
 def _escape_data(text: str) -> str:
@@ -20,7 +22,7 @@ def _escape_property(text: str) -> str:
 
 def format_github(diagnostics: Sequence[Diagnostic]) -> str:
     return "".join(
-        f"::error title={_escape_property(d.code)},file={_escape_property(d.path)},"
+        f"::{severity(d)} title={_escape_property(d.code)},file={_escape_property(d.path)},"
         f"line={d.line},col={d.column}::{_escape_data(f'{d.code} {d.message}')}\n"
         for d in diagnostics
     )

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from dagroute_lint.config import Settings
 from dagroute_lint.deployment.inventory import Inventory
-from dagroute_lint.diagnostics import Diagnostic, unsuppressed
+from dagroute_lint.diagnostics import UNUSED_NOQA, Diagnostic, unsuppressed
 from dagroute_lint.model import Expr, Module, Position, Ref, SyntaxProblem
 from dagroute_lint.pipeline.cache import SummaryCache
 from dagroute_lint.pipeline.extraction import Extractor, Request
@@ -23,6 +23,7 @@ from dagroute_lint.sources.discovery import (
     SourceFile,
     absolute,
     discover,
+    force_excluded,
     might_define_dags,
     module_candidates,
     module_name,
@@ -190,9 +191,20 @@ def _run(
         display, data = stdin
         source = SourceFile(display, absolute(Path(display)), named=True)
         files: list[tuple[SourceFile, bytes | SyntaxProblem]] = [(source, data)]
+        if settings.force_exclude and force_excluded(
+            display, settings.excludes(), settings.respect_gitignore
+        ):
+            files = []
     else:
         syntax = _ignore_syntax(settings, inventory)
-        sources = discover(paths, settings.exclude, settings.dags, syntax)
+        sources = discover(
+            paths,
+            settings.excludes(),
+            settings.dags,
+            syntax,
+            force_exclude=settings.force_exclude,
+            respect_gitignore=settings.respect_gitignore,
+        )
         files = [(source, _read(source)) for source in sources]
     sources, modules = _extract_reported(files, index, symbols)
     resolver = Resolver(
@@ -210,13 +222,17 @@ def _run(
         context = Context(module, tasks, inventory, resolver.airflow_major, first_party)
         ignored = settings.ignored_for(source.path)
         found: list[Diagnostic] = []
+        ran: set[str] = set()
         for rule in rules:
             if rule.code in ignored or (rule.needs_inventory and inventory is None):
                 continue
             if module.syntax_error is not None and rule.needs_inventory:
                 continue
+            ran.add(rule.code)
             found.extend(rule.check(context))
-        report.diagnostics.extend(unsuppressed(found, module))
+        report.diagnostics.extend(
+            unsuppressed(found, module, frozenset(ran), report_unused=UNUSED_NOQA in ran)
+        )
     report.diagnostics.sort()
     return report
 

@@ -4,16 +4,19 @@ pre-commit passes the files a commit changed. A change to the inventory (or to t
 ``pyproject.toml``) can break or fix any task of the repository, so when one of those files is
 among the paths the whole DAG universe is linted instead: the ``dags`` folders, or the project
 root when no ``dags`` setting names them. Other TOML files are not DAGs and are passed over.
+
+Each path belongs to its own project (the nearest settings or inventory up from it), so one
+command line may lint several projects, each under its own settings and inventory.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from dagroute_lint.config import Settings
+from dagroute_lint.config import Project, Settings, find_project, load_settings, settings_of
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.sources.discovery import absolute, cwd_relative
 
@@ -30,11 +33,12 @@ class Targets:
 
 
 def lint_targets(given: Sequence[str], settings: Settings) -> Targets:
-    """What ``dagroute-lint`` lints for the command-line ``given`` paths under ``settings``."""
+    """What ``dagroute-lint`` lints for the command-line ``given`` paths under ``settings``.
+
+    With no paths, the ``dags`` folders, else the working directory (as ruff lints ``.``).
+    """
     if not given:
-        if not settings.dags:
-            raise ConfigError("no paths given and no `dags` setting: nothing to lint")
-        return Targets(tuple(_shown(folder) for folder in settings.dags))
+        return Targets(tuple(_shown(folder) for folder in settings.dags) or (".",))
     if STDIN in given:
         if list(given) != [STDIN]:
             raise ConfigError("`-` (stdin) cannot be combined with other paths")
@@ -59,6 +63,46 @@ def lint_targets(given: Sequence[str], settings: Settings) -> Targets:
         everything = settings.dags or (settings.root,)
         paths = [_shown(folder) for folder in everything] + paths
     return Targets(tuple(paths), trigger, tuple(passed_over))
+
+
+@dataclass(frozen=True)
+class ProjectRun:
+    """The share of a command line one project governs: its settings and its paths."""
+
+    settings: Settings
+    targets: Targets
+
+
+def plan(
+    given: Sequence[str],
+    config: Path | None,
+    stdin_filename: str | None,
+    flags: Callable[[Settings], Settings],
+) -> list[ProjectRun]:
+    """Group ``given`` by the project each path belongs to, each with its settings and flags.
+
+    ``--config`` makes one project of everything. Stdin belongs to the project of
+    ``stdin_filename``; no paths, to the project of the working directory.
+    """
+    if config is not None:
+        settings = flags(load_settings(config, Path.cwd()))
+        return [ProjectRun(settings, lint_targets(given, settings))]
+    if list(given) == [STDIN] or not given:
+        start = Path(stdin_filename).parent if given and stdin_filename else Path.cwd()
+        settings = flags(settings_of(find_project(start)))
+        return [ProjectRun(settings, lint_targets(given, settings))]
+    groups: dict[Project, list[str]] = {}
+    for path in given:
+        if path == STDIN:
+            raise ConfigError("`-` (stdin) cannot be combined with other paths")
+        where = Path(path)
+        folder = where if where.is_dir() else where.parent
+        groups.setdefault(find_project(folder), []).append(path)
+    runs = []
+    for project, paths in groups.items():
+        settings = flags(settings_of(project))
+        runs.append(ProjectRun(settings, lint_targets(paths, settings)))
+    return runs
 
 
 def _shown(folder: Path) -> str:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dagroute_lint.sources.airflowignore import AirflowIgnore
+from dagroute_lint.sources.gitignore import git_ignored
 
 # Folders no DAG repository wants linted.
 DEFAULT_EXCLUDES = (
@@ -57,11 +58,15 @@ def discover(
     exclude: Sequence[str],
     dag_folders: Sequence[Path] = (),
     ignore_syntax: str = "glob",
+    force_exclude: bool = False,
+    respect_gitignore: bool = False,
 ) -> list[SourceFile]:
     """Files named directly and every ``*.py`` in folders, less excludes and ``.airflowignore``.
 
     ``.airflowignore`` files apply from the innermost of ``dag_folders`` holding a path, else from
-    the folder given (or, for a file, its own folder), as when Airflow is pointed there.
+    the folder given (or, for a file, its own folder), as when Airflow is pointed there. Files
+    git ignores are left out of folders with ``respect_gitignore``; files named on the command
+    line are linted even when excluded, unless ``force_exclude`` (as in ruff, for pre-commit).
     """
     found: dict[Path, SourceFile] = {}
     patterns = _matcher((*DEFAULT_EXCLUDES, *exclude))
@@ -82,7 +87,14 @@ def discover(
         elif not ignore_for(_dag_folder(resolved, dag_folders) or resolved.parent).ignores(
             resolved
         ):
+            if force_exclude and walk_excludes(given, exclude):
+                continue
             found.setdefault(resolved, SourceFile(given, resolved, named=True))
+    if respect_gitignore:
+        ignored = git_ignored(
+            [source.path for source in found.values() if force_exclude or not source.named]
+        )
+        found = {path: source for path, source in found.items() if path not in ignored}
     return sorted(found.values(), key=lambda source: source.display)
 
 
@@ -158,6 +170,13 @@ def cwd_relative(path: Path) -> Path:
     """``path`` relative to the working directory when it lies inside it, as given otherwise."""
     cwd = Path.cwd()
     return path.relative_to(cwd) if path.is_absolute() and path.is_relative_to(cwd) else path
+
+
+def force_excluded(path: str, exclude: Sequence[str], respect_gitignore: bool) -> bool:
+    """Whether ``--force-exclude`` drops a file named on its own (or read from stdin)."""
+    if walk_excludes(path, exclude):
+        return True
+    return respect_gitignore and absolute(Path(path)) in git_ignored([absolute(Path(path))])
 
 
 def walk_excludes(path: str, exclude: Sequence[str]) -> bool:
