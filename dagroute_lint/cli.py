@@ -95,7 +95,10 @@ def _fail(message: str) -> None:
 def _inventory(settings: Settings, quiet: bool) -> Inventory | None:
     if settings.default_inventory() is None:
         if not quiet:
-            running = ", ".join(rule.code for rule in all_rules() if not rule.needs_inventory)
+            selected = settings.selected_codes()
+            running = ", ".join(
+                rule.code for rule in all_rules() if not rule.needs_inventory and rule.code in selected
+            )
             click.echo(
                 "dagroute-lint: no inventory (no --inventory, no `inventory` setting, no "
                 f"dagroute.toml in {cwd_relative(settings.root)}): only {running} run; queue, "

@@ -172,7 +172,8 @@ def find_project(start: Path) -> Project:
                 return Project(directory, candidate)
         if (directory / DEFAULT_INVENTORY).is_file():
             return Project(directory)
-    return Project(project_root(start))
+    cwd = Path.cwd()
+    return Project(project_root(start if not start.is_relative_to(cwd) else cwd))
 
 
 def project_root(start: Path) -> Path:

@@ -125,7 +125,7 @@ def test_commits_fail_then_pass_and_an_inventory_change_rechecks_every_dag(
     output = failing.stdout + failing.stderr
     assert failing.returncode == 1, output
     assert "dagroute-lint" in output and "Failed" in output
-    assert "dags/report.py:5:5: DRL101 task 'build' in dag 'lab' routes to queue 'reports'" in (
+    assert "dags/report.py:5:5: DRL101 [error] task 'build' in dag 'lab' routes to queue 'reports'" in (
         output
     )
     assert commits(hooked_repository) == 1
@@ -145,7 +145,7 @@ def test_commits_fail_then_pass_and_an_inventory_change_rechecks_every_dag(
     broken = commit(hooked_repository, pre_commit_home, "stop serving imports")
     output = broken.stdout + broken.stderr
     assert broken.returncode == 1, output
-    assert "dags/report.py:5:5: DRL101 task 'build' in dag 'lab' routes to queue 'imports'" in (
+    assert "dags/report.py:5:5: DRL101 [error] task 'build' in dag 'lab' routes to queue 'imports'" in (
         output
     )
     assert "dagroute.toml is the deployment inventory or the settings" in output
@@ -175,7 +175,7 @@ def test_run_reports_only_the_files_passed_and_all_files_reports_all(
     assert every.returncode == 1, every.stdout + every.stderr
     reported = [line for line in every.stdout.splitlines() if ": DRL" in line]
     assert reported == [
-        "dags/bad.py:5:5: DRL101 task 'build' in dag 'lab' routes to queue 'reports', "
+        "dags/bad.py:5:5: DRL101 [error] task 'build' in dag 'lab' routes to queue 'reports', "
         "but no CeleryExecutor worker serves it (served: default, imports); it will stay "
         "queued and never start"
     ]
@@ -206,7 +206,7 @@ def test_try_repo_fails_on_the_failing_commit_and_passes_on_the_fixed_one(
 
     failing = try_repo()
     assert failing.returncode == 1, failing.stdout + failing.stderr
-    assert "dags/report.py:5:5: DRL101 task 'build' in dag 'lab' routes to queue 'reports'" in (
+    assert "dags/report.py:5:5: DRL101 [error] task 'build' in dag 'lab' routes to queue 'reports'" in (
         failing.stdout
     )
 
