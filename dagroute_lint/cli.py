@@ -28,9 +28,8 @@ from dagroute_lint.deployment.init.build import (
 from dagroute_lint.deployment.init.environment import current_environment, interpreter_environment
 from dagroute_lint.deployment.inventory import Inventory, load_inventory
 from dagroute_lint.errors import ConfigError
-from dagroute_lint.formatters import FORMATTERS
+from dagroute_lint.formatters import FORMATTERS, ROUTE_FORMATS
 from dagroute_lint.formatters.escape import printable
-from dagroute_lint.formatters.routes import ROUTE_FORMATS
 from dagroute_lint.formatters.statistics import STATISTICS_FORMATS, format_statistics
 from dagroute_lint.formatters.summary import count, summary_line, wants_colour
 from dagroute_lint.formatters.text import format_text
@@ -97,7 +96,9 @@ def _inventory(settings: Settings, quiet: bool) -> Inventory | None:
         if not quiet:
             selected = settings.selected_codes()
             running = ", ".join(
-                rule.code for rule in all_rules() if not rule.needs_inventory and rule.code in selected
+                rule.code
+                for rule in all_rules()
+                if not rule.needs_inventory and rule.code in selected
             )
             click.echo(
                 "dagroute-lint: no inventory (no --inventory, no `inventory` setting, no "
@@ -456,7 +457,7 @@ def _emit(text: str, output_file: Path | None) -> None:
     type=click.Choice(sorted(ROUTE_FORMATS)),
     default="table",
     show_default=True,
-    help="table, json, csv, or a routing map: dot (Graphviz), mermaid, html (one page).",
+    help="table, json, csv, or the routing map: dot (Graphviz), mermaid, svg, html (one page).",
 )
 @click.option(
     "--output-file",
