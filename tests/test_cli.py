@@ -40,7 +40,9 @@ def invoke(*args: str, input: str | None = None) -> tuple[int, str, str]:
 def test_reports_with_exit_code_one_and_flake8_lines(repo: Path) -> None:
     code, out, err = invoke("dags")
     assert code == 1
-    assert out.startswith("dags/dag.py:4:5: DRL101 [error] task 'build' in dag 'lab' routes to queue")
+    assert out.startswith(
+        "dags/dag.py:4:5: DRL101 [error] task 'build' in dag 'lab' routes to queue"
+    )
     assert "Found 1 problem in 1 file." in err
 
 

@@ -259,5 +259,6 @@ def test_real_vim_make_with_the_readme_snippet(repo: Path) -> None:
     rows = [line.split("\t") for line in result_file.read_text().splitlines()]
     expected = json_rows("dags/report.py")
     assert rows == [
-        [f, str(line), str(col), f"{code} [error] {message}"] for f, line, col, code, message in expected
+        [f, str(line), str(col), f"{code} [error] {message}"]
+        for f, line, col, code, message in expected
     ]

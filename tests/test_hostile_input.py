@@ -298,7 +298,9 @@ def test_symlink_loop_named_on_the_command_line(
     assert code == 1
     assert out == (
         "gone.py:1:1: DRL001 [error] cannot read file: No such file or directory" + SKIPPED + "\n"
-        "loop.py:1:1: DRL001 [error] cannot read file: Too many levels of symbolic links" + SKIPPED + "\n"
+        "loop.py:1:1: DRL001 [error] cannot read file: Too many levels of symbolic links"
+        + SKIPPED
+        + "\n"
     )
 
 

@@ -125,8 +125,9 @@ def test_commits_fail_then_pass_and_an_inventory_change_rechecks_every_dag(
     output = failing.stdout + failing.stderr
     assert failing.returncode == 1, output
     assert "dagroute-lint" in output and "Failed" in output
-    assert "dags/report.py:5:5: DRL101 [error] task 'build' in dag 'lab' routes to queue 'reports'" in (
-        output
+    assert (
+        "dags/report.py:5:5: DRL101 [error] task 'build' in dag 'lab' routes to queue 'reports'"
+        in (output)
     )
     assert commits(hooked_repository) == 1
 
@@ -145,8 +146,9 @@ def test_commits_fail_then_pass_and_an_inventory_change_rechecks_every_dag(
     broken = commit(hooked_repository, pre_commit_home, "stop serving imports")
     output = broken.stdout + broken.stderr
     assert broken.returncode == 1, output
-    assert "dags/report.py:5:5: DRL101 [error] task 'build' in dag 'lab' routes to queue 'imports'" in (
-        output
+    assert (
+        "dags/report.py:5:5: DRL101 [error] task 'build' in dag 'lab' routes to queue 'imports'"
+        in (output)
     )
     assert "dagroute.toml is the deployment inventory or the settings" in output
     assert commits(hooked_repository) == 2
@@ -206,8 +208,9 @@ def test_try_repo_fails_on_the_failing_commit_and_passes_on_the_fixed_one(
 
     failing = try_repo()
     assert failing.returncode == 1, failing.stdout + failing.stderr
-    assert "dags/report.py:5:5: DRL101 [error] task 'build' in dag 'lab' routes to queue 'reports'" in (
-        failing.stdout
+    assert (
+        "dags/report.py:5:5: DRL101 [error] task 'build' in dag 'lab' routes to queue 'reports'"
+        in (failing.stdout)
     )
 
     write_repo(tmp_path, {"dags/report.py": DAG.format(name="IMPORTS_QUEUE")})
