@@ -337,11 +337,12 @@ def check(
         _emit(format_statistics(report.diagnostics, output_format), output_file)
     elif output_format == "text":
         colour = output_file is None and wants_colour(sys.stdout, os.environ)
-        _emit(format_text(report.diagnostics, colour), output_file)
+        _emit(format_text(report.diagnostics, colour), output_file, colour)
     else:
         _emit(FORMATTERS[output_format](report.diagnostics), output_file)
     if not quiet and output_format == "text":
-        click.echo(summary_line(report.diagnostics, wants_colour(sys.stderr, os.environ)), err=True)
+        colour = wants_colour(sys.stderr, os.environ)
+        click.echo(summary_line(report.diagnostics, colour), err=True, color=colour)
     sys.exit(EXIT_REPORTED if report.diagnostics and not exit_zero else EXIT_CLEAN)
 
 
@@ -434,10 +435,13 @@ def _explain_targets(targets: Targets) -> None:
         )
 
 
-def _emit(text: str, output_file: Path | None) -> None:
-    """``text`` on stdout, or written to ``output_file`` (its folders created, as ruff does)."""
+def _emit(text: str, output_file: Path | None, colour: bool = False) -> None:
+    """``text`` on stdout, or written to ``output_file`` (its folders created, as ruff does).
+
+    ``colour``: the text holds colour codes on purpose (click strips them from pipes otherwise).
+    """
     if output_file is None:
-        click.echo(text, nl=False)
+        click.echo(text, nl=False, color=colour or None)
         return
     try:
         output_file.absolute().parent.mkdir(parents=True, exist_ok=True)
