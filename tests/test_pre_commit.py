@@ -218,3 +218,24 @@ def test_try_repo_fails_on_the_failing_commit_and_passes_on_the_fixed_one(
     passing = try_repo()
     assert passing.returncode == 0, passing.stdout + passing.stderr
     assert ": DRL" not in passing.stdout
+
+
+def test_an_excluded_file_does_not_block_a_commit(
+    hooked_repository: Path, pre_commit_home: Path
+) -> None:
+    """The hook runs with ``--force-exclude``: pre-commit names the file, the settings exclude it,
+    and the commit goes through as ``dagroute-lint dags/`` would pass it over."""
+    write_repo(
+        hooked_repository,
+        {
+            "pyproject.toml": '[tool.dagroute-lint]\ndags = ["dags"]\nexclude = ["scratch"]\n',
+            "dags/scratch/bad.py": DAG.format(name="REPORTS_QUEUE"),
+        },
+    )
+    _git(hooked_repository, "add", "-A")
+    result = pre_commit(
+        hooked_repository, pre_commit_home, "run", "dagroute-lint", "--files",
+        "dags/scratch/bad.py",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Passed" in result.stdout
