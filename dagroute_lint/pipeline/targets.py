@@ -92,12 +92,15 @@ def plan(
         settings = flags(settings_of(find_project(start)))
         return [ProjectRun(settings, lint_targets(given, settings))]
     groups: dict[Project, list[str]] = {}
+    found: dict[Path, Project] = {}  # pre-commit passes many files of few folders
     for path in given:
         if path == STDIN:
             raise ConfigError("`-` (stdin) cannot be combined with other paths")
         where = Path(path)
         folder = where if where.is_dir() else where.parent
-        groups.setdefault(find_project(folder), []).append(path)
+        if folder not in found:
+            found[folder] = find_project(folder)
+        groups.setdefault(found[folder], []).append(path)
     runs = []
     for project, paths in groups.items():
         settings = flags(settings_of(project))
