@@ -122,7 +122,7 @@ def run_installed(command: Path, repo: Path, *args: str) -> subprocess.Completed
 def test_installed_plugin_rule_runs_and_honours_noqa(plugin_venv: Path, repo: Path) -> None:
     result = run_installed(plugin_venv, repo, "dags")
     assert result.returncode == 1, result.stderr
-    assert result.stdout == "dags/dag.py:4:5: XYZ100 task 'build' sets no retries\n"
+    assert result.stdout == "dags/dag.py:4:5: XYZ100 [error] task 'build' sets no retries\n"
 
 
 def test_installed_plugin_rule_is_selected_and_ignored_like_ours(
@@ -269,7 +269,7 @@ def test_a_crashing_plugin_rule_names_itself_and_the_file(
     installed(entry("ok", f"{pack}:ONE"), entry("crash", f"{pack}:CRASHING"))
     result = CliRunner().invoke(main, ["dags", "--select", "ABC100"])
     assert result.exit_code == 1
-    assert "ABC100 fires" in result.stdout
+    assert "ABC100 [error] fires" in result.stdout
     result = CliRunner().invoke(main, ["dags", "--quiet"])
     assert result.exit_code == 2
     assert result.stderr == (
