@@ -28,7 +28,6 @@ from tests.tools import (
 
 GAPS = """
 import os
-from airflow.providers.apache.spark.operators.spark_submit import SparkSubmitOperator
 from airflow.providers.standard.operators.bash import BashOperator
 from airflow.sdk import DAG
 
@@ -36,6 +35,13 @@ with DAG("lab"):
     BashOperator(task_id="fine", bash_command="x")
     BashOperator(task_id="stuck", bash_command="x", queue="reports")
     BashOperator(task_id="guess", bash_command="x", queue=os.environ["Q"])
+"""
+# Its own file: a module-level import counts for every task of the file (DRL202).
+SPARK = """
+from airflow.providers.apache.spark.operators.spark_submit import SparkSubmitOperator
+from airflow.sdk import DAG
+
+with DAG("spark_lab"):
     SparkSubmitOperator(task_id="spark", application="a.py", executor="KubernetesExecutor")
 """
 # A name that would end a label and start a node in careless output, in every format.
@@ -60,7 +66,9 @@ with DAG("big"):
 
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    write_repo(tmp_path, {"dags/gaps.py": GAPS, "dagroute.toml": CELERY_K8S})
+    write_repo(
+        tmp_path, {"dags/gaps.py": GAPS, "dags/spark.py": SPARK, "dagroute.toml": CELERY_K8S}
+    )
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
@@ -72,7 +80,7 @@ def drawn(output_format: str, *paths: str) -> str:
 
 
 def test_the_map_marks_gaps_unused_queues_and_unknowns(tmp_path: Path) -> None:
-    report = lint_repo(tmp_path, {"dags/gaps.py": GAPS})
+    report = lint_repo(tmp_path, {"dags/gaps.py": GAPS, "dags/spark.py": SPARK})
     graph = routing_map(report.tasks, load(tmp_path))
     states = {node.label: node.state for node in graph.nodes.values()}
     assert states["reports"] == "problem"  # used, no worker serves it
@@ -93,7 +101,7 @@ def test_the_map_marks_gaps_unused_queues_and_unknowns(tmp_path: Path) -> None:
         ("KubernetesExecutor", "k8s-pods"),
         ("k8s-pods", "pods"),
     }
-    assert list(graph.dags) == ["lab"]
+    assert list(graph.dags) == ["lab", "spark_lab"]
 
 
 def load(root: Path) -> Inventory:
@@ -153,7 +161,7 @@ def decoded(text: str) -> str:
 def test_mermaid_is_accepted_by_the_mermaid_parser(repo: Path) -> None:
     parsed = mermaid(drawn("mermaid"))
     assert parsed["type"] == "flowchart-v2"
-    assert parsed["subgraphs"] == ["lab"]
+    assert parsed["subgraphs"] == ["lab", "spark_lab"]
     vertices = parsed["vertices"]
     assert isinstance(vertices, list)
     assert {"fine", "stuck", "spark", "reports", "queue ?", "celery-general", "pods"} <= set(
@@ -171,6 +179,7 @@ def _tasks_and_inventory(root: Path) -> tuple[list[ResolvedTask], Inventory]:
 
 def test_hostile_names_stay_inside_their_labels(repo: Path) -> None:
     (repo / "dags" / "gaps.py").unlink()
+    (repo / "dags" / "spark.py").unlink()
     write_repo(repo, {"dags/names.py": NAMES})
     parsed = mermaid(drawn("mermaid"))
     graph = routing_map(*_tasks_and_inventory(repo))

@@ -3,9 +3,9 @@
 The drawing formats (``dot``, ``mermaid``, ``svg``, ``html``) all draw this one graph, so they
 agree. A DAG with more than ``COLLAPSE_AT`` tasks shows one node per destination ("12 tasks")
 instead of one per task. Gaps are marked: a queue no worker serves, an executor the deployment
-does not configure, and a task whose operator's provider is missing from a runtime it reaches
-are ``problem``; a worker queue no task uses is ``unused``; a queue or executor that cannot be
-known without running the file is ``unknown``.
+does not configure, and a task needing a provider that a runtime it reaches lacks (as DRL202
+finds it) are ``problem``; a worker queue no task uses is ``unused``; a queue or executor that
+cannot be known without running the file is ``unknown``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from dagroute_lint.deployment.executors import ExecutorEntry
 from dagroute_lint.deployment.inventory import Inventory, Worker
 from dagroute_lint.resolve.placement import Placement, place, workers_of
 from dagroute_lint.resolve.tasks import ResolvedTask
-from dagroute_lint.rules.providers import has_provider
+from dagroute_lint.rules.providers import has_provider, parse_needs, task_needs
 
 COLLAPSE_AT = 12
 DEFAULT_AIRFLOW_MAJOR = 3
@@ -193,16 +193,16 @@ def _unknown_queue(graph: RoutingMap) -> Node:
 def _missing(
     task: ResolvedTask, workers: Sequence[Worker], inventory: Inventory
 ) -> tuple[str, ...]:
-    """The operator's provider, for each worker whose runtime lacks it."""
-    provider = task.provider
-    if provider is None:
-        return ()
+    """Each provider the task needs (as DRL202 finds them: its file's module-level imports, its
+    operator, its own imports) that a worker it reaches lacks."""
     major = inventory.airflow_major or DEFAULT_AIRFLOW_MAJOR
+    needs = task_needs(task, parse_needs(task.module, major), major)
     return tuple(
-        f"{provider} on {worker.name}"
+        f"{need.distribution} on {worker.name}"
+        for need in needs
         for worker in workers
         if worker.runtime in inventory.runtimes
-        and not has_provider(inventory.runtimes[worker.runtime], provider, major)
+        and not has_provider(inventory.runtimes[worker.runtime], need.distribution, major)
     )
 
 
