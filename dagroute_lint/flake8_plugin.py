@@ -48,7 +48,7 @@ class DagrouteChecker:
             yield 1, 0, f"{UNUSABLE} {configuration}", type(self)
             return
         settings, inventory = configuration
-        if walk_excludes(self.filename, settings.excludes()):
+        if walk_excludes(self.filename, settings.excludes(), settings.root):
             return
         buffer = (self.filename, _source_bytes(self.lines))
         try:

@@ -145,6 +145,18 @@ def test_force_exclude_applies_excludes_to_named_files(project: Path) -> None:
     assert (code, out) == (0, "")
 
 
+def test_force_exclude_from_another_folder_matches_below_the_project(
+    project: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    (project / "pyproject.toml").write_text('[tool.dagroute-lint]\nexclude = ["dags/one.py"]\n')
+    target = str(project / "dags" / "one.py")
+    args = [str(BIN / "dagroute-lint"), "-q", "-", "--stdin-filename", target]
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    source = UNSERVED.format(name="one").lstrip()
+    assert run_command(args, elsewhere, source).returncode == 1
+    assert run_command([*args, "--force-exclude"], elsewhere, source).stdout == ""
+
+
 def test_extend_exclude_adds_to_exclude(project: Path) -> None:
     write_repo(project, {"dags/two.py": UNSERVED.format(name="two")})
     (project / "pyproject.toml").write_text('[tool.dagroute-lint]\nexclude = ["one.py"]\n')

@@ -192,7 +192,7 @@ def _run(
         source = SourceFile(display, absolute(Path(display)), named=True)
         files: list[tuple[SourceFile, bytes | SyntaxProblem]] = [(source, data)]
         if settings.force_exclude and force_excluded(
-            display, settings.excludes(), settings.respect_gitignore
+            display, settings.excludes(), settings.respect_gitignore, settings.root
         ):
             files = []
     else:
@@ -204,6 +204,7 @@ def _run(
             syntax,
             force_exclude=settings.force_exclude,
             respect_gitignore=settings.respect_gitignore,
+            root=settings.root,
         )
         files = [(source, _read(source)) for source in sources]
     sources, modules = _extract_reported(files, index, symbols)

@@ -60,13 +60,15 @@ def discover(
     ignore_syntax: str = "glob",
     force_exclude: bool = False,
     respect_gitignore: bool = False,
+    root: Path | None = None,
 ) -> list[SourceFile]:
     """Files named directly and every ``*.py`` in folders, less excludes and ``.airflowignore``.
 
     ``.airflowignore`` files apply from the innermost of ``dag_folders`` holding a path, else from
     the folder given (or, for a file, its own folder), as when Airflow is pointed there. Files
     git ignores are left out of folders with ``respect_gitignore``; files named on the command
-    line are linted even when excluded, unless ``force_exclude`` (as in ruff, for pre-commit).
+    line are linted even when excluded, unless ``force_exclude`` (as in ruff, for pre-commit);
+    their excludes are also matched below the project ``root``.
     """
     found: dict[Path, SourceFile] = {}
     patterns = _matcher((*DEFAULT_EXCLUDES, *exclude))
@@ -87,7 +89,7 @@ def discover(
         elif not ignore_for(_dag_folder(resolved, dag_folders) or resolved.parent).ignores(
             resolved
         ):
-            if force_exclude and walk_excludes(given, exclude):
+            if force_exclude and walk_excludes(given, exclude, root):
                 continue
             found.setdefault(resolved, SourceFile(given, resolved, named=True))
     if respect_gitignore:
@@ -172,19 +174,28 @@ def cwd_relative(path: Path) -> Path:
     return path.relative_to(cwd) if path.is_absolute() and path.is_relative_to(cwd) else path
 
 
-def force_excluded(path: str, exclude: Sequence[str], respect_gitignore: bool) -> bool:
+def force_excluded(
+    path: str, exclude: Sequence[str], respect_gitignore: bool, root: Path | None = None
+) -> bool:
     """Whether ``--force-exclude`` drops a file named on its own (or read from stdin)."""
-    if walk_excludes(path, exclude):
+    if walk_excludes(path, exclude, root):
         return True
     return respect_gitignore and absolute(Path(path)) in git_ignored([absolute(Path(path))])
 
 
-def walk_excludes(path: str, exclude: Sequence[str]) -> bool:
+def walk_excludes(path: str, exclude: Sequence[str], root: Path | None = None) -> bool:
     """Whether linting a folder would pass over ``path``: for tools that hand files one by one.
 
     The same patterns as the folder walk, matched against each folder and the file name below
-    the working directory, and against the path as given.
+    the working directory, against the path as given, and against the path below the project
+    ``root`` (so an editor running elsewhere with an absolute path gets the same answer).
     """
     patterns = _matcher((*DEFAULT_EXCLUDES, *exclude))
     given = cwd_relative(Path(path))
-    return any(_excluded(part, patterns) for part in given.parts) or _excluded(path, patterns)
+    candidates = [path]
+    resolved = absolute(Path(path))
+    if root is not None and resolved.is_relative_to(root):
+        candidates.append(resolved.relative_to(root).as_posix())
+    return any(_excluded(part, patterns) for part in given.parts) or any(
+        _excluded(candidate, patterns) for candidate in candidates
+    )
