@@ -8,6 +8,7 @@ govern the files under it. ``--config`` names the settings file instead, for eve
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -17,7 +18,7 @@ from dagroute_lint.deployment.toml import toml
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.rules.selection import RuleSelection, expand_all, resolve_selection
 from dagroute_lint.sources.airflowignore import SYNTAXES
-from dagroute_lint.sources.discovery import absolute
+from dagroute_lint.sources.discovery import DEFAULT_EXCLUDES, absolute
 from dagroute_lint.sources.globs import ProjectGlob, project_glob
 
 SECTION = "dagroute-lint"
@@ -66,6 +67,7 @@ class Settings:
     roots: tuple[Path, ...] = ()
     dag_ignore_file_syntax: str | None = None
     given: tuple[tuple[str, str], ...] = ()
+    skip_folders: tuple[Path, ...] = ()  # projects of their own inside this one's folders
 
     def with_overrides(
         self,
@@ -165,15 +167,40 @@ def find_project(start: Path) -> Project:
     """
     start = absolute(start)
     for directory in (start, *start.parents):
-        candidate = directory / "pyproject.toml"
-        if candidate.is_file():
-            tool = _read_config(candidate).get("tool")
-            if isinstance(tool, dict) and SECTION in tool:
-                return Project(directory, candidate)
-        if (directory / DEFAULT_INVENTORY).is_file():
-            return Project(directory)
+        if is_project(directory):
+            candidate = directory / "pyproject.toml"
+            has_settings = candidate.is_file() and SECTION in _tool(candidate)
+            return Project(directory, candidate if has_settings else None)
     cwd = Path.cwd()
     return Project(project_root(start if not start.is_relative_to(cwd) else cwd))
+
+
+def is_project(directory: Path) -> bool:
+    """Whether ``directory`` holds settings (a ``[tool.dagroute-lint]`` table) or an inventory."""
+    if (directory / DEFAULT_INVENTORY).is_file():
+        return True
+    candidate = directory / "pyproject.toml"
+    if not candidate.is_file():
+        return False
+    return SECTION in _tool(candidate)
+
+
+def nested_projects(folder: Path) -> list[Path]:
+    """The outermost projects inside ``folder`` (not ``folder`` itself), as walked from it: their
+    files follow their own settings, as ruff gives each file its nearest configuration."""
+    found: list[Path] = []
+    for directory, subdirectories, _ in os.walk(folder):
+        kept = []
+        for name in sorted(subdirectories):
+            if name in DEFAULT_EXCLUDES:
+                continue
+            inner = Path(directory) / name
+            if is_project(inner):
+                found.append(inner)
+            else:
+                kept.append(name)
+        subdirectories[:] = kept
+    return found
 
 
 def project_root(start: Path) -> Path:
@@ -201,6 +228,11 @@ def settings_of(project: Project) -> Settings:
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: tool.{SECTION}: expected a table")
     return _settings_from_table(table, path)
+
+
+def _tool(path: Path) -> dict[str, object]:
+    tool = _read_config(path).get("tool")
+    return tool if isinstance(tool, dict) else {}
 
 
 def _read_config(path: Path) -> dict[str, object]:

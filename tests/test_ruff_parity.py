@@ -94,6 +94,24 @@ def test_each_path_is_linted_under_its_own_project(project: Path) -> None:
     assert [line.split(":")[0] for line in out.splitlines()] == ["dags/one.py"]
 
 
+def test_a_project_inside_a_folder_walked_keeps_its_own_settings(project: Path) -> None:
+    serves_reports = CELERY_K8S.replace('queues = ["default", "imports"]', 'queues = ["reports"]')
+    write_repo(
+        project,
+        {
+            "teams/b/pyproject.toml": '[tool.dagroute-lint]\nextend-select = ["DRL901"]\n',
+            "teams/b/dagroute.toml": serves_reports,  # its own inventory serves `reports`
+            "teams/b/dags/two.py": UNSERVED.format(name="two").rstrip() + "  # noqa: DRL101\n",
+        },
+    )
+    code, out, _ = invoke(".")
+    assert code == 1
+    assert [line.split(" [")[0] for line in out.splitlines()] == [
+        "dags/one.py:4:5: DRL101",  # the outer project's inventory
+        "teams/b/dags/two.py:4:1: DRL901",  # its own: served, and its settings select DRL901
+    ]
+
+
 def test_a_broken_pyproject_is_an_error_naming_file_and_position(project: Path) -> None:
     (project / "pyproject.toml").write_text('[tool.dagroute-lint]\nselect = ["DRL1" "DRL2"]\n')
     code, out, err = invoke("dags")

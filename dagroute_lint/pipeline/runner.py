@@ -205,6 +205,7 @@ def _run(
             force_exclude=settings.force_exclude,
             respect_gitignore=settings.respect_gitignore,
             root=settings.root,
+            skip=settings.skip_folders,
         )
         files = [(source, _read(source)) for source in sources]
     sources, modules = _extract_reported(files, index, symbols)

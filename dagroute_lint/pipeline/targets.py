@@ -13,10 +13,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from dagroute_lint.config import Project, Settings, find_project, load_settings, settings_of
+from dagroute_lint.config import (
+    Project,
+    Settings,
+    find_project,
+    load_settings,
+    nested_projects,
+    settings_of,
+)
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.sources.discovery import absolute, cwd_relative
 
@@ -91,21 +98,53 @@ def plan(
         start = Path(stdin_filename).parent if given and stdin_filename else Path.cwd()
         settings = flags(settings_of(find_project(start)))
         return [ProjectRun(settings, lint_targets(given, settings))]
-    groups: dict[Project, list[str]] = {}
     found: dict[Path, Project] = {}  # pre-commit passes many files of few folders
-    for path in given:
+
+    def project_of(path: str) -> Project:
         if path == STDIN:
             raise ConfigError("`-` (stdin) cannot be combined with other paths")
         where = Path(path)
         folder = where if where.is_dir() else where.parent
         if folder not in found:
             found[folder] = find_project(folder)
-        groups.setdefault(found[folder], []).append(path)
+        return found[folder]
+
+    # Projects in order of appearance, each with its paths; a folder that holds another project
+    # hands that project's folder over to it, as ruff gives each file its nearest settings.
+    groups: list[tuple[Project, list[str]]] = []
+    for path in given:
+        _add(groups, project_of(path), path)
     runs = []
-    for project, paths in groups.items():
+    done = 0
+    while done < len(groups):
+        project, paths = groups[done]
+        done += 1
         settings = flags(settings_of(project))
-        runs.append(ProjectRun(settings, lint_targets(paths, settings)))
+        targets = lint_targets(paths, settings)
+        skipped: list[Path] = []
+        for shown in targets.paths:
+            if Path(shown).is_dir():
+                for inner in nested_projects(Path(shown)):
+                    skipped.append(absolute(inner))
+                    _add(groups[done:], project_of(str(inner)), str(inner), groups)
+        runs.append(ProjectRun(replace(settings, skip_folders=tuple(skipped)), targets))
     return runs
+
+
+def _add(
+    pending: list[tuple[Project, list[str]]],
+    project: Project,
+    path: str,
+    into: list[tuple[Project, list[str]]] | None = None,
+) -> None:
+    """``path`` to the first group of ``project`` still ``pending``, else a new group at the end
+    of ``into`` (``pending`` itself when not given)."""
+    for group, paths in pending:
+        if group == project:
+            if path not in paths:
+                paths.append(path)
+            return
+    (pending if into is None else into).append((project, [path]))
 
 
 def _shown(folder: Path) -> str:

@@ -61,6 +61,7 @@ def discover(
     force_exclude: bool = False,
     respect_gitignore: bool = False,
     root: Path | None = None,
+    skip: Sequence[Path] = (),
 ) -> list[SourceFile]:
     """Files named directly and every ``*.py`` in folders, less excludes and ``.airflowignore``.
 
@@ -68,7 +69,8 @@ def discover(
     the folder given (or, for a file, its own folder), as when Airflow is pointed there. Files
     git ignores are left out of folders with ``respect_gitignore``; files named on the command
     line are linted even when excluded, unless ``force_exclude`` (as in ruff, for pre-commit);
-    their excludes are also matched below the project ``root``.
+    their excludes are also matched below the project ``root``. Folders in ``skip`` (projects
+    of their own, linted under their own settings) are not entered.
     """
     found: dict[Path, SourceFile] = {}
     patterns = _matcher((*DEFAULT_EXCLUDES, *exclude))
@@ -84,7 +86,7 @@ def discover(
             ignore = ignore_for(_dag_folder(resolved, dag_folders) or resolved)
             if ignore.ignores(resolved):
                 continue
-            for file, real in _walk(path, patterns, ignore):
+            for file, real in _walk(path, patterns, ignore, frozenset(skip)):
                 found.setdefault(real, SourceFile(str(file), real))
         elif not ignore_for(_dag_folder(resolved, dag_folders) or resolved.parent).ignores(
             resolved
@@ -106,7 +108,7 @@ def _dag_folder(path: Path, dag_folders: Sequence[Path]) -> Path | None:
 
 
 def _walk(
-    folder: Path, patterns: re.Pattern[str], ignore: AirflowIgnore
+    folder: Path, patterns: re.Pattern[str], ignore: AirflowIgnore, skip: frozenset[Path]
 ) -> Iterable[tuple[Path, Path]]:
     """Each file as found under ``folder``, with its real path (resolving only symbolic links)."""
     for directory, subdirectories, files in os.walk(folder):
@@ -114,7 +116,9 @@ def _walk(
         subdirectories[:] = sorted(
             d
             for d in subdirectories
-            if not _excluded(d, patterns) and not ignore.ignores_entry(here, here / d, True)
+            if not _excluded(d, patterns)
+            and here / d not in skip
+            and not ignore.ignores_entry(here, here / d, True)
         )
         for name in sorted(files):
             if name.endswith(".py") and not _excluded(name, patterns):
