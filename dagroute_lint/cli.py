@@ -395,7 +395,7 @@ def _print_diff(outcome: FixOutcome, quiet: bool, exit_zero: bool) -> None:
     if not quiet:
         files = len(outcome.files)
         click.echo(
-            f"Would fix {_count(outcome.fixed, 'problem')} in {_count(files, 'file')}.", err=True
+            f"Would fix {count(outcome.fixed, 'problem')} in {count(files, 'file')}.", err=True
         )
     sys.exit(EXIT_REPORTED if outcome.files and not exit_zero else EXIT_CLEAN)
 
@@ -404,9 +404,7 @@ def _say_fixed(outcome: FixOutcome, quiet: bool) -> None:
     _say_unfixable(outcome)
     if not quiet and outcome.files:
         files = len(outcome.files)
-        click.echo(
-            f"Fixed {_count(outcome.fixed, 'problem')} in {_count(files, 'file')}.", err=True
-        )
+        click.echo(f"Fixed {count(outcome.fixed, 'problem')} in {count(files, 'file')}.", err=True)
 
 
 def _say_unfixable(outcome: FixOutcome) -> None:
@@ -414,10 +412,6 @@ def _say_unfixable(outcome: FixOutcome) -> None:
         click.echo(f"dagroute-lint: {path} changed on disk while fixing; not written", err=True)
     for path in outcome.stale:
         click.echo(f"dagroute-lint: {path} changed since it was linted; not fixed", err=True)
-
-
-def _count(number: int, noun: str) -> str:
-    return count(number, noun)
 
 
 def _explain_targets(targets: Targets) -> None:
@@ -509,7 +503,7 @@ def routes(
     if report.diagnostics:
         if not quiet:
             click.echo(
-                f"dagroute-lint: {_count(len(report.diagnostics), 'file')} could not be read or "
+                f"dagroute-lint: {count(len(report.diagnostics), 'file')} could not be read or "
                 "parsed: the routes above lack their tasks",
                 err=True,
             )

@@ -37,6 +37,7 @@ h1 { font-size: 20px; } p.summary { color: #57606a; }
 #map { overflow-x: auto; border: 1px solid #d0d7de; border-radius: 6px; padding: 8px; }
 table { border-collapse: collapse; margin-top: 24px; font-size: 13px; }
 th, td { border-bottom: 1px solid #d0d7de; padding: 4px 10px; text-align: left; }
+td { white-space: nowrap; } #table { overflow-x: auto; }
 th button { font: inherit; font-weight: bold; border: 0; background: none; cursor: pointer; }
 th[aria-sort="ascending"] button::after { content: " \\25B2"; }
 th[aria-sort="descending"] button::after { content: " \\25BC"; }
@@ -115,12 +116,12 @@ style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
 <p class="summary">{"<br>".join(_text(line) for line in lines)}</p>
 <div id="map">
 {render_svg(routing_map(tasks, inventory))}</div>
-<table id="tasks">
+<div id="table"><table id="tasks">
 <thead><tr>{headers}</tr></thead>
 <tbody>
 {rows}
 </tbody>
-</table>
+</table></div>
 <p class="summary">dagroute-lint {_text(__version__)}</p>
 <script>{_SCRIPT}</script>
 </body>
