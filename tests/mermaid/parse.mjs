@@ -1,5 +1,6 @@
 // Parse Mermaid text from stdin with the real Mermaid parser; exit 1 with its message if it
-// rejects the text. mermaid.parse needs a DOM (DOMPurify), which jsdom provides.
+// rejects the text. mermaid.parse needs a DOM (DOMPurify), which jsdom provides. jsdom is pinned
+// to 26, the last release that runs on Debian 12's Node 18 (tested there and on Node 20).
 import { readFileSync } from "node:fs";
 import { JSDOM } from "jsdom";
 
