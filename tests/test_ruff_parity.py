@@ -105,6 +105,7 @@ def test_a_project_inside_a_folder_walked_keeps_its_own_settings(project: Path) 
         },
     )
     code, out, _ = invoke(".")
+    assert invoke()[:2] == (code, out)  # no paths: the working directory, the same way
     assert code == 1
     assert [line.split(" [")[0] for line in out.splitlines()] == [
         "dags/one.py:4:5: DRL101",  # the outer project's inventory

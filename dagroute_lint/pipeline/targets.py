@@ -94,10 +94,6 @@ def plan(
     if config is not None:
         settings = flags(load_settings(config, Path.cwd()))
         return [ProjectRun(settings, lint_targets(given, settings))]
-    if list(given) == [STDIN] or not given:
-        start = Path(stdin_filename).parent if given and stdin_filename else Path.cwd()
-        settings = flags(settings_of(find_project(start)))
-        return [ProjectRun(settings, lint_targets(given, settings))]
     found: dict[Path, Project] = {}  # pre-commit passes many files of few folders
 
     def project_of(path: str) -> Project:
@@ -112,8 +108,12 @@ def plan(
     # Projects in order of appearance, each with its paths; a folder that holds another project
     # hands that project's folder over to it, as ruff gives each file its nearest settings.
     groups: list[tuple[Project, list[str]]] = []
-    for path in given:
-        _add(groups, project_of(path), path)
+    if list(given) == [STDIN] or not given:
+        start = Path(stdin_filename).parent if given and stdin_filename else Path.cwd()
+        groups.append((find_project(start), list(given)))
+    else:
+        for path in given:
+            _add(groups, project_of(path), path)
     runs = []
     done = 0
     while done < len(groups):
