@@ -201,6 +201,8 @@ class Module:
 
     ``loop_refs`` are names from other modules that the file loops over: the runner folds them
     and extracts the file again with their values, so tasks built in those loops are unrolled.
+    ``noqa`` and ``file_noqa`` map the lines of ``# noqa`` and ``# dagroute-lint: noqa``
+    comments to the codes they name (``None``: every code).
     """
 
     path: str
@@ -211,6 +213,6 @@ class Module:
     groups: tuple[TaskGroup, ...] = ()
     tasks: tuple[Task, ...] = ()
     noqa: dict[int, frozenset[str] | None] = field(default_factory=dict)
-    file_noqa: bool = False
+    file_noqa: dict[int, frozenset[str] | None] = field(default_factory=dict)
     syntax_error: SyntaxProblem | None = None
     loop_refs: tuple[str, ...] = ()

@@ -1136,7 +1136,7 @@ class _Walker:
         tree: cst.Module,
         path: str,
         noqa: dict[int, frozenset[str] | None],
-        file_noqa: bool,
+        file_noqa: dict[int, frozenset[str] | None],
     ) -> Module:
         wanted: list[cst.CSTNode] = [dag.node for dag in self.dags]
         wanted += [group.node for group in self.groups]

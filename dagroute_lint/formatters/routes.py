@@ -152,10 +152,3 @@ def format_routes_table(repository: Repository) -> str:
         lines.append("queues used but unserved: " + (", ".join(unserved) or "none"))
         lines.append("worker queues no task uses: " + (", ".join(unused) or "none"))
     return "".join(f"{printable(line)}\n" for line in lines)
-
-
-ROUTE_FORMATS = {
-    "json": format_routes_json,
-    "table": format_routes_table,
-    "csv": format_routes_csv,
-}

@@ -23,6 +23,7 @@ from dagroute_lint.sources.discovery import (
     SourceFile,
     absolute,
     discover,
+    force_excluded,
     might_define_dags,
     module_candidates,
     module_name,
@@ -183,9 +184,22 @@ def _analyse(
         display, data = stdin
         source = SourceFile(display, absolute(Path(display)), named=True)
         files: list[tuple[SourceFile, bytes | SyntaxProblem]] = [(source, data)]
+        if settings.force_exclude and force_excluded(
+            display, settings.excludes(), settings.respect_gitignore, settings.root
+        ):
+            files = []
     else:
         syntax = _ignore_syntax(settings, inventory)
-        sources = discover(paths, settings.exclude, settings.dags, syntax)
+        sources = discover(
+            paths,
+            settings.excludes(),
+            settings.dags,
+            syntax,
+            force_exclude=settings.force_exclude,
+            respect_gitignore=settings.respect_gitignore,
+            root=settings.root,
+            skip=settings.skip_folders,
+        )
         files = [(source, _read(source)) for source in sources]
     sources, modules = _extract_reported(files, index, symbols)
     resolver = Resolver(

@@ -14,6 +14,7 @@ from dagroute_lint.rules.dispatch import (
 )
 from dagroute_lint.rules.executor_config import EXECUTOR_CONFIG_IGNORED
 from dagroute_lint.rules.mapping import UNMAPPABLE_ROUTING
+from dagroute_lint.rules.noqa import UNUSED_NOQA_RULE
 from dagroute_lint.rules.packages import PACKAGE_MISSING_ON_WORKER
 from dagroute_lint.rules.pools import POOL_SLOTS_EXCEED_POOL, UNKNOWN_POOL
 from dagroute_lint.rules.providers import PROVIDER_MISSING_AT_PARSE, PROVIDER_MISSING_ON_WORKER
@@ -38,6 +39,7 @@ RULES: tuple[AnyRule, ...] = (
     HARDCODED_CREDENTIAL,
     UNDECLARED_CONNECTION,
     EXECUTOR_CONFIG_IGNORED,
+    UNUSED_NOQA_RULE,
 )
 
 __all__ = ["RULES", "AnyRule", "Context", "DeploymentContext", "DeploymentRule", "Rule"]
