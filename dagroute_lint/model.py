@@ -76,8 +76,9 @@ class Operation:
 
     ``op`` is one of ``add`` (``a + b``), ``mul`` (``a * b``, numbers only), ``mod`` (``a % b``),
     ``format`` (``a.format(*b, **c)``), ``fstring`` (concatenation of parts), ``field`` (one
-    f-string replacement field: value, conversion, format spec) and ``timedelta`` (positional
-    and keyword arguments of ``datetime.timedelta``).
+    f-string replacement field: value, conversion, format spec), ``timedelta`` (positional
+    and keyword arguments of ``datetime.timedelta``), ``without`` (a dict less one key, after
+    ``del d[k]`` or ``d.pop(k)``) and ``get`` (``d.get(k, default)``).
     """
 
     op: str
@@ -165,6 +166,8 @@ class Task:
     (``python``, ``virtualenv``...) for TaskFlow tasks; ``partial_keys`` are the TaskFlow
     ``.partial()`` keywords, which bind function arguments and never route. ``overridden`` holds
     attributes assigned after construction (``t.queue = ...``), which win over everything.
+    ``dag_default_args`` is set when the DAG's ``default_args`` changed after this task was built
+    (``dag.default_args["queue"] = ...``): the task got them as they were then.
     """
 
     task_id: Expr
@@ -180,6 +183,7 @@ class Task:
     partial_keys: tuple[str, ...] = ()
     imports: tuple[ImportSite, ...] = ()
     overridden: dict[str, Expr] = field(default_factory=dict)
+    dag_default_args: Expr | None = None
 
 
 @dataclass(frozen=True)

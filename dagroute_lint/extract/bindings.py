@@ -7,7 +7,7 @@ from typing import Union
 
 import libcst as cst
 
-from dagroute_lint.model import Expr
+from dagroute_lint.model import Expr, Unknown
 
 
 @dataclass(frozen=True)
@@ -53,12 +53,17 @@ class Function:
 
 @dataclass(frozen=True)
 class CallArguments:
-    """Keyword arguments as written, with the bindings needed to follow ``dag=``/``task_group=``."""
+    """Keyword arguments as written, with the bindings needed to follow ``dag=``/``task_group=``.
+
+    ``spread_bindings`` are the objects behind ``spreads``: a decorator keeps the very dicts it
+    was given, so ``@dag(default_args=ARGS)`` sees changes made to ``ARGS`` before the call.
+    """
 
     named: dict[str, Expr] = field(default_factory=dict)
     spreads: tuple[Expr, ...] = ()
     bindings: dict[str, Binding] = field(default_factory=dict)
     nodes: dict[str, cst.CSTNode] = field(default_factory=dict)
+    spread_bindings: tuple[Binding, ...] = ()
 
     def merged(self, other: CallArguments) -> CallArguments:
         """``other`` on top of ``self``, as ``.override()`` merges into decorator kwargs."""
@@ -67,6 +72,7 @@ class CallArguments:
             spreads=self.spreads + other.spreads,
             bindings={**self.bindings, **other.bindings},
             nodes={**self.nodes, **other.nodes},
+            spread_bindings=self.spread_bindings + other.spread_bindings,
         )
 
 
@@ -128,6 +134,38 @@ class LocalClass:
     qualname: str
 
 
+# How a dict part was written: ``d[k] = v``, ``**v``, ``del d[k]`` or ``d.pop(k)``,
+# ``d.setdefault(k, v)``.
+SET, SPREAD, REMOVE, DEFAULT = "set", "spread", "remove", "default"
+
+
+@dataclass(eq=False)
+class DictObject:
+    """A dict built while walking: one object shared by every name bound to it, so that a change
+    made through one name (``args = BASE; args["queue"] = ...``) is seen through all of them.
+
+    ``parts`` are ``(kind, key, value)`` in the order they happened; ``level`` is how many
+    undecided conditions surrounded its creation, so that a change under a further condition
+    spoils it; ``spoiled`` says why its contents can no longer be known; ``version`` counts
+    changes, so that a task can tell whether its DAG's ``default_args`` changed since.
+    """
+
+    parts: list[tuple[str, Binding | None, Binding]]
+    level: int = 0
+    spoiled: Unknown | None = None
+    version: int = 0
+
+
+@dataclass(eq=False)
+class ListObject:
+    """A list or tuple built while walking, shared like ``DictObject``."""
+
+    items: list[Binding]
+    level: int = 0
+    spoiled: Unknown | None = None
+    version: int = 0
+
+
 @dataclass(frozen=True, eq=False)
 class BoundMethod:
     """``obj.name`` where ``obj`` is an object we model, waiting to be called."""
@@ -151,4 +189,6 @@ Binding = Union[
     AssetDecorator,
     LocalClass,
     BoundMethod,
+    DictObject,
+    ListObject,
 ]

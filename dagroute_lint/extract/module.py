@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -19,22 +19,38 @@ from libcst.helpers import get_full_name_for_node
 
 from dagroute_lint.catalog import airflow_names as names
 from dagroute_lint.extract.bindings import (
+    DEFAULT,
+    REMOVE,
+    SET,
+    SPREAD,
     AssetDecorator,
     Binding,
     BoundMethod,
     CallArguments,
     DagFactory,
     DagHandle,
+    DictObject,
     Function,
     GroupFactory,
     GroupHandle,
     Imported,
+    ListObject,
     LocalClass,
     OperatorPartial,
     TaskDecorator,
     TaskFlow,
     TaskHandles,
 )
+from dagroute_lint.extract.containers import (
+    CONTAINERS,
+    EXPR_TYPES,
+    dict_of,
+    list_index,
+    live_item,
+    snapshot,
+    spoil,
+)
+from dagroute_lint.extract.folding import compare, truth, undecided
 from dagroute_lint.extract.imports import import_bindings, imported_names, is_relative
 from dagroute_lint.extract.positions import node_positions
 from dagroute_lint.extract.source import decode, noqa_comments, parse
@@ -62,7 +78,6 @@ MAX_LOOP_ITERATIONS = 1000
 MAX_TASKS = 20000
 
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
-_EXPR_TYPES = (Const, Unknown, Ref, SeqExpr, DictExpr, Subscript, Operation)
 
 
 def extract_module(
@@ -121,9 +136,22 @@ _AUGMENTED: dict[type[cst.CSTNode], type[cst.CSTNode]] = {
 
 @dataclass
 class _DraftDag:
+    """``defaults`` is the DAG's own copy of ``default_args``, made when ``dag.default_args`` is
+    used (to change it); ``snapshots`` caches its contents per version for the tasks built."""
+
     dag_id: Expr
     node: cst.CSTNode
     default_args: Expr | None
+    defaults: DictObject | None = None
+    snapshots: dict[int, Expr | None] = field(default_factory=dict)
+
+    def current_defaults(self) -> tuple[int, Expr | None]:
+        if self.defaults is None:
+            return 0, self.default_args
+        version = self.defaults.version
+        if version not in self.snapshots:
+            self.snapshots[version] = snapshot(self.defaults)
+        return version, self.snapshots[version]
 
 
 @dataclass
@@ -152,6 +180,7 @@ class _DraftTask:
     partial_keys: tuple[str, ...] = ()
     imports: list[_DraftImport] = field(default_factory=list)
     overridden: dict[str, Expr] = field(default_factory=dict)
+    dag_defaults: tuple[int, Expr | None] = (0, None)
 
 
 @dataclass
@@ -160,6 +189,15 @@ class _DraftImport:
     node: cst.Import | cst.ImportFrom
     scope: str
     guarded: bool
+
+
+class _Jump(Exception):
+    """``break``, ``continue`` or ``return`` reached: unwinds the walk to the loop or function."""
+
+    def __init__(self, kind: str, value: Binding | None = None) -> None:
+        super().__init__(kind)
+        self.kind = kind
+        self.value = value
 
 
 class _Scope:
@@ -196,6 +234,8 @@ class _Walker:
         self.dag_stack: list[int] = []
         self.group_stack: list[int] = []
         self.guarded = False
+        # How many conditions the walk could not decide surround the current statement.
+        self.uncertain = 0
         self.function_imports: dict[int, list[_DraftImport]] = {}
 
     # --- statements ----------------------------------------------------------------------------
@@ -221,7 +261,8 @@ class _Walker:
         elif isinstance(statement, cst.Try):
             self.walk_try(statement)
         elif isinstance(statement, cst.While):
-            self.walk_body(statement.body)
+            self.value_of(statement.test)
+            self.walk_unknown_loop(None, Unknown("a while loop"), statement.body, statement.orelse)
 
     def walk_body(self, body: cst.BaseSuite) -> None:
         if isinstance(body, cst.IndentedBlock):
@@ -244,8 +285,25 @@ class _Walker:
             self.walk_aug_assign(small)
         elif isinstance(small, (cst.Import, cst.ImportFrom)):
             self.walk_import(small)
-        elif isinstance(small, cst.Return) and small.value is not None:
-            self.value_of(small.value)
+        elif isinstance(small, cst.Del):
+            self.walk_del(small.target)
+        elif isinstance(small, cst.Return):
+            raise _Jump("return", self.value_of(small.value) if small.value is not None else None)
+        elif isinstance(small, cst.Break):
+            raise _Jump("break")
+        elif isinstance(small, cst.Continue):
+            raise _Jump("continue")
+
+    def walk_del(self, target: cst.BaseExpression) -> None:
+        if isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self.walk_del(element.value)
+        elif isinstance(target, cst.Name):
+            self.scope.names[target.value] = Unknown(f"'{target.value}' was deleted")
+        elif isinstance(target, cst.Subscript):
+            self.store_item(target, None)
+        elif isinstance(target, cst.Attribute):
+            self.bind_attribute(target, Unknown("the attribute was deleted"))
 
     def walk_import(self, statement: cst.Import | cst.ImportFrom) -> None:
         bindings, modules = import_bindings(statement, self.module_name, self.is_package)
@@ -255,18 +313,25 @@ class _Walker:
             self.imports.append(_DraftImport(module, statement, "module", self.guarded))
 
     def walk_aug_assign(self, small: cst.AugAssign) -> None:
-        if not isinstance(small.target, cst.Name):
+        """``x op= y``: in place for a dict's ``|=`` and a list's ``+=``, else ``x = x op y``."""
+        current = self.value_of(small.target)
+        operand = self.value_of(small.value)
+        if isinstance(current, DictObject) and isinstance(small.operator, cst.BitOrAssign):
+            self.change(current, lambda: current.parts.append((SPREAD, None, snapshot(operand))))
             return
-        name = small.target.value
-        current = self.scope.lookup(name)
+        if isinstance(current, ListObject) and isinstance(small.operator, cst.AddAssign):
+            self.extend(current, operand)
+            return
         operator = _AUGMENTED.get(type(small.operator))
         combined = None
-        if operator is not None and current is not None:
-            combined = self.combine(operator, current, self.value_of(small.value))
-        self.scope.names[name] = (
+        if operator is not None and not isinstance(current, Unknown):
+            combined = self.combine(operator, current, operand)
+        written = get_full_name_for_node(small.target) or "a target"
+        self.bind(
+            small.target,
             combined
             if combined is not None
-            else Unknown(f"'{name}' is changed by an augmented assignment")
+            else Unknown(f"'{written}' is changed by an augmented assignment"),
         )
 
     def walk_with(self, statement: cst.With) -> None:
@@ -282,9 +347,11 @@ class _Walker:
                 pushed_groups += 1
             if item.asname is not None:
                 self.bind(item.asname.name, value)
-        self.walk_body(statement.body)
-        del self.dag_stack[len(self.dag_stack) - pushed_dags :]
-        del self.group_stack[len(self.group_stack) - pushed_groups :]
+        try:
+            self.walk_body(statement.body)
+        finally:
+            del self.dag_stack[len(self.dag_stack) - pushed_dags :]
+            del self.group_stack[len(self.group_stack) - pushed_groups :]
 
     def walk_for(self, statement: cst.For) -> None:
         iterable = self.value_of(statement.iter)
@@ -296,16 +363,71 @@ class _Walker:
                 self.loop_refs.append(qualname)
         items = self.iteration_items(iterable)
         if isinstance(items, Unknown):
-            self.bind(statement.target, items)
-            self.walk_body(statement.body)
-        else:
-            for item in items:
-                self.bind(statement.target, item)
-                self.walk_body(statement.body)
-        if statement.orelse is not None:
+            self.walk_unknown_loop(statement.target, items, statement.body, statement.orelse)
+            return
+        before = dict(self.scope.names)
+        uncertain = self.uncertain
+        broke = False
+        for item in items:
+            self.bind(statement.target, item)
+            jump = self.walk_loop_body(statement.body)
+            if jump == "break":
+                broke = True
+                break
+        left_early = self.uncertain > uncertain
+        self.uncertain = uncertain
+        if left_early:  # an undecided break or continue: later iterations may not have run
+            self.merge_names(before, "'{}' is assigned in a loop left early under a condition")
+        if statement.orelse is not None and not broke:
             self.walk_body(statement.orelse.body)
 
-    def iteration_items(self, value: Binding) -> list[Expr] | Unknown:
+    def walk_loop_body(self, body: cst.BaseSuite) -> str | None:
+        """One iteration; returns ``"break"`` or ``"continue"`` when one is certainly reached.
+        An undecided one leaves ``self.uncertain`` raised for the rest of the loop."""
+        try:
+            self.walk_body(body)
+        except _Jump as jump:
+            return jump.kind
+        return None
+
+    def walk_unknown_loop(
+        self,
+        target: cst.BaseExpression | None,
+        item: Unknown,
+        body: cst.BaseSuite,
+        orelse: cst.Else | None,
+    ) -> None:
+        """A loop whose iterations are unknown: its body is walked once, under a condition, and
+        whatever it assigns is unresolved after it (it may have run any number of times)."""
+        before = dict(self.scope.names)
+        uncertain = self.uncertain
+        self.uncertain += 1
+        if target is not None:
+            self.bind(target, item)
+        self.walk_loop_body(body)
+        if orelse is not None:
+            self.walk_body(orelse.body)
+        self.uncertain = uncertain
+        self.merge_names(before, "'{}' is assigned in a loop that runs an unknown number of times")
+
+    def merge_names(self, before: dict[str, Binding], reason: str) -> None:
+        """Names changed since ``before`` may or may not have changed: unresolved, with why."""
+        for name, bound in list(self.scope.names.items()):
+            previous = before.get(name)
+            if previous is None or not _same_binding(previous, bound):
+                self.scope.names[name] = Unknown(reason.format(name))
+
+    def iteration_items(self, value: Binding) -> list[Binding] | Unknown:
+        if isinstance(value, CONTAINERS) and value.spoiled is not None:
+            value = value.spoiled
+        if isinstance(value, ListObject) and len(value.items) <= MAX_LOOP_ITERATIONS:
+            return list(value.items)
+        if isinstance(value, DictObject):
+            entries = dict_entries(value)
+            if entries is not None:  # iterating a dict yields its keys
+                return [key for key, _ in entries]
+        if isinstance(value, TaskHandles):  # ``for t in dag.tasks``
+            return [TaskHandles((index,)) for index in value.indexes]
         if isinstance(value, SeqExpr) and len(value.items) <= MAX_LOOP_ITERATIONS:
             return list(value.items)
         if isinstance(value, DictExpr) and all(
@@ -324,20 +446,24 @@ class _Walker:
             with self.guarding():
                 self.walk_body(statement.body)
             # The else branch is what runs for real.
-            if isinstance(statement.orelse, cst.If):
-                self.walk_if(statement.orelse)
-            elif statement.orelse is not None:
-                self.walk_body(statement.orelse.body)
+            self.walk_else(statement.orelse)
+            return
+        decided = truth(self.value_of(test))
+        if decided is True:
+            self.walk_body(statement.body)
+            return
+        if decided is False:
+            self.walk_else(statement.orelse)
             return
         before = dict(self.scope.names)
-        self.walk_body(statement.body)
+        self.walk_undecided(statement.body)
         after_body = self.scope.names
         self.scope.names = dict(before)
         if statement.orelse is not None:
             if isinstance(statement.orelse, cst.If):
-                self.walk_if(statement.orelse)
+                self.walk_undecided(statement.orelse)
             else:
-                self.walk_body(statement.orelse.body)
+                self.walk_undecided(statement.orelse.body)
         after_else = self.scope.names
         merged: dict[str, Binding] = {}
         for name in after_body.keys() | after_else.keys():
@@ -348,16 +474,49 @@ class _Walker:
                 merged[name] = Unknown(f"'{name}' is assigned conditionally")
         self.scope.names = merged
 
+    def walk_else(self, orelse: cst.If | cst.Else | None) -> None:
+        if isinstance(orelse, cst.If):
+            self.walk_if(orelse)
+        elif orelse is not None:
+            self.walk_body(orelse.body)
+
+    def walk_undecided(self, branch: cst.BaseSuite | cst.If) -> None:
+        """A branch that may or may not run. A ``break``, ``continue`` or ``return`` in it makes
+        the rest of the enclosing loop or function undecided too (``self.uncertain`` stays up)."""
+        self.uncertain += 1
+        try:
+            if isinstance(branch, cst.If):
+                self.walk_if(branch)
+            else:
+                self.walk_body(branch)
+        except _Jump:
+            self.uncertain += 1
+        self.uncertain -= 1
+
     def walk_try(self, statement: cst.Try) -> None:
+        """The ``try`` body is taken to succeed, as it does where Airflow parses the file; what
+        a handler assigns makes the name unresolved (the handler may run instead), except an
+        alternative import of the same name (``try: from new import X / except: from old``)."""
         catches_import = any(_handles_import_error(handler) for handler in statement.handlers)
         if catches_import:
             with self.guarding():
                 self.walk_body(statement.body)
         else:
             self.walk_body(statement.body)
+        after_body = dict(self.scope.names)
         for handler in statement.handlers:
+            self.scope.names = dict(after_body)
             with self.guarding():
-                self.walk_body(handler.body)
+                self.walk_undecided(handler.body)
+            for name, bound in self.scope.names.items():
+                kept = after_body.get(name)
+                if kept is not None and (
+                    _same_binding(kept, bound)
+                    or (isinstance(kept, Imported) and isinstance(bound, Imported))
+                ):
+                    continue
+                after_body[name] = Unknown(f"'{name}' is assigned in an except handler")
+        self.scope.names = after_body
         if statement.orelse is not None:
             self.walk_body(statement.orelse.body)
         if statement.finalbody is not None:
@@ -440,10 +599,14 @@ class _Walker:
         self.scope = _Scope(parent=closure)
         for param in _parameters(function.node):
             self.scope.names[param] = Unknown(f"function parameter '{param}'")
+        uncertain = self.uncertain
         try:
             self.walk_body(function.node.body)
+        except _Jump:
+            pass
         finally:
             self.scope = outer
+            self.uncertain = uncertain
 
     # --- expressions ---------------------------------------------------------------------------
 
@@ -481,13 +644,29 @@ class _Walker:
                 and not isinstance(operand.value, bool)
             ):
                 return Const(-operand.value)
+            if isinstance(node.operator, cst.Not):
+                decided = truth(operand)
+                return Const(not decided) if decided is not None else undecided("'not'")
             return Unknown("an operator expression")
         if isinstance(node, (cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp)):
             return self.comprehension_value(node)
         if isinstance(node, cst.IfExp):
+            decided = truth(self.value_of(node.test))
+            if decided is not None:
+                return self.value_of(node.body if decided else node.orelse)
             self.value_of(node.body)
             self.value_of(node.orelse)
             return Unknown("a conditional expression")
+        if isinstance(node, cst.Comparison):
+            return self.comparison_value(node)
+        if isinstance(node, cst.BooleanOperation):
+            left = self.value_of(node.left)
+            decided = truth(left)
+            if decided is None:
+                self.value_of(node.right)
+                return undecided("a boolean operation")
+            takes_left = decided if isinstance(node.operator, cst.Or) else not decided
+            return left if takes_left else self.value_of(node.right)
         if isinstance(node, cst.Lambda):
             return Unknown("a lambda")
         if isinstance(node, cst.Set):
@@ -495,6 +674,19 @@ class _Walker:
                 self.value_of(element.value)
             return Unknown("a set")
         return Unknown(f"a {type(node).__name__} expression")
+
+    def comparison_value(self, node: cst.Comparison) -> Binding:
+        left = self.value_of(node.left)
+        result: bool | None = True
+        for target in node.comparisons:
+            right = self.value_of(target.comparator)
+            decided = compare(target.operator, left, right)
+            if decided is False:
+                return Const(False)
+            if decided is None:
+                result = None
+            left = right
+        return Const(True) if result else undecided("a comparison")
 
     def name_value(self, name: str) -> Binding:
         if name == "None":
@@ -524,7 +716,23 @@ class _Walker:
             return base
         if isinstance(base, Operation) and base.op == "path" and attr in ("stem", "name"):
             return Operation(f"path_{attr}", base.operands)
+        if isinstance(base, DagHandle) and attr == "default_args":
+            return self.dag_defaults(base.index)
+        if isinstance(base, DagHandle) and attr == "tasks":
+            return TaskHandles(
+                tuple(index for index, task in enumerate(self.tasks) if task.dag == base.index)
+            )
         return BoundMethod(base, attr)
+
+    def dag_defaults(self, index: int) -> DictObject:
+        """The DAG's own ``default_args`` (Airflow deep-copies the dict it is given)."""
+        dag = self.dags[index]
+        if dag.defaults is None:
+            parts: list[tuple[str, Binding | None, Binding]] = []
+            if dag.default_args is not None:
+                parts.append((SPREAD, None, dag.default_args))
+            dag.defaults = DictObject(parts, 0)
+        return dag.defaults
 
     def subscript_value(self, node: cst.Subscript) -> Binding:
         base = self.value_of(node.value)
@@ -534,22 +742,24 @@ class _Walker:
         if isinstance(base, Imported) and base.qualname in names.DYNAMIC_MAPPINGS:
             return Unknown(names.DYNAMIC_MAPPINGS[base.qualname])
         if isinstance(base, TaskHandles):
-            return base
-        return Subscript(self.as_expr(base), self.as_expr(key))
+            index = list_index(key, len(base.indexes))
+            if index is not None:
+                return TaskHandles((base.indexes[index],))
+            return Unknown("a task picked from a list by a key that is not a literal")
+        live = live_item(base, key)
+        if live is not None:
+            return live
+        return Subscript(snapshot(base), snapshot(key))
 
     def dict_value(self, node: cst.Dict) -> Binding:
-        parts: list[tuple[Expr | None, Expr]] = []
+        parts: list[tuple[str, Binding | None, Binding]] = []
         for element in node.elements:
             if isinstance(element, cst.DictElement):
-                parts.append(
-                    (
-                        self.as_expr(self.value_of(element.key)),
-                        self.as_expr(self.value_of(element.value)),
-                    )
-                )
-            else:
-                parts.append((None, self.as_expr(self.value_of(element.value))))
-        return DictExpr(tuple(parts))
+                key = self.value_of(element.key)
+                parts.append((SET, key, self.value_of(element.value)))
+            else:  # ``**x`` copies x's items now
+                parts.append((SPREAD, None, snapshot(self.value_of(element.value))))
+        return DictObject(parts, self.uncertain)
 
     def sequence_value(self, node: cst.List | cst.Tuple) -> Binding:
         items: list[Binding] = []
@@ -561,7 +771,7 @@ class _Walker:
         indexes = [binding.indexes for binding in items if isinstance(binding, TaskHandles)]
         if indexes and len(indexes) == len(items):
             return TaskHandles(tuple(index for group in indexes for index in group))
-        return SeqExpr(tuple(self.as_expr(item) for item in items))
+        return ListObject(items, self.uncertain)
 
     def binary_value(self, node: cst.BinaryOperation) -> Binding:
         left = self.value_of(node.left)
@@ -575,9 +785,9 @@ class _Walker:
     def combine(self, operator: type[cst.CSTNode], left: Binding, right: Binding) -> Expr | None:
         """``left <operator> right`` as a value, shared by ``a + b`` and ``a += b``."""
         if operator in _ARITHMETIC:
-            return Operation(_ARITHMETIC[operator], (self.as_expr(left), self.as_expr(right)))
+            return Operation(_ARITHMETIC[operator], (snapshot(left), snapshot(right)))
         if operator is cst.BitOr:  # dict union
-            return DictExpr(((None, self.as_expr(left)), (None, self.as_expr(right))))
+            return DictExpr(((None, snapshot(left)), (None, snapshot(right))))
         return None
 
     def comprehension_value(
@@ -607,7 +817,7 @@ class _Walker:
             return TaskHandles(tuple(index for handle in handles for index in handle.indexes))
         if isinstance(node, cst.SetComp):
             return Unknown("a set comprehension")
-        return SeqExpr(tuple(self.as_expr(result) for result in results))
+        return SeqExpr(tuple(snapshot(result) for result in results))
 
     def fstring_value(self, node: cst.FormattedString) -> Binding:
         return Operation("fstring", tuple(self.fstring_parts(node.parts)))
@@ -618,7 +828,7 @@ class _Walker:
             if isinstance(part, cst.FormattedStringText):
                 result.append(Const(part.value.replace("{{", "{").replace("}}", "}")))
             elif isinstance(part, cst.FormattedStringExpression):
-                value = self.as_expr(self.value_of(part.expression))
+                value = snapshot(self.value_of(part.expression))
                 conversion = Const(part.conversion)
                 spec: Expr = (
                     Operation("fstring", tuple(self.fstring_parts(part.format_spec)))
@@ -637,21 +847,24 @@ class _Walker:
         bound: dict[str, Binding] = {}
         nodes: dict[str, cst.CSTNode] = {}
         spreads: list[Expr] = []
+        spread_bindings: list[Binding] = []
         star: Unknown | None = None
         for arg in node.args:
             value = self.value_of(arg.value)
             if arg.keyword is not None:
                 key = arg.keyword.value
-                named[key] = self.as_expr(value)
+                named[key] = snapshot(value)
                 bound[key] = value
                 nodes[key] = arg
             elif arg.star == "**":
-                spreads.append(self.as_expr(value))
+                spreads.append(snapshot(value))
+                spread_bindings.append(value)
             elif arg.star == "*":
                 star = Unknown("positional arguments unpacked with *")
             else:
                 positional.append(value)
-        return positional, CallArguments(named, tuple(spreads), bound, nodes), star
+        arguments = CallArguments(named, tuple(spreads), bound, nodes, tuple(spread_bindings))
+        return positional, arguments, star
 
     def call_value(self, node: cst.Call) -> Binding:
         callee = self.value_of(node.func)
@@ -663,6 +876,10 @@ class _Walker:
         if isinstance(callee, BoundMethod):
             return self.call_method(node, callee, positional, arguments)
         if isinstance(callee, Imported):
+            adopted = self.imported_dict_change(node)
+            if adopted is not None:
+                method = node.func.attr.value  # type: ignore[attr-defined]
+                return self.call_dict_method(node, adopted, method, positional, arguments)
             return self.call_imported(node, callee.qualname, positional, arguments)
         if isinstance(callee, TaskDecorator):
             function = self.as_function(positional[0]) if positional else None
@@ -676,13 +893,29 @@ class _Walker:
         if isinstance(callee, LocalClass):
             return self.maybe_operator(node, callee.qualname, arguments)
         if isinstance(callee, Function):
+            self.escape(positional, arguments, f"it is passed to {callee.name}()")
             return Unknown(f"result of calling {callee.name}()")
         if "task_id" in arguments.named:
             written = get_full_name_for_node(node.func)
             return self.maybe_operator(node, written, arguments)
+        written = get_full_name_for_node(node.func) or "a call"
+        if not (isinstance(node.func, cst.Name) and node.func.value in _PURE_BUILTINS):
+            self.escape(positional, arguments, f"it is passed to {written}()")
         if isinstance(callee, Unknown):
             return callee
         return Unknown("result of a call")
+
+    def imported_dict_change(self, node: cst.Call) -> DictObject | None:
+        """``BASE.update(...)`` on a dict imported from another module: this file's object."""
+        func = node.func
+        if not isinstance(func, cst.Attribute) or func.attr.value not in _DICT_CHANGES:
+            return None
+        if get_full_name_for_node(func.value) is None:
+            return None
+        receiver = self.value_of(func.value)
+        if not isinstance(receiver, Imported) or receiver.qualname.split(".")[0] in _STDLIB_ROOTS:
+            return None
+        return self.adopt(receiver)
 
     def call_builtin(
         self,
@@ -696,7 +929,7 @@ class _Walker:
             return None
         if name == "dict" and len(positional) <= 1:
             parts: list[tuple[Expr | None, Expr]] = [
-                (None, self.as_expr(value)) for value in positional
+                (None, snapshot(value)) for value in positional
             ]
             parts += [(None, spread) for spread in arguments.spreads]
             parts += [(Const(key), value) for key, value in arguments.named.items()]
@@ -756,14 +989,14 @@ class _Walker:
             return Operation(
                 "timedelta",
                 (
-                    SeqExpr(tuple(self.as_expr(value) for value in positional)),
+                    SeqExpr(tuple(snapshot(value) for value in positional)),
                     DictExpr(tuple((Const(key), value) for key, value in arguments.named.items())),
                 ),
             )
         if qualname in names.PATH_CONSTRUCTORS and len(positional) == 1:
-            return Operation("path", (self.as_expr(positional[0]),))
+            return Operation("path", (snapshot(positional[0]),))
         if qualname == "os.path.basename" and len(positional) == 1:
-            return Operation("path_name", (self.as_expr(positional[0]),))
+            return Operation("path_name", (snapshot(positional[0]),))
         if qualname.endswith(".format"):
             return self.format_call(Ref(qualname[: -len(".format")]), positional, arguments)
         if qualname in names.DYNAMIC_CALLS:
@@ -773,6 +1006,13 @@ class _Walker:
             return OperatorPartial(operator, arguments, node)
         if "task_id" in arguments.named:
             return self.maybe_operator(node, qualname, arguments)
+        if qualname in _COPIES and len(positional) == 1 and not arguments.named:
+            copied = snapshot(positional[0])
+            if isinstance(copied, SeqExpr):
+                return ListObject(list(copied.items), self.uncertain)
+            return dict_of(copied, self.uncertain)
+        if qualname not in _PURE_CALLS:
+            self.escape(positional, arguments, f"it is passed to {qualname}()")
         return Unknown(f"result of calling {qualname}()")
 
     def call_method(
@@ -833,47 +1073,114 @@ class _Walker:
             and name == "replace"
             and len(positional) == 2
         ):
-            old, new = (self.as_expr(value) for value in positional)
+            old, new = (snapshot(value) for value in positional)
             return Operation("replace", (target, old, new))
         if isinstance(target, (DictExpr, Ref)) and name == "copy" and not positional:
-            return target
-        if isinstance(target, DictExpr) and name == "update":
-            self.mutate_dict(node, positional, arguments)
-            return Const(None)
+            return dict_of(target, self.uncertain)
+        if isinstance(target, DictObject):
+            return self.call_dict_method(node, target, name, positional, arguments)
+        if isinstance(target, ListObject):
+            return self.call_list_method(node, target, name, positional, arguments)
         if isinstance(target, TaskHandles):
             return target
         described = get_full_name_for_node(node.func) or name
+        self.escape(positional, arguments, f"it is passed to {described}()")
         return Unknown(f"result of calling {described}()")
+
+    def call_dict_method(
+        self,
+        node: cst.Call,
+        target: DictObject,
+        name: str,
+        positional: list[Binding],
+        arguments: CallArguments,
+    ) -> Binding:
+        """The dict methods routing code is written with; any other spoils the dict."""
+        written = get_full_name_for_node(node.func) or name
+        if name == "copy" and not positional:
+            return dict_of(snapshot(target), self.uncertain)
+        if name == "get" and 1 <= len(positional) <= 2:
+            default = snapshot(positional[1]) if len(positional) == 2 else Const(None)
+            return Operation("get", (snapshot(target), snapshot(positional[0]), default))
+        if name in ("keys", "values", "items") and not positional:
+            entries = dict_entries(target)
+            if entries is None:
+                return Unknown(f"{written}() of a dict whose keys are not all literal")
+            picked: list[Binding] = [
+                key
+                if name == "keys"
+                else item
+                if name == "values"
+                else ListObject([key, item], self.uncertain)
+                for key, item in entries
+            ]
+            return ListObject(picked, self.uncertain)
+        if name == "update" and len(positional) <= 1:
+            added: list[tuple[str, Binding | None, Binding]] = [
+                (SPREAD, None, snapshot(value)) for value in positional
+            ]
+            added += [(SPREAD, None, spread) for spread in arguments.spreads]
+            added += [(SET, Const(key), value) for key, value in arguments.bindings.items()]
+            self.change(target, lambda: target.parts.extend(added))
+            return Const(None)
+        if name == "setdefault" and len(positional) in (1, 2) and not arguments.named:
+            key = positional[0]
+            fallback: Binding = positional[1] if len(positional) == 2 else Const(None)
+            self.change(target, lambda: target.parts.append((DEFAULT, key, fallback)))
+            return Subscript(snapshot(target), snapshot(key))
+        if name == "pop" and len(positional) in (1, 2) and not arguments.named:
+            key = positional[0]
+            before = snapshot(target)
+            self.change(target, lambda: target.parts.append((REMOVE, key, Const(None))))
+            if len(positional) == 2:
+                return Operation("get", (before, snapshot(key), snapshot(positional[1])))
+            return Subscript(before, snapshot(key))
+        if name == "clear" and not positional:
+            self.change(target, target.parts.clear)
+            return Const(None)
+        spoil(target, f"changed by {written}()")
+        self.escape(positional, arguments, f"it is passed to {written}()")
+        return Unknown(f"result of calling {written}()")
+
+    def call_list_method(
+        self,
+        node: cst.Call,
+        target: ListObject,
+        name: str,
+        positional: list[Binding],
+        arguments: CallArguments,
+    ) -> Binding:
+        written = get_full_name_for_node(node.func) or name
+        if name == "append" and len(positional) == 1:
+            item = positional[0]
+            self.change(target, lambda: target.items.append(item))
+            return Const(None)
+        if name == "extend" and len(positional) == 1:
+            self.extend(target, positional[0])
+            return Const(None)
+        if name == "copy" and not positional:
+            return ListObject(list(target.items), self.uncertain)
+        if name in ("index", "count"):
+            return Unknown(f"result of calling {written}()")
+        spoil(target, f"changed by {written}()")
+        self.escape(positional, arguments, f"it is passed to {written}()")
+        return Unknown(f"result of calling {written}()")
+
+    def escape(self, positional: list[Binding], arguments: CallArguments, why: str) -> None:
+        """Containers handed to a call the walk does not follow may be changed by it."""
+        for value in [*positional, *arguments.bindings.values(), *arguments.spread_bindings]:
+            if isinstance(value, CONTAINERS):
+                spoil(value, f"a dict or list that may have been changed: {why}")
 
     def format_call(
         self, template: Expr, positional: list[Binding], arguments: CallArguments
     ) -> Binding:
-        args = SeqExpr(tuple(self.as_expr(value) for value in positional))
+        args = SeqExpr(tuple(snapshot(value) for value in positional))
         kwargs = DictExpr(
             tuple((Const(key), value) for key, value in arguments.named.items())
             + tuple((None, spread) for spread in arguments.spreads)
         )
         return Operation("format", (template, args, kwargs))
-
-    def mutate_dict(
-        self, node: cst.Call, positional: list[Binding], arguments: CallArguments
-    ) -> None:
-        """``NAME.update(...)``: later readers of NAME see the merged dict.
-
-        Objects built before the update keep the dict they were given, as Airflow deep-copies
-        ``default_args`` when a DAG or TaskGroup is created.
-        """
-        receiver = node.func.value if isinstance(node.func, cst.Attribute) else None
-        if not isinstance(receiver, cst.Name):
-            return
-        current = self.scope.lookup(receiver.value)
-        if not isinstance(current, DictExpr):
-            return
-        parts = list(current.parts)
-        parts += [(None, self.as_expr(value)) for value in positional]
-        parts += [(None, spread) for spread in arguments.spreads]
-        parts += [(Const(key), value) for key, value in arguments.named.items()]
-        self.scope.names[receiver.value] = DictExpr(tuple(parts))
 
     def as_function(self, value: Binding) -> Function | None:
         """A function given to ``task(fn)``: defined here, or imported from elsewhere."""
@@ -889,8 +1196,11 @@ class _Walker:
         self, node: cst.Call, positional: list[Binding], arguments: CallArguments
     ) -> DagHandle:
         dag_id = arguments.named.get("dag_id")
+        if dag_id is None and positional:
+            dag_id = snapshot(positional[0])
         if dag_id is None:
-            dag_id = self.as_expr(positional[0]) if positional else Unknown("DAG without dag_id")
+            dag_id = _keyword(arguments, "dag_id", Unknown("DAG without dag_id"))
+            assert dag_id is not None
         self.dags.append(_DraftDag(dag_id, node, _default_args(arguments)))
         return DagHandle(len(self.dags) - 1)
 
@@ -921,8 +1231,9 @@ class _Walker:
 
     def create_dag_from_factory(self, node: cst.Call, factory: DagFactory) -> Binding:
         assert factory.function is not None
-        arguments = factory.arguments
-        dag_id = arguments.named.get("dag_id", Const(factory.function.name))
+        arguments = _refreshed(factory.arguments)
+        dag_id = _keyword(arguments, "dag_id", Const(factory.function.name))
+        assert dag_id is not None
         self.dags.append(_DraftDag(dag_id, node, _default_args(arguments)))
         index = len(self.dags) - 1
         with self.inside_dag(index):
@@ -934,12 +1245,12 @@ class _Walker:
     ) -> GroupHandle:
         group_id = arguments.named.get("group_id")
         if group_id is None:
-            group_id = self.as_expr(positional[0]) if positional else Const(None)
+            group_id = snapshot(positional[0]) if positional else Const(None)
         return self.create_group(node, group_id, arguments)
 
     def create_group_from_factory(self, node: cst.Call, factory: GroupFactory) -> Binding:
         assert factory.function is not None
-        arguments = factory.arguments
+        arguments = _refreshed(factory.arguments)
         group_id = arguments.named.get("group_id", Const(factory.function.name))
         handle = self.create_group(node, group_id, arguments, suffix_on_collision=True)
         self.group_stack.append(handle.index)
@@ -1036,6 +1347,8 @@ class _Walker:
     def add_task(self, task: _DraftTask) -> Binding:
         if len(self.tasks) >= MAX_TASKS:
             return Unknown("too many tasks in one file")
+        if task.dag is not None:
+            task.dag_defaults = self.dags[task.dag].current_defaults()
         self.tasks.append(task)
         return TaskHandles((len(self.tasks) - 1,))
 
@@ -1088,22 +1401,97 @@ class _Walker:
             self.scope.names[target.value] = value
         elif isinstance(target, (cst.Tuple, cst.List)):
             elements = [element.value for element in target.elements]
-            if isinstance(value, SeqExpr) and len(value.items) == len(elements):
-                for element, item in zip(elements, value.items):
+            items: Sequence[Binding] | None = None
+            if isinstance(value, SeqExpr) or (
+                isinstance(value, ListObject) and value.spoiled is None
+            ):
+                items = value.items
+            if items is not None and len(items) == len(elements):
+                for element, item in zip(elements, items):
                     self.bind(element, item)
             else:
                 for element in elements:
                     self.bind(element, Unknown("unpacked from a value that is not a literal"))
         elif isinstance(target, cst.Attribute):
             self.bind_attribute(target, value)
-        elif isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
-            current = self.scope.lookup(target.value.value)
-            if not isinstance(current, DictExpr):
-                return
-            if len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index):
-                key = self.as_expr(self.value_of(target.slice[0].slice.value))
-                part = (key, self.as_expr(value))
-                self.scope.names[target.value.value] = DictExpr((*current.parts, part))
+        elif isinstance(target, cst.Subscript):
+            self.store_item(target, value)
+
+    def store_item(self, target: cst.Subscript, value: Binding | None) -> None:
+        """``x[k] = value`` (``None``: ``del x[k]``) on the object ``x`` holds."""
+        container = self.container_of(target.value)
+        key: Binding = Unknown("a slice")
+        if len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index):
+            key = self.value_of(target.slice[0].slice.value)
+        if isinstance(container, DictObject):
+            self.change(
+                container,
+                lambda: container.parts.append(
+                    (SET, key, value) if value is not None else (REMOVE, key, Const(None))
+                ),
+            )
+            return
+        if isinstance(container, ListObject):
+            index = list_index(key, len(container.items))
+            if value is not None and index is not None:
+                position, item = index, value
+                self.change(container, lambda: container.items.__setitem__(position, item))
+            else:
+                spoil(container, "a list changed by item assignment or deletion")
+            return
+        self.store_unknown(target.value, "an item of it is assigned")
+
+    def container_of(self, node: cst.BaseExpression) -> Binding:
+        """The object an expression stores into; an imported dict becomes this file's object."""
+        current = self.value_of(node)
+        if isinstance(current, Imported):
+            return self.adopt(current)
+        return current
+
+    def adopt(self, imported: Imported) -> DictObject:
+        """A dict imported from another module, changed here: every name bound to the import
+        now holds one object made of the module's dict and this file's changes."""
+        adopted = DictObject([(SPREAD, None, Ref(imported.qualname))], self.uncertain)
+        scope: _Scope | None = self.scope
+        while scope is not None:
+            for name, bound in scope.names.items():
+                if bound == imported:
+                    scope.names[name] = adopted
+            scope = scope.parent
+        return adopted
+
+    def store_unknown(self, node: cst.BaseExpression, what: str) -> None:
+        """A store into something not modelled: every container reachable from its root name
+        may be what changed."""
+        root = node
+        while isinstance(root, (cst.Subscript, cst.Attribute, cst.Call)):
+            root = root.value if not isinstance(root, cst.Call) else root.func
+        if isinstance(root, cst.Name):
+            bound = self.scope.lookup(root.value)
+            if bound is not None:
+                written = get_full_name_for_node(node) or root.value
+                spoil(bound, f"'{written}' cannot be followed: {what}")
+
+    def change(self, container: DictObject | ListObject, apply: Callable[[], object]) -> None:
+        """Apply a change to a container, or spoil it when the change happens under a condition
+        the walk cannot decide (the container may or may not have changed)."""
+        if container.spoiled is not None:
+            return
+        if self.uncertain > container.level:
+            spoil(container, "changed under a condition that cannot be decided statically")
+            return
+        apply()
+        container.version += 1
+
+    def extend(self, container: ListObject, items: Binding) -> None:
+        if (isinstance(items, ListObject) and items.spoiled is None) or isinstance(items, SeqExpr):
+            added = list(items.items)
+        elif isinstance(items, TaskHandles):
+            added = [TaskHandles((index,)) for index in items.indexes]
+        else:
+            spoil(container, "a list extended with a value that is not a literal sequence")
+            return
+        self.change(container, lambda: container.items.extend(added))
 
     def bind_attribute(self, target: cst.Attribute, value: Binding) -> None:
         """``task.queue = ...`` after construction wins over everything (semantics §1.1)."""
@@ -1115,21 +1503,21 @@ class _Walker:
             self.attach(owner, value.index)
             return
         for index in owner.indexes:
-            self.tasks[index].overridden[attr] = self.as_expr(value)
-
-    def as_expr(self, value: Binding) -> Expr:
-        if isinstance(value, _EXPR_TYPES):
-            return value
-        if isinstance(value, Imported):
-            return Ref(value.qualname)
-        if isinstance(value, (TaskHandles, DagHandle, GroupHandle)):
-            return Unknown("an Airflow object, not a constant")
-        return Unknown("not a constant")
+            self.tasks[index].overridden[attr] = snapshot(value)
 
     def qualify(self, name: str) -> str:
         return f"{self.module_name}.{name}" if self.module_name else name
 
     # --- model ---------------------------------------------------------------------------------
+
+    def task_dag_defaults(self, task: _DraftTask) -> Expr | None:
+        """The DAG's default_args the task got, when they changed after it was built."""
+        if task.dag is None or not task.applies_default_args:
+            return None
+        version, defaults = task.dag_defaults
+        if version == self.dags[task.dag].current_defaults()[0]:
+            return None
+        return defaults if defaults is not None else DictExpr(())
 
     def build(
         self,
@@ -1159,8 +1547,8 @@ class _Walker:
 
         constants: dict[str, Expr] = {}
         for name, binding in self.module_scope.names.items():
-            if isinstance(binding, _EXPR_TYPES):
-                constants[name] = binding
+            if isinstance(binding, (*EXPR_TYPES, *CONTAINERS)):
+                constants[name] = snapshot(binding)
             elif isinstance(binding, Imported):
                 constants[name] = Ref(binding.qualname)
         return Module(
@@ -1169,7 +1557,8 @@ class _Walker:
             constants=constants,
             imports=tuple(import_site(site) for site in self.imports),
             dags=tuple(
-                Dag(dag.dag_id, positions[id(dag.node)], dag.default_args) for dag in self.dags
+                Dag(dag.dag_id, positions[id(dag.node)], dag.current_defaults()[1])
+                for dag in self.dags
             ),
             groups=tuple(
                 TaskGroup(
@@ -1202,6 +1591,7 @@ class _Walker:
                     partial_keys=task.partial_keys,
                     imports=tuple(import_site(site) for site in task.imports),
                     overridden=dict(task.overridden),
+                    dag_default_args=self.task_dag_defaults(task),
                 )
                 for task in self.tasks
             ),
@@ -1213,9 +1603,53 @@ class _Walker:
 
 # --- helpers -----------------------------------------------------------------------------------
 
+# Dict methods that change the dict, followed on a dict imported from another module.
+_DICT_CHANGES = frozenset({"update", "setdefault", "pop", "clear"})
+# Imported names that are modules, never a repository's dict.
+_STDLIB_ROOTS = frozenset({"os", "sys", "logging", "json", "copy", "airflow", "datetime"})
+# Calls that never change the containers they are given.
+_PURE_BUILTINS = frozenset(
+    {"len", "str", "repr", "int", "float", "bool", "print", "isinstance", "sorted", "format"}
+)
+_PURE_CALLS = frozenset({"json.dumps", "logging.info", "logging.debug", "logging.warning"})
+_COPIES = frozenset({"copy.copy", "copy.deepcopy"})
+
+
+def dict_entries(value: DictObject) -> list[tuple[Binding, Binding]] | None:
+    """The items of a dict built only from literal-keyed items, in order; else ``None``."""
+    if value.spoiled is not None:
+        return None
+    entries: dict[object, tuple[Binding, Binding]] = {}
+    for kind, key, item in value.parts:
+        if kind != SET or not isinstance(key, Const):
+            return None
+        entries[key.value] = (key, item)
+    return list(entries.values())
+
 
 def _default_args(arguments: CallArguments) -> Expr | None:
-    return arguments.named.get("default_args")
+    return _keyword(arguments, "default_args", None)
+
+
+def _keyword(arguments: CallArguments, name: str, default: Expr | None) -> Expr | None:
+    """A keyword given by name or through ``**`` spreads (``DAG(**CONFIG)``)."""
+    if name in arguments.named or not arguments.spreads:
+        return arguments.named.get(name, default)
+    spreads = DictExpr(tuple((None, spread) for spread in arguments.spreads))
+    return Operation("get", (spreads, Const(name), default if default is not None else Const(None)))
+
+
+def _refreshed(arguments: CallArguments) -> CallArguments:
+    """Keyword arguments as their objects hold them now: a decorator keeps the dicts it was
+    given, and the DAG or group it builds when called copies them then."""
+    named = dict(arguments.named)
+    named.update({key: snapshot(value) for key, value in arguments.bindings.items()})
+    spreads = arguments.spreads
+    if arguments.spread_bindings:
+        spreads = tuple(snapshot(value) for value in arguments.spread_bindings)
+    return CallArguments(
+        named, spreads, arguments.bindings, arguments.nodes, arguments.spread_bindings
+    )
 
 
 def _task_decorator_kind(qualname: str) -> str | None:
@@ -1248,7 +1682,7 @@ def _parameters(node: cst.FunctionDef) -> list[str]:
 
 
 def _same_binding(left: Binding, right: Binding) -> bool:
-    return left is right or (isinstance(left, _EXPR_TYPES) and left == right)
+    return left is right or (isinstance(left, EXPR_TYPES) and left == right)
 
 
 def _is_main_guard(test: cst.BaseExpression) -> bool:

@@ -238,8 +238,9 @@ class Resolver:
             group_index = group.parent
         if task.dag is not None:
             dag = module.dags[task.dag]
-            if dag.default_args is not None:
-                yield "DAG default_args", dag.default_args, dag.position
+            dag_args = task.dag_default_args or dag.default_args
+            if dag_args is not None:
+                yield "DAG default_args", dag_args, dag.position
 
     # --- deferral and sensors (semantics §5) ---------------------------------------------------
 

@@ -150,6 +150,13 @@ class SymbolTable:
             return None
         if isinstance(expr, Const) and expr.value is None:
             return None
+        if isinstance(expr, Operation) and expr.op == "without":
+            removed = self.evaluate(expr.operands[1], depth + 1)
+            if isinstance(removed, Unresolved):
+                return Unresolved(f"a removed dict key is not a constant: {removed.reason}")
+            if removed.value == key:
+                return None
+            return self.lookup_key(expr.operands[0], key, depth + 1)
         resolved = self.evaluate(expr, depth + 1)
         if isinstance(resolved, Unresolved):
             return resolved
@@ -244,6 +251,16 @@ def _fold(op: str, operands: list[object]) -> object:
         if not all(isinstance(part, str) for part in operands) or (len(str(old)) == 0):
             return Unresolved("str.replace that cannot be folded")
         return str(text).replace(str(old), str(new))
+    if op == "without":  # ``del d[k]``, ``d.pop(k)``
+        mapping, key = operands
+        if not isinstance(mapping, dict):
+            return Unresolved("a key removed from something that is not a dict")
+        return {name: item for name, item in mapping.items() if name != key}
+    if op == "get":  # ``d.get(k, default)``
+        mapping, key, default = operands
+        if not isinstance(mapping, dict) or not _hashable(key):
+            return Unresolved("dict.get on something that is not a dict")
+        return mapping.get(key, default)
     if op == "fstring":
         return "".join(str(part) for part in operands)
     if op == "field":
