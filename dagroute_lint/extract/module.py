@@ -181,6 +181,7 @@ class _DraftTask:
     imports: list[_DraftImport] = field(default_factory=list)
     overridden: dict[str, Expr] = field(default_factory=dict)
     dag_defaults: tuple[int, Expr | None] = (0, None)
+    level: int = 0
 
 
 @dataclass
@@ -927,6 +928,16 @@ class _Walker:
         """``dict(BASE, queue=...)`` and ``range(n)``: the builtins routing code is built with."""
         if star is not None:
             return None
+        if name == "setattr" and len(positional) == 3 and not arguments.named:
+            owner, attr, value = positional
+            if isinstance(attr, Const) and isinstance(attr.value, str):
+                self.store_attribute(owner, attr.value, value, f"setattr(..., '{attr.value}', ...)")
+            else:
+                for field_name in _ROUTING_ATTRIBUTES:
+                    self.store_attribute(
+                        owner, field_name, Unknown("setattr() of a name not known"), "setattr()"
+                    )
+            return Const(None)
         if name == "dict" and len(positional) <= 1:
             parts: list[tuple[Expr | None, Expr]] = [
                 (None, snapshot(value)) for value in positional
@@ -1081,9 +1092,11 @@ class _Walker:
             return self.call_dict_method(node, target, name, positional, arguments)
         if isinstance(target, ListObject):
             return self.call_list_method(node, target, name, positional, arguments)
-        if isinstance(target, TaskHandles):
+        if isinstance(target, TaskHandles) and name in _TASK_METHODS_RETURNING_TASK:
             return target
         described = get_full_name_for_node(node.func) or name
+        if isinstance(target, TaskHandles):
+            return Unknown(f"result of calling {described}()")
         self.escape(positional, arguments, f"it is passed to {described}()")
         return Unknown(f"result of calling {described}()")
 
@@ -1347,6 +1360,7 @@ class _Walker:
     def add_task(self, task: _DraftTask) -> Binding:
         if len(self.tasks) >= MAX_TASKS:
             return Unknown("too many tasks in one file")
+        task.level = self.uncertain
         if task.dag is not None:
             task.dag_defaults = self.dags[task.dag].current_defaults()
         self.tasks.append(task)
@@ -1494,16 +1508,42 @@ class _Walker:
         self.change(container, lambda: container.items.extend(added))
 
     def bind_attribute(self, target: cst.Attribute, value: Binding) -> None:
-        """``task.queue = ...`` after construction wins over everything (semantics §1.1)."""
-        owner = self.value_of(target.value)
-        if not isinstance(owner, TaskHandles):
+        written = get_full_name_for_node(target) or target.attr.value
+        self.store_attribute(self.value_of(target.value), target.attr.value, value, written)
+
+    def store_attribute(self, owner: Binding, attr: str, value: Binding, written: str) -> None:
+        """``task.queue = ...`` after construction wins over everything (semantics §1.1).
+
+        Under a condition the walk cannot decide, the task may keep its value or take the new
+        one: unresolved. A store on an object the walk does not know may reach any task built
+        so far, so each of them gets the attribute unresolved.
+        """
+        if isinstance(owner, TaskHandles):
+            if attr == "dag" and isinstance(value, DagHandle):
+                self.attach(owner, value.index)
+                return
+            for index in owner.indexes:
+                task = self.tasks[index]
+                if self.uncertain > task.level:
+                    reason = f"'{written}' is assigned under a condition that cannot be decided"
+                    task.overridden[attr] = Unknown(reason)
+                else:
+                    task.overridden[attr] = snapshot(value)
             return
-        attr = target.attr.value
-        if attr == "dag" and isinstance(value, DagHandle):
-            self.attach(owner, value.index)
+        if isinstance(owner, DagHandle):
+            if attr == "default_args":
+                defaults = self.dag_defaults(owner.index)
+                replaced = snapshot(value)
+                self.change(
+                    defaults,
+                    lambda: defaults.parts.__setitem__(slice(None), [(SPREAD, None, replaced)]),
+                )
             return
-        for index in owner.indexes:
-            self.tasks[index].overridden[attr] = snapshot(value)
+        if isinstance(owner, _NOT_TASKS):
+            return
+        reason = f"'{written} = ...' assigns to an object that cannot be followed, maybe this task"
+        for task in self.tasks:
+            task.overridden[attr] = Unknown(reason)
 
     def qualify(self, name: str) -> str:
         return f"{self.module_name}.{name}" if self.module_name else name
@@ -1603,6 +1643,21 @@ class _Walker:
 
 # --- helpers -----------------------------------------------------------------------------------
 
+# Objects whose attributes are never a task's: stores on them change no routing.
+_NOT_TASKS = (
+    Const,
+    DictObject,
+    ListObject,
+    GroupHandle,
+    Function,
+    LocalClass,
+    Imported,
+    TaskFlow,
+    DagFactory,
+    GroupFactory,
+)
+_ROUTING_ATTRIBUTES = ("queue", "executor", "pool", "pool_slots", "deferrable")
+_TASK_METHODS_RETURNING_TASK = frozenset({"as_setup", "as_teardown"})
 # Dict methods that change the dict, followed on a dict imported from another module.
 _DICT_CHANGES = frozenset({"update", "setdefault", "pop", "clear"})
 # Imported names that are modules, never a repository's dict.
@@ -1636,6 +1691,8 @@ def _keyword(arguments: CallArguments, name: str, default: Expr | None) -> Expr 
     if name in arguments.named or not arguments.spreads:
         return arguments.named.get(name, default)
     spreads = DictExpr(tuple((None, spread) for spread in arguments.spreads))
+    if isinstance(default, Unknown):  # required: a spread without it fails where Airflow parses
+        return Subscript(spreads, Const(name))
     return Operation("get", (spreads, Const(name), default if default is not None else Const(None)))
 
 

@@ -162,6 +162,8 @@ class SymbolTable:
             return resolved
         if isinstance(resolved.value, dict):
             return Known(resolved.value[key]) if key in resolved.value else None
+        if resolved.value is None:  # ``default_args=None``, also from ``CONFIG.get(...)``
+            return None
         return Unresolved("not a dict")
 
     def _subscript(self, expr: Subscript, depth: int) -> Resolved:
