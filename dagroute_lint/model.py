@@ -187,6 +187,20 @@ class Task:
 
 
 @dataclass(frozen=True)
+class ClassInfo:
+    """A class defined in the file, for tasks built from it here or in another file.
+
+    ``bases`` are qualified names (``?`` for a base that cannot be named); ``routes`` are the
+    routing fields its own code may set (``*``: any); ``operator`` is false for a class that
+    cannot be an operator whatever its bases (``@dataclass``).
+    """
+
+    bases: tuple[str, ...]
+    routes: tuple[str, ...]
+    operator: bool = True
+
+
+@dataclass(frozen=True)
 class SyntaxProblem:
     """Why a file could not be read or parsed, with CPython's position where it has one.
 
@@ -205,6 +219,7 @@ class Module:
 
     ``loop_refs`` are names from other modules that the file loops over: the runner folds them
     and extracts the file again with their values, so tasks built in those loops are unrolled.
+    ``classes`` are the classes the file defines, by name within the module (``Outer.Inner``).
     """
 
     path: str
@@ -218,3 +233,4 @@ class Module:
     file_noqa: bool = False
     syntax_error: SyntaxProblem | None = None
     loop_refs: tuple[str, ...] = ()
+    classes: dict[str, ClassInfo] = field(default_factory=dict)

@@ -70,6 +70,9 @@ DYNAMIC_MAPPINGS = {
 # §1.5): routing never varies per map index.
 MAPPED_OPERATOR_METHODS = frozenset({"expand", "expand_kwargs"})
 
+# ``functools.partial(BashOperator, queue=...)``: calling it builds the operator.
+PARTIAL = "functools.partial"
+
 # ``timeout=timedelta(hours=6)``: sensors take durations.
 TIMEDELTA = "datetime.timedelta"
 
@@ -81,3 +84,28 @@ ASSET_DECORATORS = frozenset(
     {"airflow.sdk.asset", "airflow.sdk.definitions.asset.decorators.asset"}
 )
 ASSET_OPERATOR = "airflow.sdk.definitions.asset.decorators._AssetMainOperator"
+
+# Bases and decorators that make a class something other than an operator, however it is called.
+NOT_OPERATOR_BASES = frozenset(
+    {
+        "builtins.object",
+        "builtins.dict",
+        "builtins.Exception",
+        "builtins.str",
+        "builtins.int",
+        "builtins.list",
+        "builtins.tuple",
+        "typing.NamedTuple",
+        "typing.TypedDict",
+        "typing.Protocol",
+        "typing.Generic",
+        "enum.Enum",
+        "enum.IntEnum",
+        "enum.StrEnum",
+        "abc.ABC",
+        "pydantic.BaseModel",
+    }
+)
+NOT_OPERATOR_DECORATORS = frozenset(
+    {"dataclasses.dataclass", "attr.s", "attr.define", "attrs.define", "attr.attrs"}
+)

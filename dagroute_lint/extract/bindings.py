@@ -7,7 +7,7 @@ from typing import Union
 
 import libcst as cst
 
-from dagroute_lint.model import Expr, Unknown
+from dagroute_lint.model import ClassInfo, Expr, Unknown
 
 
 @dataclass(frozen=True)
@@ -39,12 +39,14 @@ class Function:
     """A function: its body's imports run wherever it is used as a ``python_callable``.
 
     ``node`` is ``None`` for a function imported from another module (its body is not read);
-    ``closure`` is the scope it was defined in, which an ``@dag``/``@task_group`` body sees.
+    ``closure`` is the scope it was defined in, which its body sees when it is called;
+    ``defaults`` are its parameters' defaults, evaluated where it was defined, as Python does.
     """
 
     node: cst.FunctionDef | None
     qualname: str
     closure: object = None
+    defaults: dict[str, Binding] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -127,11 +129,37 @@ class AssetDecorator:
     arguments: CallArguments
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class LocalClass:
-    """A class defined in the file, by qualified name (custom operators)."""
+    """A class defined in the file, by qualified name (custom operators, constant holders).
+
+    ``attributes`` are what its body binds (``class QUEUE: SNAP = "snap"``); ``enum`` marks an
+    ``Enum``, whose attributes are members (``.value`` is the literal); ``info`` is what it may
+    do to tasks built from it; ``operator`` whether calling it can build a task at all.
+    """
 
     qualname: str
+    info: ClassInfo | None = None
+    attributes: dict[str, Binding] = field(default_factory=dict)
+    enum: bool = False
+    operator: bool = True
+
+
+@dataclass(frozen=True, eq=False)
+class Partial:
+    """``functools.partial(callee, *positional, **arguments)``: calling it calls ``callee``."""
+
+    callee: Binding
+    positional: tuple[Binding, ...]
+    arguments: CallArguments
+
+
+@dataclass(frozen=True, eq=False)
+class EnumMember:
+    """``Color.RED`` of an ``Enum`` defined in the file: its ``.value`` and ``.name`` are known."""
+
+    name: str
+    value: Binding
 
 
 # How a dict part was written: ``d[k] = v``, ``**v``, ``del d[k]`` or ``d.pop(k)``,
@@ -191,4 +219,6 @@ Binding = Union[
     BoundMethod,
     DictObject,
     ListObject,
+    EnumMember,
+    Partial,
 ]

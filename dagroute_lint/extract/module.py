@@ -30,6 +30,7 @@ from dagroute_lint.extract.bindings import (
     DagFactory,
     DagHandle,
     DictObject,
+    EnumMember,
     Function,
     GroupFactory,
     GroupHandle,
@@ -37,10 +38,12 @@ from dagroute_lint.extract.bindings import (
     ListObject,
     LocalClass,
     OperatorPartial,
+    Partial,
     TaskDecorator,
     TaskFlow,
     TaskHandles,
 )
+from dagroute_lint.extract.classes import class_info
 from dagroute_lint.extract.containers import (
     CONTAINERS,
     EXPR_TYPES,
@@ -56,6 +59,7 @@ from dagroute_lint.extract.positions import node_positions
 from dagroute_lint.extract.source import decode, noqa_comments, parse
 from dagroute_lint.model import (
     Arguments,
+    ClassInfo,
     Const,
     Dag,
     DictExpr,
@@ -76,6 +80,9 @@ from dagroute_lint.model import (
 # Bounds that keep a hostile or generated file from making the walk unbounded.
 MAX_LOOP_ITERATIONS = 1000
 MAX_TASKS = 20000
+MAX_CALL_DEPTH = 12
+# Statements walked per file, loops unrolled and calls followed included.
+MAX_WORK = 200_000
 
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 
@@ -204,9 +211,13 @@ class _Jump(Exception):
 class _Scope:
     """Name bindings of one function or of the module, chained to the enclosing scope."""
 
-    def __init__(self, parent: _Scope | None = None) -> None:
+    def __init__(
+        self, parent: _Scope | None = None, declared: frozenset[str] = frozenset()
+    ) -> None:
         self.names: dict[str, Binding] = {}
         self.parent = parent
+        # Names the function declares ``global``: assigning them rebinds the module's.
+        self.declared = declared
 
     def lookup(self, name: str) -> Binding | None:
         scope: _Scope | None = self
@@ -235,6 +246,15 @@ class _Walker:
         self.dag_stack: list[int] = []
         self.group_stack: list[int] = []
         self.guarded = False
+        self.call_depth = 0
+        self.work = 0
+        # Return values reached under an undecided condition, one list per function being run.
+        self.returns: list[list[Binding]] = []
+        # Places where tasks may be built that the walk could not follow, with why.
+        self.unmodelled: list[tuple[cst.CSTNode, str]] = []
+        self.class_prefix = ""
+        self.classes: dict[str, ClassInfo] = {}
+        self.local_classes: dict[str, LocalClass] = {}
         # How many conditions the walk could not decide surround the current statement.
         self.uncertain = 0
         self.function_imports: dict[int, list[_DraftImport]] = {}
@@ -246,13 +266,14 @@ class _Walker:
             self.walk_statement(statement)
 
     def walk_statement(self, statement: cst.CSTNode) -> None:
+        self.work += 1
         if isinstance(statement, cst.SimpleStatementLine):
             for small in statement.body:
                 self.walk_small(small)
         elif isinstance(statement, cst.FunctionDef):
             self.define_function(statement)
         elif isinstance(statement, cst.ClassDef):
-            self.scope.names[statement.name.value] = LocalClass(self.qualify(statement.name.value))
+            self.define_class(statement)
         elif isinstance(statement, cst.With):
             self.walk_with(statement)
         elif isinstance(statement, cst.For):
@@ -388,6 +409,8 @@ class _Walker:
         try:
             self.walk_body(body)
         except _Jump as jump:
+            if jump.kind == "return":
+                raise
             return jump.kind
         return None
 
@@ -490,7 +513,9 @@ class _Walker:
                 self.walk_if(branch)
             else:
                 self.walk_body(branch)
-        except _Jump:
+        except _Jump as jump:
+            if jump.kind == "return" and self.returns:
+                self.returns[-1].append(jump.value if jump.value is not None else Const(None))
             self.uncertain += 1
         self.uncertain -= 1
 
@@ -547,7 +572,16 @@ class _Walker:
     # --- functions -----------------------------------------------------------------------------
 
     def define_function(self, node: cst.FunctionDef) -> None:
-        function = Function(node, self.qualify(node.name.value), self.scope)
+        defaults = {
+            param.name.value: self.value_of(param.default)
+            for param in (
+                *node.params.posonly_params,
+                *node.params.params,
+                *node.params.kwonly_params,
+            )
+            if param.default is not None
+        }
+        function = Function(node, self.qualify(node.name.value), self.scope, defaults)
         binding: Binding = function
         for decorator in reversed(node.decorators):
             decorator_value = self.value_of(decorator.decorator)
@@ -560,6 +594,58 @@ class _Walker:
                 continue
             binding = self.apply_decorator(decorator_value, binding)
         self.scope.names[node.name.value] = binding
+
+    def define_class(self, node: cst.ClassDef) -> None:
+        """Run the class body (Python runs it at definition) for its constants, and note what
+        the class may do to tasks built from it."""
+        name = node.name.value
+        bases = tuple(self.base_name(arg) for arg in node.bases if arg.keyword is None)
+        decorators = tuple(
+            value.qualname
+            for value in (self.value_of(_decorator_callee(each)) for each in node.decorators)
+            if isinstance(value, Imported)
+        )
+        info = class_info(node, bases, decorators)
+        path = f"{self.class_prefix}{name}"
+        outer, prefix = self.scope, self.class_prefix
+        self.scope, self.class_prefix = _Scope(parent=outer), f"{path}."
+        try:
+            self.walk_body(node.body)
+        except _Jump:
+            pass
+        finally:
+            attributes, self.scope, self.class_prefix = self.scope.names, outer, prefix
+        local = LocalClass(
+            self.qualify(path),
+            info,
+            attributes,
+            enum=any(base in _ENUM_BASES for base in bases),
+            operator=info.operator and self.operator_bases(bases),
+        )
+        self.local_classes[local.qualname] = local
+        if self.scope is self.module_scope or self.class_prefix:
+            self.classes[path] = info
+        self.scope.names[name] = local
+
+    def base_name(self, arg: cst.Arg) -> str:
+        value = self.value_of(arg.value)
+        if isinstance(value, (Imported, LocalClass)):
+            return value.qualname
+        if isinstance(arg.value, cst.Name) and arg.value.value in _BUILTIN_CLASSES:
+            return f"builtins.{arg.value.value}"
+        return "?"
+
+    def operator_bases(self, bases: tuple[str, ...]) -> bool:
+        """A class can be an operator only through a base that can: a class of this file
+        that can, or any class named elsewhere except the known non-operator ones."""
+        for base in bases:
+            local = self.local_classes.get(base)
+            if local is not None:
+                if local.operator:
+                    return True
+            elif base not in names.NOT_OPERATOR_BASES:
+                return True
+        return False
 
     def apply_decorator(self, decorator: Binding, target: Binding) -> Binding:
         if not isinstance(target, Function):
@@ -591,21 +677,101 @@ class _Walker:
             self.function_imports[key] = found
         return self.function_imports[key]
 
+    def call_function(
+        self,
+        node: cst.Call,
+        function: Function,
+        positional: list[Binding],
+        arguments: CallArguments,
+    ) -> Binding:
+        """Run a function of the file with its arguments bound, as the call does; its return
+        value is the result. Bounded in depth and in the file's total work."""
+        if function.node is None:
+            self.escape(positional, arguments, f"it is passed to {function.name}()")
+            return Unknown(f"result of calling {function.name}(), defined in another module")
+        if self.call_depth >= MAX_CALL_DEPTH or self.work > MAX_WORK:
+            what = "calls nested too deeply" if self.call_depth >= MAX_CALL_DEPTH else "work"
+            self.bound_reached(node, f"{function.name}() was not followed: bound on {what} reached")
+            self.escape(positional, arguments, f"it is passed to {function.name}()")
+            return Unknown(f"result of calling {function.name}(), not followed (bound reached)")
+        outer, uncertain = self.scope, self.uncertain
+        closure = function.closure if isinstance(function.closure, _Scope) else self.module_scope
+        self.scope = _Scope(parent=closure, declared=_declared_global(function.node))
+        self.bind_parameters(function, positional, arguments)
+        returns: list[Binding] = []
+        self.returns.append(returns)
+        self.call_depth += 1
+        result: Binding = Const(None)
+        try:
+            self.walk_body(function.node.body)
+        except _Jump as jump:
+            if jump.kind == "return" and jump.value is not None:
+                result = jump.value
+        finally:
+            self.call_depth -= 1
+            self.returns.pop()
+            self.scope, self.uncertain = outer, uncertain
+        if any(not _same_binding(each, result) for each in returns):
+            return Unknown(f"{function.name}() returns different values under conditions")
+        return result
+
+    def bind_parameters(
+        self, function: Function, positional: list[Binding], arguments: CallArguments
+    ) -> None:
+        assert function.node is not None
+        params = function.node.params
+        ordered = [*params.posonly_params, *params.params]
+        given = list(positional)
+        for param in ordered:
+            name = param.name.value
+            if given:
+                self.scope.names[name] = given.pop(0)
+            elif name in arguments.bindings:
+                self.scope.names[name] = arguments.bindings[name]
+            elif name in function.defaults:
+                self.scope.names[name] = function.defaults[name]
+            else:
+                self.scope.names[name] = Unknown(f"parameter '{name}' of {function.name}()")
+        for param in params.kwonly_params:
+            name = param.name.value
+            self.scope.names[name] = arguments.bindings.get(
+                name, function.defaults.get(name, Unknown(f"parameter '{name}' not given"))
+            )
+        if isinstance(params.star_arg, cst.Param):
+            self.scope.names[params.star_arg.name.value] = ListObject(given, self.uncertain)
+        taken = {param.name.value for param in (*ordered, *params.kwonly_params)}
+        if params.star_kwarg is not None:
+            extra: list[tuple[str, Binding | None, Binding]] = [
+                (SET, Const(key), value)
+                for key, value in arguments.bindings.items()
+                if key not in taken
+            ]
+            extra += [(SPREAD, None, spread) for spread in arguments.spreads]
+            self.scope.names[params.star_kwarg.name.value] = DictObject(extra, self.uncertain)
+        elif arguments.spreads:
+            for name in taken - set(arguments.bindings):
+                self.scope.names[name] = Unknown(f"parameter '{name}' may come from a ** spread")
+
+    def bound_reached(self, node: cst.CSTNode, message: str) -> None:
+        self.unmodelled.append((node, message))
+
     def run_factory_body(self, function: Function) -> None:
         """Walk an ``@dag``/``@task_group`` body where it is called; parameters are unknown."""
         if function.node is None:
             return
         outer = self.scope
         closure = function.closure if isinstance(function.closure, _Scope) else self.module_scope
-        self.scope = _Scope(parent=closure)
+        self.scope = _Scope(parent=closure, declared=_declared_global(function.node))
         for param in _parameters(function.node):
             self.scope.names[param] = Unknown(f"function parameter '{param}'")
         uncertain = self.uncertain
+        self.returns.append([])
         try:
             self.walk_body(function.node.body)
         except _Jump:
             pass
         finally:
+            self.returns.pop()
             self.scope = outer
             self.uncertain = uncertain
 
@@ -717,6 +883,13 @@ class _Walker:
             return base
         if isinstance(base, Operation) and base.op == "path" and attr in ("stem", "name"):
             return Operation(f"path_{attr}", base.operands)
+        if isinstance(base, LocalClass) and attr in base.attributes:
+            found = base.attributes[attr]
+            if base.enum and isinstance(found, EXPR_TYPES):
+                return EnumMember(attr, found)
+            return found
+        if isinstance(base, EnumMember) and attr in ("value", "name"):
+            return base.value if attr == "value" else Const(base.name)
         if isinstance(base, DagHandle) and attr == "default_args":
             return self.dag_defaults(base.index)
         if isinstance(base, DagHandle) and attr == "tasks":
@@ -874,6 +1047,15 @@ class _Walker:
             builtin = self.call_builtin(node.func.value, positional, arguments, star)
             if builtin is not None:
                 return builtin
+        return self.apply(node, callee, positional, arguments)
+
+    def apply(
+        self, node: cst.Call, callee: Binding, positional: list[Binding], arguments: CallArguments
+    ) -> Binding:
+        """Call ``callee`` with evaluated arguments; ``node`` is the call as written."""
+        if isinstance(callee, Partial):  # functools.partial(Operator, queue=...)(task_id=...)
+            merged = callee.arguments.merged(arguments)
+            return self.apply(node, callee.callee, [*callee.positional, *positional], merged)
         if isinstance(callee, BoundMethod):
             return self.call_method(node, callee, positional, arguments)
         if isinstance(callee, Imported):
@@ -892,10 +1074,11 @@ class _Walker:
         if isinstance(callee, (DagFactory, GroupFactory)):
             return self.call_factory(node, callee, positional, arguments)
         if isinstance(callee, LocalClass):
+            if not callee.operator:
+                return Unknown(f"an instance of {callee.qualname}, not an operator")
             return self.maybe_operator(node, callee.qualname, arguments)
         if isinstance(callee, Function):
-            self.escape(positional, arguments, f"it is passed to {callee.name}()")
-            return Unknown(f"result of calling {callee.name}()")
+            return self.call_function(node, callee, positional, arguments)
         if "task_id" in arguments.named:
             written = get_full_name_for_node(node.func)
             return self.maybe_operator(node, written, arguments)
@@ -1012,6 +1195,8 @@ class _Walker:
             return self.format_call(Ref(qualname[: -len(".format")]), positional, arguments)
         if qualname in names.DYNAMIC_CALLS:
             return Unknown(names.DYNAMIC_CALLS[qualname])
+        if qualname == names.PARTIAL and positional:
+            return Partial(positional[0], tuple(positional[1:]), arguments)
         operator, _, method = qualname.rpartition(".")
         if method == "partial" and _looks_like_class(operator):
             return OperatorPartial(operator, arguments, node)
@@ -1412,7 +1597,8 @@ class _Walker:
 
     def bind(self, target: cst.BaseExpression, value: Binding) -> None:
         if isinstance(target, cst.Name):
-            self.scope.names[target.value] = value
+            scope = self.module_scope if target.value in self.scope.declared else self.scope
+            scope.names[target.value] = value
         elif isinstance(target, (cst.Tuple, cst.List)):
             elements = [element.value for element in target.elements]
             items: Sequence[Binding] | None = None
@@ -1591,6 +1777,8 @@ class _Walker:
                 constants[name] = snapshot(binding)
             elif isinstance(binding, Imported):
                 constants[name] = Ref(binding.qualname)
+            elif isinstance(binding, LocalClass):
+                constants.update(_class_constants(name, binding))
         return Module(
             path=path,
             module_name=self.module_name,
@@ -1638,15 +1826,19 @@ class _Walker:
             noqa=noqa,
             file_noqa=file_noqa,
             loop_refs=tuple(self.loop_refs),
+            classes=dict(self.classes),
         )
 
 
 # --- helpers -----------------------------------------------------------------------------------
 
+_BUILTIN_CLASSES = frozenset({"object", "dict", "Exception", "str", "int", "list", "tuple"})
+_ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum"})
 # Objects whose attributes are never a task's: stores on them change no routing.
 _NOT_TASKS = (
     Const,
     DictObject,
+    EnumMember,
     ListObject,
     GroupHandle,
     Function,
@@ -1668,6 +1860,25 @@ _PURE_BUILTINS = frozenset(
 )
 _PURE_CALLS = frozenset({"json.dumps", "logging.info", "logging.debug", "logging.warning"})
 _COPIES = frozenset({"copy.copy", "copy.deepcopy"})
+
+
+def _decorator_callee(decorator: cst.Decorator) -> cst.BaseExpression:
+    """``@dataclass(frozen=True)`` is a ``dataclass`` decorator too."""
+    expression = decorator.decorator
+    return expression.func if isinstance(expression, cst.Call) else expression
+
+
+def _class_constants(path: str, local: LocalClass) -> dict[str, Expr]:
+    """``QUEUE.SNAP`` (and an Enum's ``Q.SNAP.value``) as dotted constants another module can
+    import; nested classes by their dotted path."""
+    found: dict[str, Expr] = {}
+    for attr, bound in local.attributes.items():
+        if isinstance(bound, LocalClass):
+            found.update(_class_constants(f"{path}.{attr}", bound))
+        elif isinstance(bound, (*EXPR_TYPES, *CONTAINERS)):
+            suffix = ".value" if local.enum else ""
+            found[f"{path}.{attr}{suffix}"] = snapshot(bound)
+    return found
 
 
 def dict_entries(value: DictObject) -> list[tuple[Binding, Binding]] | None:
@@ -1724,6 +1935,24 @@ _CLASS_NAME = re.compile(r"(?:^|\.)_*[A-Z][A-Za-z0-9_]*$")
 def _looks_like_class(qualname: str) -> bool:
     """Operators are classes; a call of ``make_task(task_id=...)`` is a factory we cannot follow."""
     return bool(_CLASS_NAME.search(qualname))
+
+
+def _declared_global(node: cst.FunctionDef) -> frozenset[str]:
+    """Names a function body declares ``global`` (anywhere in it, as Python scopes them)."""
+    found: set[str] = set()
+
+    class Globals(cst.CSTVisitor):
+        def visit_Global(self, statement: cst.Global) -> None:
+            found.update(item.name.value for item in statement.names)
+
+        def visit_FunctionDef(self, inner: cst.FunctionDef) -> bool:
+            return inner is node
+
+        def visit_ClassDef(self, inner: cst.ClassDef) -> bool:
+            return False
+
+    node.visit(Globals())
+    return frozenset(found)
 
 
 def _parameters(node: cst.FunctionDef) -> list[str]:

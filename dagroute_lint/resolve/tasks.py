@@ -115,6 +115,7 @@ class Resolver:
         # Keyed by identity: the modules, and so their expressions, live as long as the run.
         self._layer_keys: dict[tuple[int, str], Resolved | None] = {}
         self._layer_settings: dict[tuple[int, str, Position], tuple[Setting, ...]] = {}
+        self._routes_by_class: dict[str, tuple[str, frozenset[str]] | None] = {}
 
     def tasks(self, module: Module) -> Iterator[ResolvedTask]:
         """Resolved tasks of the module's DAGs, in creation order; DAG-less tasks are skipped."""
@@ -123,6 +124,8 @@ class Resolver:
         for task in module.tasks:
             if task.dag is None:
                 continue
+            if task.operator is not None and not self.symbols.can_be_operator(task.operator):
+                continue  # a dataclass or NamedTuple of the repository called with task_id=
             dag_ids = seen.setdefault(task.dag, set())
             yield self.resolve(module, task, dag_ids)
 
@@ -174,6 +177,10 @@ class Resolver:
         """Where the operator gets ``name`` from, highest precedence first; ``None``: nowhere."""
         if name in task.overridden:
             return "assignment", self.symbols.evaluate(task.overridden[name])
+        routed = self._class_routes(task)
+        if routed is not None and (name in routed[1] or "*" in routed[1]):
+            reason = f"class {routed[0]} may set '{name}' in its own code, which is not followed"
+            return "assignment", Unresolved(reason)
         found = self.argument(task, name)
         if found is not None:
             return "argument", found
@@ -184,6 +191,13 @@ class Resolver:
             if found is not None:
                 return origin, found
         return None
+
+    def _class_routes(self, task: Task) -> tuple[str, frozenset[str]] | None:
+        if task.operator is None or task.taskflow is not None:
+            return None
+        if task.operator not in self._routes_by_class:
+            self._routes_by_class[task.operator] = self.symbols.class_routes(task.operator)
+        return self._routes_by_class[task.operator]
 
     def _layer_key(self, default_args: Expr, name: str) -> Resolved | None:
         key = (id(default_args), name)

@@ -14,7 +14,9 @@ from datetime import timedelta
 from pathlib import PurePosixPath
 from typing import Callable, Optional, Union
 
+from dagroute_lint.catalog.airflow_names import NOT_OPERATOR_BASES
 from dagroute_lint.model import (
+    ClassInfo,
     Const,
     DictExpr,
     Expr,
@@ -71,6 +73,9 @@ class SymbolTable:
             if module is None:
                 continue
             name, rest = parts[cut], parts[cut + 1 :]
+            dotted = ".".join(parts[cut:])
+            if rest and dotted in module.constants:  # a class attribute: ``QUEUE.SNAP``
+                return module.constants[dotted]
             if name not in module.constants:
                 submodule = self._lookup(".".join(parts[: cut + 1]))
                 if submodule is not None:
@@ -80,6 +85,44 @@ class SymbolTable:
                 return Unknown(f"attribute of '{module.module_name}.{name}'")
             return module.constants[name]
         return Unknown(f"'{qualname}' is not defined in the repository")
+
+    # --- classes -------------------------------------------------------------------------------
+
+    def class_info(self, qualname: str) -> ClassInfo | None:
+        """The repository class named ``qualname`` (``module.Class``, ``module.Outer.Inner``)."""
+        parts = qualname.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            module = self._lookup(".".join(parts[:cut]))
+            if module is not None:
+                return module.classes.get(".".join(parts[cut:]))
+        return None
+
+    def class_routes(self, qualname: str, depth: int = 0) -> tuple[str, frozenset[str]] | None:
+        """Routing fields a repository class (or a repository base of it) may set in its own
+        code, with the class that does; ``None`` when it sets none or is not in the repository."""
+        info = self.class_info(qualname) if depth <= MAX_DEPTH else None
+        if info is None:
+            return None
+        if info.routes:
+            return qualname, frozenset(info.routes)
+        for base in info.bases:
+            found = self.class_routes(base, depth + 1)
+            if found is not None:
+                return found
+        return None
+
+    def can_be_operator(self, qualname: str, depth: int = 0) -> bool:
+        """False for a repository class that cannot be an operator (a dataclass, a NamedTuple,
+        a class with no operator base); true for anything not known to be otherwise."""
+        info = self.class_info(qualname) if depth <= MAX_DEPTH else None
+        if info is None:
+            return True
+        if not info.operator:
+            return False
+        return any(
+            base not in NOT_OPERATOR_BASES and self.can_be_operator(base, depth + 1)
+            for base in info.bases
+        )
 
     # --- evaluation ----------------------------------------------------------------------------
 
