@@ -244,6 +244,7 @@ def check(
         _emit(FORMATTERS[output_format](report.diagnostics), output_file)
     if not quiet and output_format == "text":
         found = _count(len(report.diagnostics), "problem")
+        click.echo(report.coverage, err=True)
         click.echo(f"{found} in {_count(report.files, 'file')}", err=True)
     sys.exit(EXIT_REPORTED if report.diagnostics and not exit_zero else EXIT_CLEAN)
 
@@ -355,7 +356,8 @@ def routes(
     report = run(
         targets.paths, settings.with_overrides(select=["DRL001"]), deployment, None, execution
     )
-    _emit(ROUTE_FORMATS[output_format](report.tasks, deployment), output_file)
+    _emit(ROUTE_FORMATS[output_format](report.tasks, deployment, report.unseen), output_file)
+    click.echo(report.coverage, err=True)
 
 
 @main.command(name="rules")

@@ -167,7 +167,8 @@ class Task:
     ``.partial()`` keywords, which bind function arguments and never route. ``overridden`` holds
     attributes assigned after construction (``t.queue = ...``), which win over everything.
     ``dag_default_args`` is set when the DAG's ``default_args`` changed after this task was built
-    (``dag.default_args["queue"] = ...``): the task got them as they were then.
+    (``dag.default_args["queue"] = ...``): the task got them as they were then. ``conditional``
+    marks a task built under a condition (or in a loop) the walk could not decide: it may not exist.
     """
 
     task_id: Expr
@@ -184,6 +185,15 @@ class Task:
     imports: tuple[ImportSite, ...] = ()
     overridden: dict[str, Expr] = field(default_factory=dict)
     dag_default_args: Expr | None = None
+    conditional: bool = False
+
+
+@dataclass(frozen=True)
+class Unmodelled:
+    """A place where tasks may be built that extraction could not follow, and why (DRL106)."""
+
+    position: Position
+    message: str
 
 
 @dataclass(frozen=True)
@@ -219,7 +229,8 @@ class Module:
 
     ``loop_refs`` are names from other modules that the file loops over: the runner folds them
     and extracts the file again with their values, so tasks built in those loops are unrolled.
-    ``classes`` are the classes the file defines, by name within the module (``Outer.Inner``).
+    ``classes`` are the classes the file defines, by name within the module (``Outer.Inner``);
+    ``unmodelled`` the places where tasks may be missing.
     """
 
     path: str
@@ -234,3 +245,4 @@ class Module:
     syntax_error: SyntaxProblem | None = None
     loop_refs: tuple[str, ...] = ()
     classes: dict[str, ClassInfo] = field(default_factory=dict)
+    unmodelled: tuple[Unmodelled, ...] = ()

@@ -9,10 +9,12 @@ like pyflakes defers function bodies, because that is when Airflow runs them.
 from __future__ import annotations
 
 import re
+import sys
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -75,12 +77,14 @@ from dagroute_lint.model import (
     Task,
     TaskGroup,
     Unknown,
+    Unmodelled,
 )
 
 # Bounds that keep a hostile or generated file from making the walk unbounded.
 MAX_LOOP_ITERATIONS = 1000
 MAX_TASKS = 20000
 MAX_CALL_DEPTH = 12
+MAX_EXPRESSION_DEPTH = 48
 # Statements walked per file, loops unrolled and calls followed included.
 MAX_WORK = 200_000
 
@@ -250,8 +254,8 @@ class _Walker:
         self.work = 0
         # Return values reached under an undecided condition, one list per function being run.
         self.returns: list[list[Binding]] = []
-        # Places where tasks may be built that the walk could not follow, with why.
-        self.unmodelled: list[tuple[cst.CSTNode, str]] = []
+        # Places where tasks may be built that the walk could not follow, with why, by node.
+        self.unmodelled: dict[int, tuple[cst.CSTNode, str]] = {}
         self.class_prefix = ""
         self.classes: dict[str, ClassInfo] = {}
         self.local_classes: dict[str, LocalClass] = {}
@@ -267,24 +271,19 @@ class _Walker:
 
     def walk_statement(self, statement: cst.CSTNode) -> None:
         self.work += 1
-        if isinstance(statement, cst.SimpleStatementLine):
-            for small in statement.body:
-                self.walk_small(small)
-        elif isinstance(statement, cst.FunctionDef):
-            self.define_function(statement)
-        elif isinstance(statement, cst.ClassDef):
-            self.define_class(statement)
-        elif isinstance(statement, cst.With):
-            self.walk_with(statement)
-        elif isinstance(statement, cst.For):
-            self.walk_for(statement)
-        elif isinstance(statement, cst.If):
-            self.walk_if(statement)
-        elif isinstance(statement, cst.Try):
-            self.walk_try(statement)
-        elif isinstance(statement, cst.While):
-            self.value_of(statement.test)
-            self.walk_unknown_loop(None, Unknown("a while loop"), statement.body, statement.orelse)
+        handler = _STATEMENTS.get(type(statement))
+        if handler is not None:
+            handler(self, statement)
+
+    def walk_line(self, statement: cst.SimpleStatementLine) -> None:
+        for small in statement.body:
+            self.walk_small(small)
+
+    def walk_while(self, statement: cst.While) -> None:
+        self.value_of(statement.test)
+        self.walk_unknown_loop(
+            statement, None, Unknown("a while loop"), statement.body, statement.orelse
+        )
 
     def walk_body(self, body: cst.BaseSuite) -> None:
         if isinstance(body, cst.IndentedBlock):
@@ -294,27 +293,33 @@ class _Walker:
                 self.walk_small(small)
 
     def walk_small(self, small: cst.BaseSmallStatement) -> None:
-        if isinstance(small, cst.Expr):
-            self.value_of(small.value)
-        elif isinstance(small, cst.Assign):
-            value = self.value_of(small.value)
-            for target in small.targets:
-                self.bind(target.target, value)
-        elif isinstance(small, cst.AnnAssign):
-            if small.value is not None:
-                self.bind(small.target, self.value_of(small.value))
-        elif isinstance(small, cst.AugAssign):
-            self.walk_aug_assign(small)
-        elif isinstance(small, (cst.Import, cst.ImportFrom)):
-            self.walk_import(small)
-        elif isinstance(small, cst.Del):
-            self.walk_del(small.target)
-        elif isinstance(small, cst.Return):
-            raise _Jump("return", self.value_of(small.value) if small.value is not None else None)
-        elif isinstance(small, cst.Break):
-            raise _Jump("break")
-        elif isinstance(small, cst.Continue):
-            raise _Jump("continue")
+        handler = _SMALL_STATEMENTS.get(type(small))
+        if handler is not None:
+            handler(self, small)
+
+    def walk_expression_statement(self, small: cst.Expr) -> None:
+        self.value_of(small.value)
+
+    def walk_assign(self, small: cst.Assign) -> None:
+        value = self.value_of(small.value)
+        for target in small.targets:
+            self.bind(target.target, value)
+
+    def walk_annotated_assign(self, small: cst.AnnAssign) -> None:
+        if small.value is not None:
+            self.bind(small.target, self.value_of(small.value))
+
+    def walk_del_statement(self, small: cst.Del) -> None:
+        self.walk_del(small.target)
+
+    def walk_return(self, small: cst.Return) -> None:
+        raise _Jump("return", self.value_of(small.value) if small.value is not None else None)
+
+    def walk_break(self, small: cst.Break) -> None:
+        raise _Jump("break")
+
+    def walk_continue(self, small: cst.Continue) -> None:
+        raise _Jump("continue")
 
     def walk_del(self, target: cst.BaseExpression) -> None:
         if isinstance(target, (cst.Tuple, cst.List)):
@@ -385,12 +390,18 @@ class _Walker:
                 self.loop_refs.append(qualname)
         items = self.iteration_items(iterable)
         if isinstance(items, Unknown):
-            self.walk_unknown_loop(statement.target, items, statement.body, statement.orelse)
+            self.walk_unknown_loop(
+                statement, statement.target, items, statement.body, statement.orelse
+            )
             return
         before = dict(self.scope.names)
         uncertain = self.uncertain
         broke = False
         for item in items:
+            if self.work > MAX_WORK:
+                self.bound_reached(statement, "the loop was not unrolled to its end (work bound)")
+                self.uncertain += 1
+                break
             self.bind(statement.target, item)
             jump = self.walk_loop_body(statement.body)
             if jump == "break":
@@ -416,6 +427,7 @@ class _Walker:
 
     def walk_unknown_loop(
         self,
+        node: cst.CSTNode,
         target: cst.BaseExpression | None,
         item: Unknown,
         body: cst.BaseSuite,
@@ -428,7 +440,14 @@ class _Walker:
         self.uncertain += 1
         if target is not None:
             self.bind(target, item)
+        built = len(self.tasks)
         self.walk_loop_body(body)
+        if len(self.tasks) > built:
+            self.not_followed(
+                node,
+                f"a loop over a value not known statically ({item.reason}) builds tasks; "
+                "how many, and their ids, are not known",
+            )
         if orelse is not None:
             self.walk_body(orelse.body)
         self.uncertain = uncertain
@@ -688,6 +707,7 @@ class _Walker:
         value is the result. Bounded in depth and in the file's total work."""
         if function.node is None:
             self.escape(positional, arguments, f"it is passed to {function.name}()")
+            self.unfollowed_call(node, positional, arguments, "is defined in another module")
             return Unknown(f"result of calling {function.name}(), defined in another module")
         if self.call_depth >= MAX_CALL_DEPTH or self.work > MAX_WORK:
             what = "calls nested too deeply" if self.call_depth >= MAX_CALL_DEPTH else "work"
@@ -753,7 +773,36 @@ class _Walker:
                 self.scope.names[name] = Unknown(f"parameter '{name}' may come from a ** spread")
 
     def bound_reached(self, node: cst.CSTNode, message: str) -> None:
-        self.unmodelled.append((node, message))
+        self.not_followed(node, f"{message}; tasks it builds may be missing")
+
+    def not_followed(self, node: cst.CSTNode, message: str) -> None:
+        """Say where tasks may be built that the walk does not see, once per place."""
+        if id(node) not in self.unmodelled:
+            self.unmodelled[id(node)] = (node, message)
+
+    def in_dag_context(self, positional: list[Binding], arguments: CallArguments) -> bool:
+        values = [*positional, *arguments.bindings.values()]
+        return bool(self.dag_stack or self.group_stack) or any(
+            isinstance(value, (DagHandle, GroupHandle)) for value in values
+        )
+
+    def unfollowed_call(
+        self,
+        node: cst.Call,
+        positional: list[Binding],
+        arguments: CallArguments,
+        why: str,
+        qualname: str | None = None,
+    ) -> None:
+        """A call the walk does not follow, made where it could build tasks (inside a DAG, or
+        given a DAG or TaskGroup): DRL106 names it. Calls into the standard library and the
+        libraries DAG files compute values with are not suspected."""
+        if qualname is not None and qualname.split(".")[0] in _VALUE_LIBRARIES:
+            return
+        if not self.in_dag_context(positional, arguments):
+            return
+        written = get_full_name_for_node(node.func) or "a call"
+        self.not_followed(node, f"{written}() {why}; tasks it may build are not seen")
 
     def run_factory_body(self, function: Function) -> None:
         """Walk an ``@dag``/``@task_group`` body where it is called; parameters are unknown."""
@@ -779,68 +828,63 @@ class _Walker:
 
     def value_of(self, node: cst.BaseExpression) -> Binding:
         """Evaluate an expression to a binding, creating DAGs and tasks as its calls would."""
-        if isinstance(node, cst.Name):
-            return self.name_value(node.value)
-        if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
-            value = node.evaluated_value
-            return Const(value) if isinstance(value, str) else Unknown("a bytes literal")
-        if isinstance(node, cst.Integer):
-            return Const(int(node.value.replace("_", ""), 0))
-        if isinstance(node, cst.Float):
-            return Const(float(node.value.replace("_", "")))
-        if isinstance(node, cst.FormattedString):
-            return self.fstring_value(node)
-        if isinstance(node, cst.Attribute):
-            return self.attribute_value(node)
-        if isinstance(node, cst.Call):
-            return self.call_value(node)
-        if isinstance(node, cst.Subscript):
-            return self.subscript_value(node)
-        if isinstance(node, cst.Dict):
-            return self.dict_value(node)
-        if isinstance(node, (cst.List, cst.Tuple)):
-            return self.sequence_value(node)
-        if isinstance(node, cst.BinaryOperation):
-            return self.binary_value(node)
-        if isinstance(node, cst.UnaryOperation):
-            operand = self.value_of(node.expression)
-            if (
-                isinstance(node.operator, cst.Minus)
-                and isinstance(operand, Const)
-                and isinstance(operand.value, (int, float))
-                and not isinstance(operand.value, bool)
-            ):
-                return Const(-operand.value)
-            if isinstance(node.operator, cst.Not):
-                decided = truth(operand)
-                return Const(not decided) if decided is not None else undecided("'not'")
-            return Unknown("an operator expression")
-        if isinstance(node, (cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp)):
-            return self.comprehension_value(node)
-        if isinstance(node, cst.IfExp):
-            decided = truth(self.value_of(node.test))
-            if decided is not None:
-                return self.value_of(node.body if decided else node.orelse)
-            self.value_of(node.body)
-            self.value_of(node.orelse)
-            return Unknown("a conditional expression")
-        if isinstance(node, cst.Comparison):
-            return self.comparison_value(node)
-        if isinstance(node, cst.BooleanOperation):
-            left = self.value_of(node.left)
-            decided = truth(left)
-            if decided is None:
-                self.value_of(node.right)
-                return undecided("a boolean operation")
-            takes_left = decided if isinstance(node.operator, cst.Or) else not decided
-            return left if takes_left else self.value_of(node.right)
-        if isinstance(node, cst.Lambda):
-            return Unknown("a lambda")
-        if isinstance(node, cst.Set):
-            for element in node.elements:
-                self.value_of(element.value)
-            return Unknown("a set")
-        return Unknown(f"a {type(node).__name__} expression")
+        handler = _EXPRESSIONS.get(type(node))
+        if handler is None:
+            return Unknown(f"a {type(node).__name__} expression")
+        value: Binding = handler(self, node)
+        return value
+
+    def name_node_value(self, node: cst.Name) -> Binding:
+        return self.name_value(node.value)
+
+    def string_value(self, node: cst.SimpleString | cst.ConcatenatedString) -> Binding:
+        value = node.evaluated_value
+        return Const(value) if isinstance(value, str) else Unknown("a bytes literal")
+
+    def integer_value(self, node: cst.Integer) -> Binding:
+        return Const(int(node.value.replace("_", ""), 0))
+
+    def float_value(self, node: cst.Float) -> Binding:
+        return Const(float(node.value.replace("_", "")))
+
+    def unary_value(self, node: cst.UnaryOperation) -> Binding:
+        operand = self.value_of(node.expression)
+        if (
+            isinstance(node.operator, cst.Minus)
+            and isinstance(operand, Const)
+            and isinstance(operand.value, (int, float))
+            and not isinstance(operand.value, bool)
+        ):
+            return Const(-operand.value)
+        if isinstance(node.operator, cst.Not):
+            decided = truth(operand)
+            return Const(not decided) if decided is not None else undecided("'not'")
+        return Unknown("an operator expression")
+
+    def if_expression_value(self, node: cst.IfExp) -> Binding:
+        decided = truth(self.value_of(node.test))
+        if decided is not None:
+            return self.value_of(node.body if decided else node.orelse)
+        self.value_of(node.body)
+        self.value_of(node.orelse)
+        return Unknown("a conditional expression")
+
+    def boolean_value(self, node: cst.BooleanOperation) -> Binding:
+        left = self.value_of(node.left)
+        decided = truth(left)
+        if decided is None:
+            self.value_of(node.right)
+            return undecided("a boolean operation")
+        takes_left = decided if isinstance(node.operator, cst.Or) else not decided
+        return left if takes_left else self.value_of(node.right)
+
+    def lambda_value(self, node: cst.Lambda) -> Binding:
+        return Unknown("a lambda")
+
+    def set_value(self, node: cst.Set) -> Binding:
+        for element in node.elements:
+            self.value_of(element.value)
+        return Unknown("a set")
 
     def comparison_value(self, node: cst.Comparison) -> Binding:
         left = self.value_of(node.left)
@@ -957,7 +1001,16 @@ class _Walker:
         return combined if combined is not None else Unknown("an arithmetic expression")
 
     def combine(self, operator: type[cst.CSTNode], left: Binding, right: Binding) -> Expr | None:
-        """``left <operator> right`` as a value, shared by ``a + b`` and ``a += b``."""
+        """``left <operator> right`` as a value, shared by ``a + b`` and ``a += b``.
+
+        A value built by repeating an operation in a loop (``total = total + 1``) stops being
+        a tree once it is deeper than folding goes: unknown, with why."""
+        if operator in _ARITHMETIC:
+            for operand in (left, right):
+                if isinstance(operand, Unknown):
+                    return operand
+        if _depth(left) > MAX_EXPRESSION_DEPTH:
+            return Unknown("expression nested too deeply")
         if operator in _ARITHMETIC:
             return Operation(_ARITHMETIC[operator], (snapshot(left), snapshot(right)))
         if operator is cst.BitOr:  # dict union
@@ -1083,8 +1136,11 @@ class _Walker:
             written = get_full_name_for_node(node.func)
             return self.maybe_operator(node, written, arguments)
         written = get_full_name_for_node(node.func) or "a call"
+        builtin = isinstance(node.func, cst.Name) and self.scope.lookup(node.func.value) is None
         if not (isinstance(node.func, cst.Name) and node.func.value in _PURE_BUILTINS):
             self.escape(positional, arguments, f"it is passed to {written}()")
+        if isinstance(callee, Unknown) and not builtin:
+            self.unfollowed_call(node, positional, arguments, f"calls {callee.reason}")
         if isinstance(callee, Unknown):
             return callee
         return Unknown("result of a call")
@@ -1209,6 +1265,9 @@ class _Walker:
             return dict_of(copied, self.uncertain)
         if qualname not in _PURE_CALLS:
             self.escape(positional, arguments, f"it is passed to {qualname}()")
+        self.unfollowed_call(
+            node, positional, arguments, f"({qualname}) is not followed into its module", qualname
+        )
         return Unknown(f"result of calling {qualname}()")
 
     def call_method(
@@ -1283,6 +1342,8 @@ class _Walker:
         if isinstance(target, TaskHandles):
             return Unknown(f"result of calling {described}()")
         self.escape(positional, arguments, f"it is passed to {described}()")
+        if any(isinstance(value, (DagHandle, GroupHandle)) for value in positional):
+            self.unfollowed_call(node, positional, arguments, "is a method not followed")
         return Unknown(f"result of calling {described}()")
 
     def call_dict_method(
@@ -1544,6 +1605,7 @@ class _Walker:
 
     def add_task(self, task: _DraftTask) -> Binding:
         if len(self.tasks) >= MAX_TASKS:
+            self.bound_reached(task.node, f"more than {MAX_TASKS} tasks in one file")
             return Unknown("too many tasks in one file")
         task.level = self.uncertain
         if task.dag is not None:
@@ -1756,6 +1818,7 @@ class _Walker:
         wanted += [group.node for group in self.groups]
         wanted += [task.node for task in self.tasks]
         wanted += [site.node for site in self.imports]
+        wanted += [node for node, _ in self.unmodelled.values()]
         for task in self.tasks:
             wanted += [site.node for site in task.imports]
             wanted += list(task.arguments.nodes.values())
@@ -1820,6 +1883,7 @@ class _Walker:
                     imports=tuple(import_site(site) for site in task.imports),
                     overridden=dict(task.overridden),
                     dag_default_args=self.task_dag_defaults(task),
+                    conditional=task.level > 0,
                 )
                 for task in self.tasks
             ),
@@ -1827,7 +1891,62 @@ class _Walker:
             file_noqa=file_noqa,
             loop_refs=tuple(self.loop_refs),
             classes=dict(self.classes),
+            unmodelled=tuple(
+                Unmodelled(positions[id(node)], message)
+                for node, message in self.unmodelled.values()
+            ),
         )
+
+
+# Dispatch by node type: a new form is one entry and one method.
+_Handler = Callable[[_Walker, Any], Any]
+_STATEMENTS: dict[type[cst.CSTNode], _Handler] = {
+    cst.SimpleStatementLine: _Walker.walk_line,
+    cst.FunctionDef: _Walker.define_function,
+    cst.ClassDef: _Walker.define_class,
+    cst.With: _Walker.walk_with,
+    cst.For: _Walker.walk_for,
+    cst.If: _Walker.walk_if,
+    cst.Try: _Walker.walk_try,
+    cst.While: _Walker.walk_while,
+}
+_SMALL_STATEMENTS: dict[type[cst.CSTNode], _Handler] = {
+    cst.Expr: _Walker.walk_expression_statement,
+    cst.Assign: _Walker.walk_assign,
+    cst.AnnAssign: _Walker.walk_annotated_assign,
+    cst.AugAssign: _Walker.walk_aug_assign,
+    cst.Import: _Walker.walk_import,
+    cst.ImportFrom: _Walker.walk_import,
+    cst.Del: _Walker.walk_del_statement,
+    cst.Return: _Walker.walk_return,
+    cst.Break: _Walker.walk_break,
+    cst.Continue: _Walker.walk_continue,
+}
+_EXPRESSIONS: dict[type[cst.CSTNode], _Handler] = {
+    cst.Name: _Walker.name_node_value,
+    cst.SimpleString: _Walker.string_value,
+    cst.ConcatenatedString: _Walker.string_value,
+    cst.Integer: _Walker.integer_value,
+    cst.Float: _Walker.float_value,
+    cst.FormattedString: _Walker.fstring_value,
+    cst.Attribute: _Walker.attribute_value,
+    cst.Call: _Walker.call_value,
+    cst.Subscript: _Walker.subscript_value,
+    cst.Dict: _Walker.dict_value,
+    cst.List: _Walker.sequence_value,
+    cst.Tuple: _Walker.sequence_value,
+    cst.BinaryOperation: _Walker.binary_value,
+    cst.UnaryOperation: _Walker.unary_value,
+    cst.ListComp: _Walker.comprehension_value,
+    cst.GeneratorExp: _Walker.comprehension_value,
+    cst.SetComp: _Walker.comprehension_value,
+    cst.DictComp: _Walker.comprehension_value,
+    cst.IfExp: _Walker.if_expression_value,
+    cst.Comparison: _Walker.comparison_value,
+    cst.BooleanOperation: _Walker.boolean_value,
+    cst.Lambda: _Walker.lambda_value,
+    cst.Set: _Walker.set_value,
+}
 
 
 # --- helpers -----------------------------------------------------------------------------------
@@ -1850,6 +1969,10 @@ _NOT_TASKS = (
 )
 _ROUTING_ATTRIBUTES = ("queue", "executor", "pool", "pool_slots", "deferrable")
 _TASK_METHODS_RETURNING_TASK = frozenset({"as_setup", "as_teardown"})
+# Libraries DAG files compute values with, whose calls never build tasks.
+_VALUE_LIBRARIES = frozenset(
+    {*sys.stdlib_module_names, "airflow", "pendulum", "kubernetes", "dateutil", "pytz", "yaml"}
+)
 # Dict methods that change the dict, followed on a dict imported from another module.
 _DICT_CHANGES = frozenset({"update", "setdefault", "pop", "clear"})
 # Imported names that are modules, never a repository's dict.
@@ -1935,6 +2058,18 @@ _CLASS_NAME = re.compile(r"(?:^|\.)_*[A-Z][A-Za-z0-9_]*$")
 def _looks_like_class(qualname: str) -> bool:
     """Operators are classes; a call of ``make_task(task_id=...)`` is a factory we cannot follow."""
     return bool(_CLASS_NAME.search(qualname))
+
+
+def _depth(value: Binding) -> int:
+    """How deep the chain of first operands goes, up to just past the limit."""
+    depth = 0
+    while isinstance(value, (Operation, DictExpr)) and depth <= MAX_EXPRESSION_DEPTH:
+        if isinstance(value, Operation):
+            value = value.operands[0] if value.operands else Const(None)
+        else:
+            value = value.parts[0][1] if value.parts else Const(None)
+        depth += 1
+    return depth
 
 
 def _declared_global(node: cst.FunctionDef) -> frozenset[str]:

@@ -26,6 +26,7 @@ _COLUMNS = (
     "pool_slots",
     "deferrable",
     "mapped",
+    "conditional",
     "operator",
     "provider",
     "unresolved",
@@ -49,12 +50,15 @@ def task_record(task: ResolvedTask) -> dict[str, object]:
         "pool_slots": fields["pool_slots"].value,
         "deferrable": fields["deferrable"].value,
         "mapped": task.task.mapped,
+        "conditional": task.task.conditional,
         "unresolved": [name for name, _ in task.unresolved],
         "reasons": dict(task.unresolved),
     }
 
 
-def summary(tasks: Sequence[ResolvedTask], inventory: Inventory | None) -> dict[str, object]:
+def summary(
+    tasks: Sequence[ResolvedTask], inventory: Inventory | None, unseen: int = 0
+) -> dict[str, object]:
     queues = Counter(
         str(task.fields["queue"].value) for task in tasks if task.fields["queue"].known
     )
@@ -65,6 +69,9 @@ def summary(tasks: Sequence[ResolvedTask], inventory: Inventory | None) -> dict[
     )
     result: dict[str, object] = {
         "tasks": len(tasks),
+        "dags": len({(task.module.path, task.task.dag) for task in tasks}),
+        "conditional_tasks": sum(1 for task in tasks if task.task.conditional),
+        "places_where_tasks_may_be_missing": unseen,
         "unresolved_tasks": sum(1 for task in tasks if task.unresolved),
         "tasks_per_queue": dict(sorted(queues.items())),
         "tasks_per_executor": dict(sorted(executors.items())),
@@ -87,11 +94,13 @@ def summary(tasks: Sequence[ResolvedTask], inventory: Inventory | None) -> dict[
     return result
 
 
-def format_routes_json(tasks: Sequence[ResolvedTask], inventory: Inventory | None) -> str:
+def format_routes_json(
+    tasks: Sequence[ResolvedTask], inventory: Inventory | None, unseen: int = 0
+) -> str:
     document = {
         "version": ROUTES_VERSION,
         "tasks": [task_record(task) for task in tasks],
-        "summary": summary(tasks, inventory),
+        "summary": summary(tasks, inventory, unseen),
     }
     return json.dumps(document, indent=2) + "\n"
 
@@ -104,7 +113,10 @@ def _cell(value: object) -> str:
     return str(value)
 
 
-def format_routes_csv(tasks: Sequence[ResolvedTask], inventory: Inventory | None) -> str:
+def format_routes_csv(
+    tasks: Sequence[ResolvedTask], inventory: Inventory | None, unseen: int = 0
+) -> str:
+    """One row per task; the counts go to stderr beside it (see ``routes``)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(_COLUMNS)
@@ -114,7 +126,9 @@ def format_routes_csv(tasks: Sequence[ResolvedTask], inventory: Inventory | None
     return buffer.getvalue()
 
 
-def format_routes_table(tasks: Sequence[ResolvedTask], inventory: Inventory | None) -> str:
+def format_routes_table(
+    tasks: Sequence[ResolvedTask], inventory: Inventory | None, unseen: int = 0
+) -> str:
     headers = ("location", "dag", "task", "queue", "executor", "pool", "slots", "operator")
     rows: list[tuple[str, ...]] = []
     for task in tasks:
@@ -139,9 +153,13 @@ def format_routes_table(tasks: Sequence[ResolvedTask], inventory: Inventory | No
         "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip()
         for row in [headers, *rows]
     ]
-    stats = summary(tasks, inventory)
+    stats = summary(tasks, inventory, unseen)
     lines.append("")
-    lines.append(f"{stats['tasks']} tasks, {stats['unresolved_tasks']} with unresolved routing")
+    lines.append(
+        f"{stats['tasks']} tasks in {stats['dags']} DAGs, {stats['unresolved_tasks']} with "
+        f"unresolved routing, {stats['conditional_tasks']} built under a condition; "
+        f"{unseen} places where tasks may be missing"
+    )
     per_queue = stats["tasks_per_queue"]
     assert isinstance(per_queue, dict)
     lines.append("per queue: " + (", ".join(f"{q}={n}" for q, n in per_queue.items()) or "-"))

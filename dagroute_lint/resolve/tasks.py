@@ -97,10 +97,12 @@ class ResolvedTask:
 
     @property
     def label(self) -> str:
-        """How messages name the task: ``task 'x' in dag 'y'``."""
+        """How messages name the task: ``task 'x' in dag 'y'``, and ``(if this task is
+        created)`` for a task built under a condition the walk could not decide."""
         task = self.task_id if self.task_id is not None else "<unknown id>"
         dag = self.dag_id if self.dag_id is not None else "<unknown dag>"
-        return f"task '{task}' in dag '{dag}'"
+        label = f"task '{task}' in dag '{dag}'"
+        return f"{label} (if this task is created)" if self.task.conditional else label
 
 
 class Resolver:
