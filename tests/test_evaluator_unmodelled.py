@@ -131,3 +131,29 @@ with DAG("d"):
     assert "2 tasks in 1 DAG checked; 1 place where tasks could not be seen" in result.stderr
     routes = run_command([sys.executable, "-m", "dagroute_lint", "routes", "dags"], cwd=root)
     assert "1 place where tasks could not be seen" in routes.stderr
+
+
+def test_drl105_once_per_task_and_cause(tmp_path: Path) -> None:
+    report = lint_repo(
+        tmp_path,
+        {
+            "dags/dag.py": HEADER
+            + """
+ROUTE = json.loads(Variable.get("route"))
+with DAG("d", default_args=ROUTE):
+    BashOperator(task_id="t", bash_command="x", pool=Variable.get("pool"))
+    for name in Variable.get("names"):
+        BashOperator(task_id="u", bash_command="x", queue=name)
+"""
+        },
+        inventory=None,
+    )
+    messages = sorted(d.message for d in by_code(report, "DRL105"))
+    assert len(messages) == 4, messages
+    assert messages[0].startswith("task 't' in dag 'd' takes its pool from a value")
+    assert messages[1].startswith("task 't' in dag 'd' takes its queue, executor and pool_slots")
+    assert "json.loads() on Airflow Variable (Variable.get)" in messages[1]
+    assert messages[2].startswith(
+        "task 'u' in dag 'd' (if this task is created) takes its executor, pool and pool_slots"
+    )
+    assert "loop over a value that is not a literal sequence: Airflow Variable" in messages[3]

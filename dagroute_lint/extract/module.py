@@ -1268,7 +1268,7 @@ class _Walker:
         self.unfollowed_call(
             node, positional, arguments, f"({qualname}) is not followed into its module", qualname
         )
-        return Unknown(f"result of calling {qualname}()")
+        return Unknown(_call_reason(qualname, positional))
 
     def call_method(
         self,
@@ -2058,6 +2058,15 @@ _CLASS_NAME = re.compile(r"(?:^|\.)_*[A-Z][A-Za-z0-9_]*$")
 def _looks_like_class(qualname: str) -> bool:
     """Operators are classes; a call of ``make_task(task_id=...)`` is a factory we cannot follow."""
     return bool(_CLASS_NAME.search(qualname))
+
+
+def _call_reason(name: str, positional: list[Binding]) -> str:
+    """Why a call's result is unknown, naming the unknown argument it is computed from
+    (``json.loads(Variable.get(...))`` is the Variable's doing, not json's)."""
+    dynamic = next((value for value in positional if isinstance(value, Unknown)), None)
+    if dynamic is None:
+        return f"result of calling {name}()"
+    return f"result of calling {name}() on {dynamic.reason}"
 
 
 def _depth(value: Binding) -> int:
