@@ -335,7 +335,7 @@ class _Walker:
     def walk_import(self, statement: cst.Import | cst.ImportFrom) -> None:
         bindings, modules = import_bindings(statement, self.module_name, self.is_package)
         for local, qualname in bindings:
-            self.scope.names[local] = Imported(qualname)
+            self.scope.names[local] = Imported(names.canonical(qualname))
         for module in modules:
             self.imports.append(_DraftImport(module, statement, "module", self.guarded))
 
@@ -918,7 +918,9 @@ class _Walker:
         attr = node.attr.value
         if isinstance(base, Imported):
             qualname = f"{base.qualname}.{attr}"
-            return Imported(qualname)
+            if qualname in names.AIRFLOW_CONSTANTS:
+                return Const(names.AIRFLOW_CONSTANTS[qualname])
+            return Imported(names.canonical(qualname))
         if isinstance(base, Ref):
             return Ref(f"{base.qualname}.{attr}")
         if isinstance(base, TaskDecorator) and not base.arguments.named:
@@ -934,6 +936,8 @@ class _Walker:
             return found
         if isinstance(base, EnumMember) and attr in ("value", "name"):
             return base.value if attr == "value" else Const(base.name)
+        if isinstance(base, DagHandle) and attr == "task":  # ``@dag.task`` on a DAG object
+            return TaskDecorator("python", CallArguments(bindings={"dag": base}))
         if isinstance(base, DagHandle) and attr == "default_args":
             return self.dag_defaults(base.index)
         if isinstance(base, DagHandle) and attr == "tasks":
@@ -1245,8 +1249,8 @@ class _Walker:
             )
         if qualname in names.PATH_CONSTRUCTORS and len(positional) == 1:
             return Operation("path", (snapshot(positional[0]),))
-        if qualname == "os.path.basename" and len(positional) == 1:
-            return Operation("path_name", (snapshot(positional[0]),))
+        if qualname in _PATH_FUNCTIONS and len(positional) == 1 and not arguments.named:
+            return Operation(_PATH_FUNCTIONS[qualname], (snapshot(positional[0]),))
         if qualname.endswith(".format"):
             return self.format_call(Ref(qualname[: -len(".format")]), positional, arguments)
         if qualname in names.DYNAMIC_CALLS:
@@ -1969,6 +1973,11 @@ _NOT_TASKS = (
 )
 _ROUTING_ATTRIBUTES = ("queue", "executor", "pool", "pool_slots", "deferrable")
 _TASK_METHODS_RETURNING_TASK = frozenset({"as_setup", "as_teardown"})
+# Pure functions of a path string, folded by ``resolve.values``.
+_PATH_FUNCTIONS = {
+    "os.path.basename": "path_name",
+    "os.path.splitext": "path_splitext",
+}
 # Libraries DAG files compute values with, whose calls never build tasks.
 _VALUE_LIBRARIES = frozenset(
     {*sys.stdlib_module_names, "airflow", "pendulum", "kubernetes", "dateutil", "pytz", "yaml"}

@@ -8,6 +8,7 @@ unknown.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass
 from datetime import timedelta
@@ -285,10 +286,12 @@ def _fold(op: str, operands: list[object]) -> object:
         ):
             return Unresolved("str.format that cannot be folded")
         return template.format(*args, **{str(key): value for key, value in kwargs.items()})
-    if op in ("path", "path_name", "path_stem"):
+    if op in ("path", "path_name", "path_stem", "path_splitext"):
         (path,) = operands
         if not isinstance(path, str):
             return Unresolved("a path that is not a string")
+        if op == "path_splitext":
+            return list(posixpath.splitext(path))
         pure = PurePosixPath(path.replace("\\", "/"))
         return {"path": str(pure), "path_name": pure.name, "path_stem": pure.stem}[op]
     if op == "replace":
