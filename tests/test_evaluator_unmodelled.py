@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dagroute_lint.extract.module import MAX_TASKS
+from dagroute_lint.extract.evaluator.state import MAX_TASKS
 from tests.helpers import by_code, lint_repo, run_command
 
 HEADER = """
