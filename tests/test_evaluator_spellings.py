@@ -64,3 +64,17 @@ with DAG("d"):
 """,
     )
     assert list(tasks) == ["all_success"]
+
+
+def test_operator_named_where_airflow_3_holds_it(tmp_path: Path) -> None:
+    tasks = routes(
+        tmp_path,
+        """
+from airflow import DAG
+from airflow.operators.bash import BashOperator
+
+with DAG("d"):
+    BashOperator(task_id="t", bash_command="x")
+""",
+    )
+    assert tasks["t"].operator == "airflow.providers.standard.operators.bash.BashOperator"

@@ -14,7 +14,11 @@ from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
 from dagroute_lint.catalog import operator_traits as traits
-from dagroute_lint.catalog.providers import provider_for_decorator, provider_for_module
+from dagroute_lint.catalog.providers import (
+    moved_import,
+    provider_for_decorator,
+    provider_for_module,
+)
 from dagroute_lint.model import Const, DictExpr, Expr, Module, Position, SeqExpr, Task
 from dagroute_lint.resolve.values import MAX_DEPTH, Known, Resolved, SymbolTable, Unresolved
 
@@ -149,7 +153,7 @@ class Resolver:
             task=task,
             dag_id=dag_id,
             task_id=task_id,
-            operator=task.operator if task.taskflow is None else f"task.{task.taskflow}",
+            operator=self.operator_name(task),
             provider=self.provider(task),
             fields=fields,
             unresolved=unresolved,
@@ -157,6 +161,21 @@ class Resolver:
             settings=tuple(self.settings(module, task)),
             sensor=self.sensor(module, task),
         )
+
+    def operator_name(self, task: Task) -> str | None:
+        """The operator class by the path Airflow holds it under: ``task.<kind>`` for TaskFlow,
+        and under Airflow 3 an Airflow 2 import path by where its shim forwards
+        (``airflow.operators.bash.BashOperator`` is the standard provider's class)."""
+        if task.taskflow is not None:
+            return f"task.{task.taskflow}"
+        if task.operator is None or self.airflow_major < 3 or "." not in task.operator:
+            return task.operator
+        module, _, name = task.operator.rpartition(".")
+        move = moved_import(module, name)
+        if move is None or move.removed or move.new_module is None:
+            return task.operator
+        new_name = name if move.new_name in (None, "*") else move.new_name
+        return f"{move.new_module}.{new_name}"
 
     def provider(self, task: Task) -> str | None:
         if task.taskflow is not None:
