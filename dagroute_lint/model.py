@@ -130,11 +130,16 @@ class ImportSite:
 
 @dataclass(frozen=True)
 class Dag:
-    """A DAG constructed in the file (``DAG(...)``, ``with DAG(...)`` or a called ``@dag``)."""
+    """A DAG constructed in the file (``DAG(...)``, ``with DAG(...)`` or a called ``@dag``).
+
+    ``registered`` is false for a DAG Airflow may not collect: built outside a ``with`` block and
+    held by no module-level name at the end (``dag = DAG("x"); dag = DAG("x")``: the first).
+    """
 
     dag_id: Expr
     position: Position
     default_args: Expr | None
+    registered: bool = True
 
 
 @dataclass(frozen=True)

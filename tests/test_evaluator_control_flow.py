@@ -175,3 +175,38 @@ with DAG("d"):
 """,
     )
     assert unresolved(tasks["t"], "queue")
+
+
+def test_dag_id_defined_twice_and_dags_airflow_does_not_collect(tmp_path: Path) -> None:
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
+dag = DAG("twice")
+BashOperator(task_id="first_def", bash_command="x", dag=dag)
+dag = DAG("twice")
+BashOperator(task_id="second_def", bash_command="x", dag=dag)
+
+def build():
+    inner = DAG("never_held")
+    BashOperator(task_id="orphan", bash_command="x", dag=inner)
+
+build()
+def make(name):
+    made = DAG(name)
+    BashOperator(task_id=f"reg_{name}", bash_command="x", dag=made)
+    return made
+
+for name in ["g1"]:
+    globals()[name] = make(name)
+with DAG("a"):
+    BashOperator(task_id="dup_a", bash_command="x")
+with DAG("a"):
+    BashOperator(task_id="dup_b", bash_command="x")
+""",
+    )
+    assert tasks["first_def"].task.conditional
+    assert not tasks["second_def"].task.conditional
+    assert tasks["orphan"].task.conditional
+    assert not tasks["reg_g1"].task.conditional
+    assert tasks["dup_a"].task.conditional and tasks["dup_b"].task.conditional

@@ -60,7 +60,7 @@ class AirflowObjects(WalkerState):
         arguments = decorator.arguments
         name = node.name.value
         dag_id = arguments.named.get("dag_id", arguments.named.get("name", Const(name)))
-        self.dags.append(DraftDag(dag_id, node.name, None))
+        self.dags.append(DraftDag(dag_id, node.name, None, registered=True))
         with self.inside_dag(len(self.dags) - 1):
             if isinstance(target, TaskFlow):
                 self.create_taskflow_task(node.name, target, mapped=False)
@@ -83,7 +83,7 @@ class AirflowObjects(WalkerState):
         arguments = refreshed(factory.arguments)
         dag_id = keyword(arguments, "dag_id", Const(factory.function.name))
         assert dag_id is not None
-        self.dags.append(DraftDag(dag_id, node, default_args(arguments)))
+        self.dags.append(DraftDag(dag_id, node, default_args(arguments), registered=True))
         index = len(self.dags) - 1
         with self.inside_dag(index):
             self.run_factory_body(factory.function)

@@ -16,6 +16,7 @@ import libcst as cst
 
 from dagroute_lint.extract.airflow import AirflowObjects
 from dagroute_lint.extract.bindings import (
+    DagHandle,
     Imported,
     LocalClass,
 )
@@ -99,6 +100,10 @@ def extract_module(
 class _Walker(Statements, Functions, Expressions, Calls, AirflowObjects, Stores):
     """The whole walk; what it learned becomes the file's model in ``build``."""
 
+    def unregistered(self, task: DraftTask, held: set[int]) -> bool:
+        """The task's DAG may not be collected by Airflow: neither registered nor held."""
+        return task.dag is not None and not (self.dags[task.dag].registered or task.dag in held)
+
     def task_dag_defaults(self, task: DraftTask) -> Expr | None:
         """The DAG's default_args the task got, when they changed after it was built."""
         if task.dag is None or not task.applies_default_args:
@@ -135,6 +140,11 @@ class _Walker(Statements, Functions, Expressions, Calls, AirflowObjects, Stores)
                 is_relative(draft.node),
             )
 
+        held = {
+            binding.index
+            for binding in self.module_scope.names.values()
+            if isinstance(binding, DagHandle)
+        }
         constants: dict[str, Expr] = {}
         for name, binding in self.module_scope.names.items():
             if isinstance(binding, (*EXPR_TYPES, *CONTAINERS)):
@@ -149,8 +159,13 @@ class _Walker(Statements, Functions, Expressions, Calls, AirflowObjects, Stores)
             constants=constants,
             imports=tuple(import_site(site) for site in self.imports),
             dags=tuple(
-                Dag(dag.dag_id, positions[id(dag.node)], dag.current_defaults()[1])
-                for dag in self.dags
+                Dag(
+                    dag.dag_id,
+                    positions[id(dag.node)],
+                    dag.current_defaults()[1],
+                    dag.registered or index in held,
+                )
+                for index, dag in enumerate(self.dags)
             ),
             groups=tuple(
                 TaskGroup(
@@ -184,7 +199,7 @@ class _Walker(Statements, Functions, Expressions, Calls, AirflowObjects, Stores)
                     imports=tuple(import_site(site) for site in task.imports),
                     overridden=dict(task.overridden),
                     dag_default_args=self.task_dag_defaults(task),
-                    conditional=task.level > 0,
+                    conditional=task.level > 0 or self.unregistered(task, held),
                 )
                 for task in self.tasks
             ),

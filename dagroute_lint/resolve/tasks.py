@@ -127,13 +127,28 @@ class Resolver:
         """Resolved tasks of the module's DAGs, in creation order; DAG-less tasks are skipped."""
         self._assign_group_ids(module)
         seen: dict[int, set[str]] = {}
-        for task in module.tasks:
-            if task.dag is None:
+        twice = self._dags_defined_twice(module)
+        for written in module.tasks:
+            if written.dag is None:
                 continue
+            dag = written.dag
+            task = written
+            if dag in twice and not task.conditional:
+                task = replace(task, conditional=True)
             if task.operator is not None and not self.symbols.can_be_operator(task.operator):
                 continue  # a dataclass or NamedTuple of the repository called with task_id=
-            dag_ids = seen.setdefault(task.dag, set())
+            dag_ids = seen.setdefault(dag, set())
             yield self.resolve(module, task, dag_ids)
+
+    def _dags_defined_twice(self, module: Module) -> set[int]:
+        """DAGs of the file that share their id with another one Airflow collects: which of
+        them Airflow keeps is not decided by the file, so their tasks are conditional."""
+        by_id: dict[str, list[int]] = {}
+        for index, dag in enumerate(module.dags):
+            dag_id = self._string(dag.dag_id)
+            if dag.registered and dag_id is not None:
+                by_id.setdefault(dag_id, []).append(index)
+        return {index for indexes in by_id.values() if len(indexes) > 1 for index in indexes}
 
     def resolve(self, module: Module, task: Task, dag_task_ids: set[str]) -> ResolvedTask:
         dag = module.dags[task.dag] if task.dag is not None else None

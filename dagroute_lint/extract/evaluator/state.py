@@ -61,11 +61,14 @@ AUGMENTED: dict[type[cst.CSTNode], type[cst.CSTNode]] = {
 @dataclass
 class DraftDag:
     """``defaults`` is the DAG's own copy of ``default_args``, made when ``dag.default_args`` is
-    used (to change it); ``snapshots`` caches its contents per version for the tasks built."""
+    used (to change it); ``snapshots`` caches its contents per version for the tasks built.
+    ``registered``: Airflow certainly collects it (a ``with`` block, a ``@dag`` call, a store
+    into ``globals()``); otherwise only if a module-level name holds it at the end."""
 
     dag_id: Expr
     node: cst.CSTNode
     default_args: Expr | None
+    registered: bool = False
     defaults: DictObject | None = None
     snapshots: dict[int, Expr | None] = field(default_factory=dict)
 

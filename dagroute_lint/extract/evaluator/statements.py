@@ -154,6 +154,7 @@ class Statements(WalkerState):
         for item in statement.items:
             value = self.value_of(item.item)
             if isinstance(value, DagHandle):
+                self.dags[value.index].registered = True  # leaving the block registers it
                 self.dag_stack.append(value.index)
                 pushed_dags += 1
             elif isinstance(value, GroupHandle):

@@ -63,6 +63,9 @@ class Stores(WalkerState):
 
     def store_item(self, target: cst.Subscript, value: Binding | None) -> None:
         """``x[k] = value`` (``None``: ``del x[k]``) on the object ``x`` holds."""
+        if isinstance(value, DagHandle) and _is_globals(target.value, self.scope.lookup("globals")):
+            self.dags[value.index].registered = True  # ``globals()[name] = make_dag(name)``
+            return
         container = self.container_of(target.value)
         key: Binding = Unknown("a slice")
         if len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index):
@@ -177,3 +180,12 @@ class Stores(WalkerState):
 
     def qualify(self, name: str) -> str:
         return f"{self.module_name}.{name}" if self.module_name else name
+
+
+def _is_globals(node: cst.BaseExpression, shadowed: object) -> bool:
+    return (
+        shadowed is None
+        and isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Name)
+        and node.func.value == "globals"
+    )
