@@ -194,6 +194,15 @@ class Task:
 
 
 @dataclass(frozen=True)
+class Source:
+    """Another module of the repository, for running its functions: text, package flag, path."""
+
+    data: bytes
+    is_package: bool
+    path: str
+
+
+@dataclass(frozen=True)
 class Unmodelled:
     """A place where tasks may be built that extraction could not follow, and why (DRL106)."""
 
@@ -234,6 +243,8 @@ class Module:
 
     ``loop_refs`` are names from other modules that the file loops over: the runner folds them
     and extracts the file again with their values, so tasks built in those loops are unrolled.
+    ``call_refs`` are names from other modules that the file calls and could not follow: the
+    runner extracts the file again with those modules' sources, so their functions are run.
     ``classes`` are the classes the file defines, by name within the module (``Outer.Inner``);
     ``unmodelled`` the places where tasks may be missing.
     """
@@ -249,5 +260,6 @@ class Module:
     file_noqa: bool = False
     syntax_error: SyntaxProblem | None = None
     loop_refs: tuple[str, ...] = ()
+    call_refs: tuple[str, ...] = ()
     classes: dict[str, ClassInfo] = field(default_factory=dict)
     unmodelled: tuple[Unmodelled, ...] = ()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import libcst as cst
 
 from dagroute_lint.catalog import airflow_names as names
@@ -50,7 +52,7 @@ class AirflowObjects(WalkerState):
         if dag_id is None:
             dag_id = keyword(arguments, "dag_id", Unknown("DAG without dag_id"))
             assert dag_id is not None
-        self.dags.append(DraftDag(dag_id, node, default_args(arguments)))
+        self.dags.append(DraftDag(dag_id, self.here(node), default_args(arguments)))
         return DagHandle(len(self.dags) - 1)
 
     def create_asset(
@@ -60,14 +62,14 @@ class AirflowObjects(WalkerState):
         arguments = decorator.arguments
         name = node.name.value
         dag_id = arguments.named.get("dag_id", arguments.named.get("name", Const(name)))
-        self.dags.append(DraftDag(dag_id, node.name, None, registered=True))
+        self.dags.append(DraftDag(dag_id, self.here(node.name), None, registered=True))
         with self.inside_dag(len(self.dags) - 1):
             if isinstance(target, TaskFlow):
                 self.create_taskflow_task(node.name, target, mapped=False)
             else:
                 task = DraftTask(
                     task_id=Const(name),
-                    node=node.name,
+                    node=self.here(node.name),
                     operator=names.ASSET_OPERATOR,
                     dag=len(self.dags) - 1,
                     group=None,
@@ -83,7 +85,9 @@ class AirflowObjects(WalkerState):
         arguments = refreshed(factory.arguments)
         dag_id = keyword(arguments, "dag_id", Const(factory.function.name))
         assert dag_id is not None
-        self.dags.append(DraftDag(dag_id, node, default_args(arguments), registered=True))
+        self.dags.append(
+            DraftDag(dag_id, self.here(node), default_args(arguments), registered=True)
+        )
         index = len(self.dags) - 1
         with self.inside_dag(index):
             self.run_factory_body(factory.function)
@@ -126,7 +130,7 @@ class AirflowObjects(WalkerState):
         self.groups.append(
             DraftGroup(
                 group_id,
-                node,
+                self.here(node),
                 dag,
                 parent,
                 default_args(arguments),
@@ -154,7 +158,7 @@ class AirflowObjects(WalkerState):
         dag = self.current_dag(arguments)
         task = DraftTask(
             task_id=arguments.named.get("task_id", Unknown("task without task_id")),
-            node=node,
+            node=self.here(node),
             operator=operator,
             dag=dag,
             group=self.task_group_for(arguments, dag),
@@ -179,7 +183,7 @@ class AirflowObjects(WalkerState):
         dag = self.current_dag(arguments)
         task = DraftTask(
             task_id=arguments.named.get("task_id", Const(flow.function.name)),
-            node=node,
+            node=self.here(node),
             operator=None,
             dag=dag,
             group=self.task_group_for(arguments, dag),
@@ -198,6 +202,11 @@ class AirflowObjects(WalkerState):
             self.bound_reached(task.node, f"more than {MAX_TASKS} tasks in one file")
             return Unknown("too many tasks in one file")
         task.level = self.uncertain
+        if self.foreign_site is not None:  # built by another module's code: placed at the call
+            site = self.foreign_site
+            task.arguments = replace(
+                task.arguments, nodes=dict.fromkeys(task.arguments.nodes, site)
+            )
         if task.dag is not None:
             task.dag_defaults = self.dags[task.dag].current_defaults()
         self.tasks.append(task)

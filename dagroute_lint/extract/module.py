@@ -32,8 +32,10 @@ from dagroute_lint.extract.evaluator.helpers import (
     class_constants,
 )
 from dagroute_lint.extract.evaluator.state import (
+    MAX_FOREIGN_MODULES,
     DraftImport,
     DraftTask,
+    Scope,
 )
 from dagroute_lint.extract.evaluator.statements import Statements
 from dagroute_lint.extract.evaluator.stores import Stores
@@ -49,6 +51,7 @@ from dagroute_lint.model import (
     Module,
     Position,
     Ref,
+    Source,
     SyntaxProblem,
     Task,
     TaskGroup,
@@ -62,11 +65,13 @@ def extract_module(
     module_name: str,
     is_package: bool = False,
     externals: Mapping[str, Expr] | None = None,
+    sources: Mapping[str, Source] | None = None,
 ) -> Module:
     """Build the model of one file. Never raises on bad input: problems become ``syntax_error``.
 
     ``externals`` gives the values of names from other modules that the file loops over (see
-    ``Module.loop_refs``), folded by the caller from the repository's symbol table.
+    ``Module.loop_refs``), folded by the caller from the repository's symbol table; ``sources``
+    the repository modules whose functions it calls (``Module.call_refs``), run where called.
     """
     text = decode(data)
     if isinstance(text, SyntaxProblem):
@@ -77,7 +82,7 @@ def extract_module(
         return Module(
             path=path, module_name=module_name, syntax_error=tree, noqa=noqa, file_noqa=file_noqa
         )
-    walker = _Walker(module_name, is_package, path, externals or {})
+    walker = _Walker(module_name, is_package, path, externals or {}, sources)
     try:
         with warnings.catch_warnings():
             # libcst folds strings with ast.literal_eval, which warns about the user's invalid
@@ -99,6 +104,28 @@ def extract_module(
 
 class _Walker(Statements, Functions, Expressions, Calls, AirflowObjects, Stores):
     """The whole walk; what it learned becomes the file's model in ``build``."""
+
+    def foreign_module(self, name: str) -> Scope | None:
+        """The module-level names of another repository module, from walking its source once
+        (what it builds itself is not this file's); ``None`` when it is not available."""
+        if name in self.foreign_scopes:
+            return self.foreign_scopes[name]
+        self.foreign_scopes[name] = None  # also guards against modules importing each other
+        source = self.sources.get(name)
+        if source is None or len(self.foreign_scopes) > MAX_FOREIGN_MODULES:
+            return None
+        text = decode(source.data)
+        tree = parse(text) if isinstance(text, str) else text
+        if isinstance(tree, SyntaxProblem):
+            return None
+        other = _Walker(name, source.is_package, source.path, {}, self.sources)
+        other.foreign_scopes = self.foreign_scopes
+        try:
+            other.walk_block(tree.body)
+        except RecursionError:
+            return None
+        self.foreign_scopes[name] = other.module_scope
+        return other.module_scope
 
     def unregistered(self, task: DraftTask, held: set[int]) -> bool:
         """The task's DAG may not be collected by Airflow: neither registered nor held."""
@@ -206,6 +233,7 @@ class _Walker(Statements, Functions, Expressions, Calls, AirflowObjects, Stores)
             noqa=noqa,
             file_noqa=file_noqa,
             loop_refs=tuple(self.loop_refs),
+            call_refs=tuple(self.call_refs),
             classes=dict(self.classes),
             unmodelled=tuple(
                 Unmodelled(positions[id(node)], message)

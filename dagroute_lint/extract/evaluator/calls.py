@@ -39,12 +39,14 @@ from dagroute_lint.extract.containers import (
 from dagroute_lint.extract.evaluator.helpers import (
     COPIES,
     DICT_CHANGES,
+    FOLLOWED_FOREIGN,
     PATH_FUNCTIONS,
     PURE_BUILTINS,
     PURE_CALLS,
     ROUTING_ATTRIBUTES,
     STDLIB_ROOTS,
     TASK_METHODS_RETURNING_TASK,
+    VALUE_LIBRARIES,
     call_reason,
     dict_entries,
     looks_like_class,
@@ -253,6 +255,13 @@ class Calls(WalkerState):
             return Unknown(names.DYNAMIC_CALLS[qualname])
         if qualname == names.PARTIAL and positional:
             return Partial(positional[0], tuple(positional[1:]), arguments)
+        foreign = self.foreign_binding(qualname)
+        if foreign is not None:
+            site, self.foreign_site = self.foreign_site, self.foreign_site or node
+            try:
+                return self.apply(node, foreign, positional, arguments)
+            finally:
+                self.foreign_site = site
         operator, _, method = qualname.rpartition(".")
         if method == "partial" and looks_like_class(operator):
             return OperatorPartial(operator, arguments, node)
@@ -265,10 +274,32 @@ class Calls(WalkerState):
             return dict_of(copied, self.uncertain)
         if qualname not in PURE_CALLS:
             self.escape(positional, arguments, f"it is passed to {qualname}()")
+        if (
+            qualname.split(".", maxsplit=1)[0] not in VALUE_LIBRARIES
+            and qualname not in self.call_refs
+        ):
+            self.call_refs.append(qualname)
         self.unfollowed_call(
             node, positional, arguments, f"({qualname}) is not followed into its module", qualname
         )
         return Unknown(call_reason(qualname, positional))
+
+    def foreign_binding(self, qualname: str) -> Binding | None:
+        """What ``qualname`` is bound to in another repository module whose source the walk
+        was given: a function, a ``@task``, a factory, a class."""
+        parts = qualname.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            module = ".".join(parts[:cut])
+            if module not in self.sources:
+                continue
+            scope = self.foreign_module(module)
+            found = scope.names.get(parts[cut]) if scope is not None else None
+            for attr in parts[cut + 1 :]:
+                found = found.attributes.get(attr) if isinstance(found, LocalClass) else None
+            if isinstance(found, FOLLOWED_FOREIGN):
+                return found
+            return None
+        return None
 
     def call_method(
         self,

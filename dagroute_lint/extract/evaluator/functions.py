@@ -148,8 +148,8 @@ class Functions(WalkerState):
 
     def function_imports_of(self, function: Function) -> list[DraftImport]:
         """Imports anywhere in a function body: they run only where the function runs."""
-        if function.node is None:
-            return []
+        if function.node is None or self.foreign_site is not None:
+            return []  # (another module's code: its imports are not placed in this file)
         key = id(function.node)
         if key not in self.function_imports:
             found: list[DraftImport] = []
@@ -238,6 +238,7 @@ class Functions(WalkerState):
 
     def not_followed(self, node: cst.CSTNode, message: str) -> None:
         """Say where tasks may be built that the walk does not see, once per place."""
+        node = self.here(node)
         if id(node) not in self.unmodelled:
             self.unmodelled[id(node)] = (node, message)
 

@@ -23,6 +23,7 @@ from dagroute_lint.extract.bindings import (
     Imported,
     ListObject,
     LocalClass,
+    Partial,
     TaskFlow,
 )
 from dagroute_lint.extract.containers import (
@@ -71,6 +72,8 @@ PATH_FUNCTIONS = {
     "os.path.basename": "path_name",
     "os.path.splitext": "path_splitext",
 }
+# What a call into another module may reach and be run here.
+FOLLOWED_FOREIGN = (Function, TaskFlow, DagFactory, GroupFactory, LocalClass, Partial)
 # Libraries DAG files compute values with, whose calls never build tasks.
 VALUE_LIBRARIES = frozenset(
     {*sys.stdlib_module_names, "airflow", "pendulum", "kubernetes", "dateutil", "pytz", "yaml"}

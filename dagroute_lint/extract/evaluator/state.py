@@ -31,6 +31,7 @@ from dagroute_lint.extract.containers import (
 from dagroute_lint.model import (
     ClassInfo,
     Expr,
+    Source,
     Unknown,
 )
 
@@ -38,6 +39,8 @@ from dagroute_lint.model import (
 MAX_LOOP_ITERATIONS = 1000
 MAX_TASKS = 20000
 MAX_CALL_DEPTH = 12
+# Other modules a file's calls may lead into.
+MAX_FOREIGN_MODULES = 16
 MAX_EXPRESSION_DEPTH = 48
 # Statements walked per file, loops unrolled and calls followed included.
 MAX_WORK = 200_000
@@ -150,13 +153,25 @@ class WalkerState(ABC):
     """What every part of the walk shares."""
 
     def __init__(
-        self, module_name: str, is_package: bool, path: str, externals: Mapping[str, Expr]
+        self,
+        module_name: str,
+        is_package: bool,
+        path: str,
+        externals: Mapping[str, Expr],
+        sources: Mapping[str, Source] | None = None,
     ) -> None:
         self.module_name = module_name
         self.is_package = is_package
         self.path = path
         self.externals = externals
         self.loop_refs: list[str] = []
+        # Repository modules whose functions the file calls (``Module.call_refs``), and their
+        # sources when the caller gave them: those functions are run like the file's own.
+        self.call_refs: list[str] = []
+        self.sources: Mapping[str, Source] = sources or {}
+        self.foreign_scopes: dict[str, Scope | None] = {}
+        # The call in this file that runs another module's code: what its tasks are placed at.
+        self.foreign_site: cst.CSTNode | None = None
         self.module_scope = Scope()
         self.scope = self.module_scope
         self.dags: list[DraftDag] = []
@@ -307,3 +322,11 @@ class WalkerState(ABC):
 
     @abstractmethod
     def walk_body(self, body: cst.BaseSuite) -> None: ...
+
+    @abstractmethod
+    def foreign_module(self, name: str) -> Scope | None: ...
+
+    def here(self, node: cst.CSTNode) -> cst.CSTNode:
+        """Where something the walk builds is placed: the call in this file that ran another
+        module's code, else the node itself."""
+        return self.foreign_site if self.foreign_site is not None else node

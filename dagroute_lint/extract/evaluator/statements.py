@@ -123,6 +123,8 @@ class Statements(WalkerState):
         bindings, modules = import_bindings(statement, self.module_name, self.is_package)
         for local, qualname in bindings:
             self.scope.names[local] = Imported(names.canonical(qualname))
+        if self.foreign_site is not None:
+            return  # an import run by another module's function: not placed in this file
         for module in modules:
             self.imports.append(DraftImport(module, statement, "module", self.guarded))
 
