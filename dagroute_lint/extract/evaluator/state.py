@@ -137,8 +137,9 @@ class Scope:
     def __init__(self, parent: Scope | None = None, declared: frozenset[str] = frozenset()) -> None:
         self.names: dict[str, Binding] = {}
         self.parent = parent
-        # Names the function declares ``global``: assigning them rebinds the module's.
+        # Names the function declares ``global``: assigning them rebinds its module's.
         self.declared = declared
+        self.module: Scope = parent.module if parent is not None else self
 
     def lookup(self, name: str) -> Binding | None:
         scope: Scope | None = self

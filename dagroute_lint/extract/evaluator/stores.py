@@ -41,7 +41,7 @@ from dagroute_lint.model import (
 class Stores(WalkerState):
     def bind(self, target: cst.BaseExpression, value: Binding) -> None:
         if isinstance(target, cst.Name):
-            scope = self.module_scope if target.value in self.scope.declared else self.scope
+            scope = self.scope.module if target.value in self.scope.declared else self.scope
             scope.names[target.value] = value
         elif isinstance(target, (cst.Tuple, cst.List)):
             elements = [element.value for element in target.elements]
