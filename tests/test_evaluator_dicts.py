@@ -188,3 +188,27 @@ with DAG("d2", default_args=mine):
     )
     assert value(tasks["t1"], "queue") == "a"
     assert value(tasks["t2"], "queue") == "b"
+
+
+def test_item_assignment_on_dicts_built_by_calls_and_unions(tmp_path: Path) -> None:
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
+def team_args(team, pool=None):
+    args = dict(owner=team)
+    if pool is not None:
+        args["pool"] = pool
+    return args
+
+merged = {"queue": "a"} | {"pool_slots": 2}
+merged["queue"] = "b"
+with DAG("d1", default_args=team_args("t", pool="p")):
+    BashOperator(task_id="t1", bash_command="x")
+with DAG("d2", default_args=merged):
+    BashOperator(task_id="t2", bash_command="x")
+""",
+    )
+    assert value(tasks["t1"], "pool") == "p"
+    assert value(tasks["t2"], "queue") == "b"
+    assert value(tasks["t2"], "pool_slots") == 2

@@ -180,12 +180,12 @@ class Calls(WalkerState):
                     )
             return Const(None)
         if name == "dict" and len(positional) <= 1:
-            parts: list[tuple[Expr | None, Expr]] = [
-                (None, snapshot(value)) for value in positional
+            parts: list[tuple[str, Binding | None, Binding]] = [
+                (SPREAD, None, snapshot(value)) for value in positional
             ]
-            parts += [(None, spread) for spread in arguments.spreads]
-            parts += [(Const(key), value) for key, value in arguments.named.items()]
-            return DictExpr(tuple(parts))
+            parts += [(SPREAD, None, spread) for spread in arguments.spreads]
+            parts += [(SET, Const(key), value) for key, value in arguments.bindings.items()]
+            return DictObject(parts, self.uncertain)
         if name == "range" and 1 <= len(positional) <= 3 and not arguments.named:
             bounds = [value.value for value in positional if isinstance(value, Const)]
             if len(bounds) == len(positional) and all(

@@ -42,7 +42,6 @@ from dagroute_lint.extract.evaluator.state import (
 from dagroute_lint.extract.folding import compare, truth, undecided
 from dagroute_lint.model import (
     Const,
-    DictExpr,
     Expr,
     Operation,
     Ref,
@@ -138,7 +137,26 @@ class Expressions(WalkerState):
         bound = self.scope.lookup(name)
         if bound is None:
             return Unknown(f"name '{name}' is not bound to a constant")
+        if isinstance(bound, Imported) and self.sources:
+            return self.foreign_constant(bound.qualname) or bound
         return bound
+
+    def foreign_constant(self, qualname: str) -> Binding | None:
+        """A constant of another repository module whose source the walk has (``QUEUES.X``,
+        ``DEFAULT_POOL``), so that conditions on it are decided here as they are there."""
+        parts = qualname.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            module = ".".join(parts[:cut])
+            if module not in self.sources:
+                continue
+            scope = self.foreign_module(module)
+            found = scope.names.get(parts[cut]) if scope is not None else None
+            for attr in parts[cut + 1 :]:
+                found = found.attributes.get(attr) if isinstance(found, LocalClass) else None
+            if isinstance(found, Const):
+                return found
+            return None
+        return None
 
     def attribute_value(self, node: cst.Attribute) -> Binding:
         base = self.value_of(node.value)
@@ -147,6 +165,10 @@ class Expressions(WalkerState):
             qualname = f"{base.qualname}.{attr}"
             if qualname in names.AIRFLOW_CONSTANTS:
                 return Const(names.AIRFLOW_CONSTANTS[qualname])
+            if self.sources:
+                found = self.foreign_constant(qualname)
+                if found is not None:
+                    return found
             return Imported(names.canonical(qualname))
         if isinstance(base, Ref):
             return Ref(f"{base.qualname}.{attr}")
@@ -231,7 +253,7 @@ class Expressions(WalkerState):
         combined = self.combine(type(operator), left, right)
         return combined if combined is not None else Unknown("an arithmetic expression")
 
-    def combine(self, operator: type[cst.CSTNode], left: Binding, right: Binding) -> Expr | None:
+    def combine(self, operator: type[cst.CSTNode], left: Binding, right: Binding) -> Binding | None:
         """``left <operator> right`` as a value, shared by ``a + b`` and ``a += b``.
 
         A value built by repeating an operation in a loop (``total = total + 1``) stops being
@@ -244,8 +266,10 @@ class Expressions(WalkerState):
             return Unknown("expression nested too deeply")
         if operator in ARITHMETIC:
             return Operation(ARITHMETIC[operator], (snapshot(left), snapshot(right)))
-        if operator is cst.BitOr:  # dict union
-            return DictExpr(((None, snapshot(left)), (None, snapshot(right))))
+        if operator is cst.BitOr:  # dict union: a new dict
+            return DictObject(
+                [(SPREAD, None, snapshot(left)), (SPREAD, None, snapshot(right))], self.uncertain
+            )
         return None
 
     def comprehension_value(

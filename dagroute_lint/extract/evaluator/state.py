@@ -225,7 +225,7 @@ class WalkerState(ABC):
     @abstractmethod
     def combine(
         self, operator: type[cst.CSTNode], left: Binding, right: Binding
-    ) -> Expr | None: ...
+    ) -> Binding | None: ...
 
     @abstractmethod
     def create_asset(

@@ -19,6 +19,7 @@ from dagroute_lint.extract.bindings import (
     TaskHandles,
 )
 from dagroute_lint.extract.containers import (
+    EXPR_TYPES,
     list_index,
     snapshot,
     spoil,
@@ -32,8 +33,12 @@ from dagroute_lint.extract.evaluator.state import (
 )
 from dagroute_lint.model import (
     Const,
+    DictExpr,
+    Expr,
+    Operation,
     Ref,
     SeqExpr,
+    Subscript,
     Unknown,
 )
 
@@ -91,18 +96,19 @@ class Stores(WalkerState):
     def container_of(self, node: cst.BaseExpression) -> Binding:
         """The object an expression stores into; an imported dict becomes this file's object."""
         current = self.value_of(node)
-        if isinstance(current, Imported):
+        if isinstance(current, (Imported, DictExpr, Ref, Subscript, Operation)):
             return self.adopt(current)
         return current
 
-    def adopt(self, imported: Imported) -> DictObject:
-        """A dict imported from another module, changed here: every name bound to the import
-        now holds one object made of the module's dict and this file's changes."""
-        adopted = DictObject([(SPREAD, None, Ref(imported.qualname))], self.uncertain)
+    def adopt(self, value: Imported | Expr) -> DictObject:
+        """A dict that is a value rather than an object of this walk (imported from another
+        module, folded from elsewhere), changed here: every name bound to it now holds one
+        object made of that value and this file's changes."""
+        adopted = DictObject([(SPREAD, None, snapshot(value))], self.uncertain)
         scope: Scope | None = self.scope
         while scope is not None:
             for name, bound in scope.names.items():
-                if bound == imported:
+                if bound is value or (isinstance(value, Imported) and bound == value):
                     scope.names[name] = adopted
             scope = scope.parent
         return adopted
@@ -117,7 +123,10 @@ class Stores(WalkerState):
             bound = self.scope.lookup(root.value)
             if bound is not None:
                 written = get_full_name_for_node(node) or root.value
-                spoil(bound, f"'{written}' cannot be followed: {what}")
+                reason = f"'{written}' cannot be followed: {what}"
+                spoil(bound, reason)
+                if isinstance(bound, EXPR_TYPES) and not isinstance(bound, Unknown):
+                    self.bind(root, Unknown(reason))  # a value: the name no longer holds it
 
     def change(self, container: DictObject | ListObject, apply: Callable[[], object]) -> None:
         """Apply a change to a container, or spoil it when the change happens under a condition
