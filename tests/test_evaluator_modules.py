@@ -80,3 +80,34 @@ with DAG("d") as d:
         [sys.executable, "-m", "dagroute_lint", "routes", "dags", "--format", "csv"], cwd=tmp_path
     )
     assert ",other," in second.stdout, second.stdout + second.stderr
+
+
+def test_override_of_an_imported_task_and_a_dag_subclass(tmp_path: Path) -> None:
+    report = lint_repo(
+        tmp_path,
+        {
+            "dags/common/__init__.py": "",
+            "dags/common/helpers.py": COMMON,
+            "dags/dag.py": """
+from datetime import datetime
+from airflow.sdk import DAG
+from common.helpers import extract
+
+CONFIG = {"start_date": datetime(2024, 1, 1), "default_args": {"pool": "spread"}}
+
+class Monitored(DAG):
+    def __init__(self, dag_id, **kwargs):
+        super().__init__(dag_id, **kwargs)
+
+with Monitored("d", **CONFIG):
+    extract.override(task_id="extract_eu", queue="eu")()
+""",
+        },
+        inventory=None,
+    )
+    (task,) = report.tasks
+    assert (task.dag_id, task.task_id) == ("d", "extract_eu")
+    assert value(task, "queue") == "eu"
+    assert value(task, "pool") == "spread"
+    (announced,) = by_code(report, "DRL106")
+    assert "Monitored is a DAG subclass whose methods are not run" in announced.message

@@ -135,7 +135,8 @@ class LocalClass:
 
     ``attributes`` are what its body binds (``class QUEUE: SNAP = "snap"``); ``enum`` marks an
     ``Enum``, whose attributes are members (``.value`` is the literal); ``info`` is what it may
-    do to tasks built from it; ``operator`` whether calling it can build a task at all.
+    do to tasks built from it; ``operator`` whether calling it can build a task at all; ``dag``
+    marks a subclass of ``DAG``: calling it builds a DAG, whose own code is not run.
     """
 
     qualname: str
@@ -143,6 +144,7 @@ class LocalClass:
     attributes: dict[str, Binding] = field(default_factory=dict)
     enum: bool = False
     operator: bool = True
+    dag: bool = False
 
 
 @dataclass(frozen=True, eq=False)

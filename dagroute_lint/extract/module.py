@@ -102,6 +102,9 @@ def extract_module(
     return walker.build(tree, path, noqa, file_noqa)
 
 
+_FIRST_LINE = Position(1, 1)
+
+
 class _Walker(Statements, Functions, Expressions, Calls, AirflowObjects, Stores):
     """The whole walk; what it learned becomes the file's model in ``build``."""
 
@@ -157,10 +160,18 @@ class _Walker(Statements, Functions, Expressions, Calls, AirflowObjects, Stores)
             wanted += list(task.arguments.nodes.values())
         positions = node_positions(tree, wanted)
 
+        def at(node: cst.CSTNode, fallback: Position = _FIRST_LINE) -> Position:
+            """Where a node is; a node of another module's code (a decorator's arguments, a
+            closure it returned) is placed at what it belongs to in this file."""
+            return positions.get(id(node), fallback)
+
+        def argument_positions(task: DraftTask) -> dict[str, Position]:
+            return {key: at(node, at(task.node)) for key, node in task.arguments.nodes.items()}
+
         def import_site(draft: DraftImport) -> ImportSite:
             return ImportSite(
                 draft.module,
-                positions[id(draft.node)],
+                at(draft.node),
                 draft.scope,
                 draft.guarded,
                 imported_names(draft.node),
@@ -188,7 +199,7 @@ class _Walker(Statements, Functions, Expressions, Calls, AirflowObjects, Stores)
             dags=tuple(
                 Dag(
                     dag.dag_id,
-                    positions[id(dag.node)],
+                    at(dag.node),
                     dag.current_defaults()[1],
                     dag.registered or index in held,
                 )
@@ -197,7 +208,7 @@ class _Walker(Statements, Functions, Expressions, Calls, AirflowObjects, Stores)
             groups=tuple(
                 TaskGroup(
                     group.group_id,
-                    positions[id(group.node)],
+                    at(group.node),
                     group.dag,
                     group.parent,
                     group.default_args,
@@ -209,14 +220,17 @@ class _Walker(Statements, Functions, Expressions, Calls, AirflowObjects, Stores)
             tasks=tuple(
                 Task(
                     task_id=task.task_id,
-                    position=positions[id(task.node)],
+                    position=at(task.node),
                     operator=task.operator,
                     dag=task.dag,
                     group=task.group,
                     arguments=Arguments(
                         dict(task.arguments.named),
                         task.arguments.spreads,
-                        {key: positions[id(node)] for key, node in task.arguments.nodes.items()},
+                        {
+                            key: at(node, at(task.node))
+                            for key, node in task.arguments.nodes.items()
+                        },
                     ),
                     applies_default_args=task.applies_default_args,
                     taskflow=task.taskflow,
@@ -236,7 +250,6 @@ class _Walker(Statements, Functions, Expressions, Calls, AirflowObjects, Stores)
             call_refs=tuple(self.call_refs),
             classes=dict(self.classes),
             unmodelled=tuple(
-                Unmodelled(positions[id(node)], message)
-                for node, message in self.unmodelled.values()
+                Unmodelled(at(node), message) for node, message in self.unmodelled.values()
             ),
         )

@@ -194,6 +194,8 @@ class SymbolTable:
             return None
         if isinstance(expr, Const) and expr.value is None:
             return None
+        if isinstance(expr, Operation) and expr.op == "get":  # ``CONFIG.get("default_args")``
+            return self._lookup_in_get(expr, key, depth)
         if isinstance(expr, Operation) and expr.op == "without":
             removed = self.evaluate(expr.operands[1], depth + 1)
             if isinstance(removed, Unresolved):
@@ -207,6 +209,24 @@ class SymbolTable:
         if isinstance(resolved.value, dict):
             return Known(resolved.value[key]) if key in resolved.value else None
         if resolved.value is None:  # ``default_args=None``, also from ``CONFIG.get(...)``
+            return None
+        return Unresolved("not a dict")
+
+    def _lookup_in_get(self, expr: Operation, key: str, depth: int) -> Resolved | None:
+        """``key`` of ``mapping.get(name, default)``, found by structure like ``lookup_key``:
+        ``DAG(**{"start_date": datetime(...), "default_args": {...}})`` still answers."""
+        mapping, name, default = expr.operands
+        resolved_name = self.evaluate(name, depth + 1)
+        if isinstance(resolved_name, Unresolved) or not isinstance(resolved_name.value, str):
+            return Unresolved("dict.get of a key that is not a constant")
+        found = self.lookup_key(mapping, resolved_name.value, depth + 1)
+        if found is None:
+            return self.lookup_key(default, key, depth + 1)
+        if isinstance(found, Unresolved):
+            return found
+        if isinstance(found.value, dict):
+            return Known(found.value[key]) if key in found.value else None
+        if found.value is None:
             return None
         return Unresolved("not a dict")
 

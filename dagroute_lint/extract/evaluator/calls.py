@@ -128,6 +128,14 @@ class Calls(WalkerState):
             return self.create_taskflow_task(node, callee, mapped=False)
         if isinstance(callee, (DagFactory, GroupFactory)):
             return self.call_factory(node, callee, positional, arguments)
+        if isinstance(callee, LocalClass) and callee.dag:
+            if any(isinstance(bound, Function) for bound in callee.attributes.values()):
+                self.not_followed(
+                    node,
+                    f"{callee.qualname} is a DAG subclass whose methods are not run; tasks its "
+                    "__init__ builds are not seen",
+                )
+            return self.create_dag(node, positional, arguments)
         if isinstance(callee, LocalClass):
             if not callee.operator:
                 return Unknown(f"an instance of {callee.qualname}, not an operator")
@@ -255,7 +263,12 @@ class Calls(WalkerState):
             return Unknown(names.DYNAMIC_CALLS[qualname])
         if qualname == names.PARTIAL and positional:
             return Partial(positional[0], tuple(positional[1:]), arguments)
-        foreign = self.foreign_binding(qualname)
+        if qualname.split(".", maxsplit=1)[0] not in VALUE_LIBRARIES:
+            if qualname not in self.call_refs:
+                self.call_refs.append(qualname)  # followed when the runner gives its module
+            foreign = self.foreign_binding(qualname)
+        else:
+            foreign = None
         if foreign is not None:
             site, self.foreign_site = self.foreign_site, self.foreign_site or node
             try:
@@ -274,11 +287,6 @@ class Calls(WalkerState):
             return dict_of(copied, self.uncertain)
         if qualname not in PURE_CALLS:
             self.escape(positional, arguments, f"it is passed to {qualname}()")
-        if (
-            qualname.split(".", maxsplit=1)[0] not in VALUE_LIBRARIES
-            and qualname not in self.call_refs
-        ):
-            self.call_refs.append(qualname)
         self.unfollowed_call(
             node, positional, arguments, f"({qualname}) is not followed into its module", qualname
         )
@@ -294,8 +302,17 @@ class Calls(WalkerState):
                 continue
             scope = self.foreign_module(module)
             found = scope.names.get(parts[cut]) if scope is not None else None
-            for attr in parts[cut + 1 :]:
-                found = found.attributes.get(attr) if isinstance(found, LocalClass) else None
+            rest = parts[cut + 1 :]
+            for position, attr in enumerate(rest):
+                if isinstance(found, LocalClass):
+                    found = found.attributes.get(attr)
+                elif (
+                    isinstance(found, (TaskFlow, DagFactory, GroupFactory))
+                    and position == len(rest) - 1
+                ):  # ``extract.override(...)`` of another module's @task
+                    found = BoundMethod(found, attr)
+                else:
+                    found = None
             if isinstance(found, FOLLOWED_FOREIGN):
                 return found
             return None

@@ -101,6 +101,7 @@ class Functions(WalkerState):
             attributes,
             enum=any(base in ENUM_BASES for base in bases),
             operator=info.operator and self.operator_bases(bases),
+            dag=any(base in names.DAG_CLASSES or self.local_dag(base) for base in bases),
         )
         self.local_classes[local.qualname] = local
         if self.scope is self.module_scope or self.class_prefix:
@@ -114,6 +115,10 @@ class Functions(WalkerState):
         if isinstance(arg.value, cst.Name) and arg.value.value in BUILTIN_CLASSES:
             return f"builtins.{arg.value.value}"
         return "?"
+
+    def local_dag(self, base: str) -> bool:
+        local = self.local_classes.get(base)
+        return local is not None and local.dag
 
     def operator_bases(self, bases: tuple[str, ...]) -> bool:
         """A class can be an operator only through a base that can: a class of this file

@@ -13,6 +13,7 @@ from dagroute_lint.catalog import airflow_names as names
 from dagroute_lint.extract.bindings import (
     SET,
     Binding,
+    BoundMethod,
     CallArguments,
     DagFactory,
     DictObject,
@@ -73,7 +74,7 @@ PATH_FUNCTIONS = {
     "os.path.splitext": "path_splitext",
 }
 # What a call into another module may reach and be run here.
-FOLLOWED_FOREIGN = (Function, TaskFlow, DagFactory, GroupFactory, LocalClass, Partial)
+FOLLOWED_FOREIGN = (Function, TaskFlow, DagFactory, GroupFactory, LocalClass, Partial, BoundMethod)
 # Libraries DAG files compute values with, whose calls never build tasks.
 VALUE_LIBRARIES = frozenset(
     {*sys.stdlib_module_names, "airflow", "pendulum", "kubernetes", "dateutil", "pytz", "yaml"}
