@@ -210,3 +210,24 @@ with DAG("a"):
     assert tasks["orphan"].task.conditional
     assert not tasks["reg_g1"].task.conditional
     assert tasks["dup_a"].task.conditional and tasks["dup_b"].task.conditional
+
+
+def test_task_built_in_both_branches_of_an_undecided_condition(tmp_path: Path) -> None:
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
+import os
+HEAVY = {"big"}
+with DAG("d"):
+    for model in ["big", "small"]:
+        if model in HEAVY or os.getenv("X"):
+            BashOperator(task_id=model, bash_command="x", queue="heavy", pool="p")
+        else:
+            BashOperator(task_id=model, bash_command="x", queue="light", pool="p")
+""",
+    )
+    assert sorted(tasks) == ["big", "small"]
+    assert "different values" in unresolved(tasks["big"], "queue")
+    assert value(tasks["big"], "pool") == "p"
+    assert tasks["big"].task.conditional

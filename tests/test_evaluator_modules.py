@@ -111,3 +111,35 @@ with Monitored("d", **CONFIG):
     assert value(task, "pool") == "spread"
     (announced,) = by_code(report, "DRL106")
     assert "Monitored is a DAG subclass whose methods are not run" in announced.message
+
+
+def test_enum_members_of_another_module_are_members_not_values(tmp_path: Path) -> None:
+    report = lint_repo(
+        tmp_path,
+        {
+            "dags/common/__init__.py": "",
+            "dags/common/tiers.py": """
+import enum
+from airflow.providers.standard.operators.bash import BashOperator
+
+class Tier(enum.Enum):
+    GOLD = "gold"
+
+def pull(name, tier):
+    return BashOperator(task_id=name, bash_command="x", queue=tier.value)
+""",
+            "dags/dag.py": """
+from airflow.sdk import DAG
+from common.tiers import Tier, pull
+
+with DAG("d"):
+    pull("a", Tier.GOLD)
+    if Tier.GOLD == "gold":
+        pull("never", Tier.GOLD)
+""",
+        },
+        inventory=None,
+    )
+    tasks = {task.task_id: task for task in report.tasks}
+    assert value(tasks["a"], "queue") == "gold"
+    assert "never" not in tasks or tasks["never"].task.conditional

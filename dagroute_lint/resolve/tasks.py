@@ -124,7 +124,25 @@ class Resolver:
         self._routes_by_class: dict[str, tuple[str, frozenset[str]] | None] = {}
 
     def tasks(self, module: Module) -> Iterator[ResolvedTask]:
-        """Resolved tasks of the module's DAGs, in creation order; DAG-less tasks are skipped."""
+        """Resolved tasks of the module's DAGs, in creation order; DAG-less tasks are skipped.
+
+        A task built in more than one branch the walk could not decide (the same id in the same
+        DAG, each conditional) is one task: a field the branches give different values is
+        unresolved rather than taken from either branch."""
+        found = list(self._each_task(module))
+        by_key: dict[tuple[int | None, str], list[ResolvedTask]] = {}
+        for task in found:
+            if task.task_id is not None and task.task.conditional:
+                by_key.setdefault((task.task.dag, task.task_id), []).append(task)
+        for task in found:
+            same = by_key.get((task.task.dag, task.task_id or ""), [task])
+            if len(same) == 1:
+                yield task
+            elif task is same[0]:
+                yield _merged(same)
+
+    def _each_task(self, module: Module) -> Iterator[ResolvedTask]:
+        """Each task of the module's DAGs, resolved on its own."""
         self._assign_group_ids(module)
         seen: dict[int, set[str]] = {}
         twice = self._dags_defined_twice(module)
@@ -523,3 +541,21 @@ class Resolver:
 def _set_true(key: str, origin: str) -> str:
     """``deferrable=True``, ``start_from_trigger=True from DAG default_args``..."""
     return f"{key}=True" if origin == "argument" else f"{key}=True from {origin}"
+
+
+def _merged(branches: list[ResolvedTask]) -> ResolvedTask:
+    """One task for the branches that may build it: fields they agree on, the others unknown."""
+    first = branches[0]
+    fields = dict(first.fields)
+    unresolved = dict(first.unresolved)
+    for name, value in first.fields.items():
+        others = [branch.fields[name] for branch in branches[1:]]
+        if all(
+            other.known == value.known and repr(other.value) == repr(value.value)
+            for other in others
+        ):
+            continue
+        reason = "the task is built in branches that give it different values"
+        fields[name] = Field(None, False, value.origin, reason)
+        unresolved[name] = reason
+    return replace(first, fields=fields, unresolved=tuple(unresolved.items()))

@@ -152,7 +152,14 @@ class Expressions(WalkerState):
             scope = self.foreign_module(module)
             found = scope.names.get(parts[cut]) if scope is not None else None
             for attr in parts[cut + 1 :]:
-                found = found.attributes.get(attr) if isinstance(found, LocalClass) else None
+                if isinstance(found, LocalClass) and found.enum and attr in found.attributes:
+                    found = EnumMember(attr, found.attributes[attr])  # a member, not its value
+                elif isinstance(found, LocalClass):
+                    found = found.attributes.get(attr)
+                elif isinstance(found, EnumMember) and attr in ("value", "name"):
+                    found = found.value if attr == "value" else Const(found.name)
+                else:
+                    found = None
             if isinstance(found, Const):
                 return found
             return None
