@@ -49,9 +49,10 @@ from dagroute_lint.pipeline.analysis import Execution, analyse
 from dagroute_lint.pipeline.cache import DEFAULT_CACHE_DIR
 from dagroute_lint.pipeline.extraction import available_cores
 from dagroute_lint.pipeline.progress import progress_line
-from dagroute_lint.pipeline.runner import run
+from dagroute_lint.pipeline.runner import Report, run
 from dagroute_lint.pipeline.settings_report import describe_settings
 from dagroute_lint.pipeline.targets import STDIN, ProjectRun, Targets, plan
+from dagroute_lint.resolve.coverage import Coverage
 from dagroute_lint.rules.listing import explain as explain_rule
 from dagroute_lint.rules.listing import rule_listing
 from dagroute_lint.rules.registry import all_rules
@@ -335,7 +336,7 @@ def check(
             progress=output_format == "text" and not quiet,
         )
         projects.append((project, deployment, execution))
-    diagnostics = _lint_projects(projects, stdin)
+    diagnostics, seen = _lint_projects(projects, stdin)
     if fix or diff:
         # Imported here: it loads libcst, which a run answered from the cache never needs.
         from dagroute_lint.fix import fix_files
@@ -345,7 +346,7 @@ def check(
         outcome = fix_files(diagnostics, write=True)
         _say_fixed(outcome, quiet)
         if outcome.files:  # fixes move lines: lint again for what remains, where it now is
-            diagnostics = _lint_projects(projects, stdin)
+            diagnostics, seen = _lint_projects(projects, stdin)
     if statistics:
         _emit(format_statistics(diagnostics, output_format), output_file)
     elif output_format == "text":
@@ -355,6 +356,7 @@ def check(
         _emit(FORMATTERS[output_format](diagnostics), output_file)
     if not quiet and output_format == "text":
         colour = wants_colour(sys.stderr, os.environ)
+        click.echo(seen.line, err=True)
         click.echo(summary_line(diagnostics, colour), err=True, color=colour)
     sys.exit(EXIT_REPORTED if diagnostics and not exit_zero else EXIT_CLEAN)
 
@@ -362,12 +364,16 @@ def check(
 def _lint_projects(
     projects: Sequence[tuple[ProjectRun, Inventory | None, Execution]],
     stdin: tuple[str, bytes] | None,
-) -> list[Diagnostic]:
-    """Each project's paths under its own settings and inventory, in one report."""
+) -> tuple[list[Diagnostic], Coverage]:
+    """Each project's paths under its own settings and inventory, in one report, and how much
+    of them was seen."""
     merged: list[Diagnostic] = []
+    seen = Coverage()
     for project, deployment, execution in projects:
-        merged.extend(_lint(project.targets, project.settings, deployment, stdin, execution))
-    return sorted(merged)
+        report = _lint(project.targets, project.settings, deployment, stdin, execution)
+        merged.extend(report.diagnostics)
+        seen += report.repository.coverage
+    return sorted(merged), seen
 
 
 def _one_project(
@@ -401,10 +407,10 @@ def _lint(
     deployment: Inventory | None,
     stdin: tuple[str, bytes] | None,
     execution: Execution,
-) -> list[Diagnostic]:
+) -> Report:
     """One run; its progress line is erased before anything else is printed."""
     try:
-        return run(targets.paths, settings, deployment, stdin, execution).diagnostics
+        return run(targets.paths, settings, deployment, stdin, execution)
     finally:
         if execution.progress is not None:
             execution.progress.close()
@@ -516,6 +522,7 @@ def routes(
     execution = _execution(settings, jobs, no_cache, cache_dir, progress=False)
     repository = analyse(targets.paths, settings, deployment, None, execution)
     _emit(ROUTE_FORMATS[output_format](repository), output_file)
+    click.echo(repository.coverage.line, err=True)
     unreadable = [file.module for file in repository.files if file.module.syntax_error]
     for module in unreadable:
         assert module.syntax_error is not None

@@ -83,7 +83,8 @@ def test_missing_inventory_is_said_on_stderr(repo: Path) -> None:
     code, out, err = invoke("dags")
     assert (code, out) == (0, "")
     assert (
-        "no inventory" in err and "only DRL001, DRL104, DRL105, DRL204, DRL302, DRL401 run" in err
+        "no inventory" in err
+        and "only DRL001, DRL104, DRL105, DRL106, DRL204, DRL302, DRL401 run" in err
     )
 
 
@@ -216,6 +217,7 @@ def test_rules_lists_every_code() -> None:
         "DRL103",
         "DRL104",
         "DRL105",
+        "DRL106",
         "DRL201",
         "DRL202",
         "DRL203",

@@ -11,7 +11,7 @@ from pathlib import Path
 from dagroute_lint.catalog.airflow_defaults import DEFAULT_AIRFLOW_MAJOR, DEFAULT_QUEUE
 from dagroute_lint.config import Settings
 from dagroute_lint.deployment.inventory import Inventory
-from dagroute_lint.model import Expr, Module, Position, Ref, SyntaxProblem
+from dagroute_lint.model import Expr, Module, Position, Ref, Source, SyntaxProblem
 from dagroute_lint.pipeline.cache import SummaryCache
 from dagroute_lint.pipeline.extraction import Extractor, Request
 from dagroute_lint.pipeline.progress import ProgressLine
@@ -75,7 +75,8 @@ class ModuleIndex:
     def with_loop_values(
         self, requests: Sequence[Request], modules: Sequence[Module], symbols: SymbolTable
     ) -> list[Module]:
-        """Extract again the files that loop over other modules' names, with those values."""
+        """Extract again the files that loop over other modules' names, with those values, and
+        the files that call other modules' functions, with those modules' sources."""
         again: list[tuple[int, Request]] = []
         for position, (request, module) in enumerate(zip(requests, modules)):
             externals: dict[str, Expr] = {}
@@ -83,14 +84,56 @@ class ModuleIndex:
                 resolved = symbols.evaluate(Ref(qualname))
                 if isinstance(resolved, Known):
                     externals[qualname] = as_expr(resolved.value)
-            if externals:
-                again.append((position, replace(request, externals=externals)))
+            sources = self.sources_for(module.call_refs)
+            if externals or sources:
+                again.append((position, replace(request, externals=externals, sources=sources)))
         result = list(modules)
         redone = self.extractor.extract([request for _, request in again])
         for (position, _), module in zip(again, redone):
             result[position] = module
             self.add(module, replace=True)
         return result
+
+    def sources_for(self, qualnames: Sequence[str]) -> dict[str, Source]:
+        """The repository modules defining the called names, and the repository modules they
+        import (one level: a helper calling another helper), by module name."""
+        found: dict[str, Source] = {}
+        pending = [self._defining_module(qualname) for qualname in qualnames]
+        for depth in range(2):
+            following: list[str | None] = []
+            for name in pending:
+                if name is None or name in found:
+                    continue
+                source = self._source(name)
+                if source is None:
+                    continue
+                found[name] = source
+                module = self.lookup(name)
+                if depth == 0 and module is not None:
+                    following += [self._defining_module(site.module) for site in module.imports]
+            pending = following
+        return found
+
+    def _defining_module(self, qualname: str) -> str | None:
+        """The longest prefix of ``qualname`` that is a readable module of the repository."""
+        parts = qualname.split(".")
+        for cut in range(len(parts), 0, -1):
+            name = ".".join(parts[:cut])
+            module = self.lookup(name)
+            if module is not None and module.syntax_error is None:
+                return name
+        return None
+
+    def _source(self, name: str) -> Source | None:
+        for candidate in module_candidates(name, self.roots):
+            if candidate.is_file():
+                source = SourceFile(str(candidate), absolute(candidate))
+                data = _read(source)
+                if not isinstance(data, bytes):
+                    return None
+                _, is_package = module_name(source.path, self.roots)
+                return Source(data, is_package, source.display)
+        return None
 
     def lookup(self, name: str) -> Module | None:
         if name in self._by_name:

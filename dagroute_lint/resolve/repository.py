@@ -7,6 +7,7 @@ from typing import Callable
 
 from dagroute_lint.deployment.inventory import Inventory
 from dagroute_lint.model import Module
+from dagroute_lint.resolve.coverage import Coverage, coverage
 from dagroute_lint.resolve.placement import PlacedTask
 from dagroute_lint.resolve.tasks import ResolvedTask
 from dagroute_lint.sources.discovery import SourceFile
@@ -45,3 +46,9 @@ class Repository:
     def placed(self) -> list[PlacedTask]:
         """Every dispatched task with its placement (none without an inventory)."""
         return [placed for file in self.files for placed in file.placed]
+
+    @property
+    def coverage(self) -> Coverage:
+        """Tasks and DAGs seen, and places where tasks may be missing (DRL106's, selected or
+        not): what every summary says, so that a clean result never hides what was not seen."""
+        return coverage((file.module, file.tasks) for file in self.files)

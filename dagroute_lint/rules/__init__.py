@@ -20,6 +20,7 @@ from dagroute_lint.rules.pools import POOL_SLOTS_EXCEED_POOL, UNKNOWN_POOL
 from dagroute_lint.rules.providers import PROVIDER_MISSING_AT_PARSE, PROVIDER_MISSING_ON_WORKER
 from dagroute_lint.rules.secrets import HARDCODED_CREDENTIAL
 from dagroute_lint.rules.syntax import SYNTAX_ERROR
+from dagroute_lint.rules.unmodelled import UNMODELLED_TASKS
 
 RULES: tuple[AnyRule, ...] = (
     SYNTAX_ERROR,
@@ -28,6 +29,7 @@ RULES: tuple[AnyRule, ...] = (
     UNKNOWN_EXECUTOR,
     UNMAPPABLE_ROUTING,
     UNRESOLVED_ROUTING,
+    UNMODELLED_TASKS,
     PROVIDER_MISSING_AT_PARSE,
     PROVIDER_MISSING_ON_WORKER,
     PACKAGE_MISSING_ON_WORKER,
