@@ -368,6 +368,25 @@ def routes(
     _emit(ROUTE_FORMATS[output_format](repository), output_file)
 
 
+# --- the language server ---------------------------------------------------------------------
+
+
+@main.command()
+@_guarded
+def server() -> None:
+    """Run the language server over stdio, for editors (needs dagroute-lint[server])."""
+    try:
+        # Imported here: pygls is an optional extra, and no other command needs it.
+        from dagroute_lint.server.app import serve
+    except ModuleNotFoundError as error:
+        if error.name is None or error.name.split(".")[0] not in ("pygls", "lsprotocol"):
+            raise
+        raise ConfigError(
+            "the language server needs pygls: pip install 'dagroute-lint[server]'"
+        ) from None
+    serve()
+
+
 @main.command(name="rules")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
 @_guarded
