@@ -4,6 +4,7 @@ stdio, talked to by pygls's own ``LanguageClient``."""
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -13,6 +14,7 @@ from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
 
+from dagroute_lint.deployment.toml import toml
 from tests.helpers import CELERY_K8S, dag_repository
 
 DAG_FILE = """\
@@ -290,3 +292,19 @@ def test_a_changed_inventory_or_imported_module_lints_open_documents_again(tmp_p
             assert "pyproject.toml: tool.dagroute-lint.selekt: unknown setting" in found[0].message
 
     run(test)
+
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_readme_starts_the_server_the_tests_start() -> None:
+    """Helix's and Neovim's snippets run ``dagroute-lint server``, the command tested above."""
+    section = README.split("### Language server", 1)[1].split("\n### ", 1)[0]
+    helix = re.search(r"```toml\n(.*?)```", section, re.S)
+    assert helix is not None
+    config = toml.loads(helix.group(1))
+    server = config["language-server"]["dagroute-lint"]
+    assert [server["command"], *server["args"]] == ["dagroute-lint", "server"]
+    assert "dagroute-lint" in config["language"][0]["language-servers"]
+    assert 'cmd = { "dagroute-lint", "server" }' in section
+    assert '{ command: "dagroute-lint", args: ["server"] }' in section
