@@ -17,26 +17,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from dagroute_lint import __version__
-from dagroute_lint.acceptance.coverage import checked, gaps
-from dagroute_lint.acceptance.coverage import lint as acceptance_lint
-from dagroute_lint.acceptance.diff import coverage_diff
-from dagroute_lint.acceptance.render import diff_json, diff_text, needs_table
 from dagroute_lint.config import Settings, load_settings
-from dagroute_lint.deployment.diff import inventory_changes
-from dagroute_lint.deployment.init.airflow_cfg import read_airflow_config
-from dagroute_lint.deployment.init.build import (
-    DEFAULT_RUNTIME,
-    WorkerSpec,
-    build_inventory,
-    parse_worker,
-)
-from dagroute_lint.deployment.init.celery_probe import celery_facts
-from dagroute_lint.deployment.init.compose import compose_facts
-from dagroute_lint.deployment.init.contract import contract_facts
-from dagroute_lint.deployment.init.environment import current_environment, interpreter_environment
-from dagroute_lint.deployment.init.facts import DeploymentFacts
-from dagroute_lint.deployment.init.helm import helm_facts
-from dagroute_lint.deployment.init.requirements_file import requirements_facts
+from dagroute_lint.deployment.init import DEFAULT_RUNTIME
 from dagroute_lint.deployment.inventory import Inventory, load_inventory
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.formatters import FORMATTERS
@@ -49,12 +31,14 @@ from dagroute_lint.pipeline.extraction import available_cores
 from dagroute_lint.pipeline.progress import progress_line
 from dagroute_lint.pipeline.runner import Report, run
 from dagroute_lint.pipeline.targets import STDIN, Targets, lint_targets
-from dagroute_lint.rules.listing import explain as explain_rule
-from dagroute_lint.rules.listing import rule_listing
 from dagroute_lint.rules.registry import all_rules
 from dagroute_lint.sources.files import write_atomically
 
+# Modules only some commands use are imported by those commands: a lint of one file (what
+# pre-commit and editors run) loads neither the inventory builder nor the acceptance reports.
 if TYPE_CHECKING:
+    from dagroute_lint.deployment.init.build import WorkerSpec
+    from dagroute_lint.deployment.init.facts import DeploymentFacts
     from dagroute_lint.fix import FixOutcome
 
 EXIT_CLEAN, EXIT_REPORTED, EXIT_ERROR = 0, 1, 2
@@ -392,6 +376,8 @@ def server() -> None:
 @_guarded
 def list_rules(output_format: str) -> None:
     """List every rule with its code, name and the boundary it guards."""
+    from dagroute_lint.rules.listing import rule_listing
+
     click.echo(rule_listing(output_format), nl=False)
 
 
@@ -400,6 +386,8 @@ def list_rules(output_format: str) -> None:
 @_guarded
 def explain(code: str) -> None:
     """Print a rule's page: what it reports, why it matters, examples, how to fix."""
+    from dagroute_lint.rules.listing import explain as explain_rule
+
     click.echo(explain_rule(code), nl=False)
 
 
@@ -442,6 +430,10 @@ def inventory_check(
     targets = lint_targets(against, settings)
     if targets.paths == (STDIN,):
         raise ConfigError("--against reads files, not stdin")
+    from dagroute_lint.acceptance.coverage import checked, gaps
+    from dagroute_lint.acceptance.coverage import lint as acceptance_lint
+    from dagroute_lint.acceptance.render import needs_table
+
     execution = _execution(settings, jobs, no_cache, cache_dir, progress=False)
     report = acceptance_lint(targets.paths, settings, deployment, execution)
     found = gaps(report.diagnostics)
@@ -481,6 +473,11 @@ def inventory_diff(
     targets = lint_targets(paths, settings)
     if targets.paths == (STDIN,):
         raise ConfigError("inventory diff reads files, not stdin")
+    from dagroute_lint.acceptance.coverage import lint as acceptance_lint
+    from dagroute_lint.acceptance.diff import coverage_diff
+    from dagroute_lint.acceptance.render import diff_json, diff_text
+    from dagroute_lint.deployment.diff import inventory_changes
+
     execution = _execution(settings, jobs, no_cache, cache_dir, progress=False)
     old_report = acceptance_lint(targets.paths, settings, before, execution)
     new_report = acceptance_lint(targets.paths, settings, after, execution)
@@ -494,6 +491,8 @@ def inventory_diff(
 def _worker_option(
     ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
 ) -> list[WorkerSpec]:
+    from dagroute_lint.deployment.init.build import parse_worker
+
     try:
         return [parse_worker(value) for value in values]
     except ValueError as error:
@@ -609,6 +608,13 @@ def inventory_init(
         raise ConfigError(f"{output}: already exists (use --force to overwrite it)")
     if output is not None and not output.absolute().parent.is_dir():
         raise ConfigError(f"{output}: no such directory: {output.absolute().parent}")
+    from dagroute_lint.deployment.init.airflow_cfg import read_airflow_config
+    from dagroute_lint.deployment.init.build import build_inventory
+    from dagroute_lint.deployment.init.environment import (
+        current_environment,
+        interpreter_environment,
+    )
+
     sources = _deployment_sources(
         helm_values, compose, requirements, contracts, celery_broker, celery_timeout, runtime
     )
@@ -645,6 +651,12 @@ def _deployment_sources(
     runtime: str,
 ) -> list[DeploymentFacts]:
     """What each ``inventory init`` source says, in the order the options are listed."""
+    from dagroute_lint.deployment.init.celery_probe import celery_facts
+    from dagroute_lint.deployment.init.compose import compose_facts
+    from dagroute_lint.deployment.init.contract import contract_facts
+    from dagroute_lint.deployment.init.helm import helm_facts
+    from dagroute_lint.deployment.init.requirements_file import requirements_facts
+
     found: list[DeploymentFacts] = []
     if helm_values:
         found.append(helm_facts(helm_values, runtime))
