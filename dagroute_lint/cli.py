@@ -238,6 +238,8 @@ def check(
         _emit(format_statistics(report.diagnostics, output_format), output_file)
     else:
         _emit(FORMATTERS[output_format](report.diagnostics), output_file)
+    if not quiet and report.repository.dependents:
+        _say_dependents(report.repository.dependents)
     if not quiet and output_format == "text":
         found = _count(len(report.diagnostics), "problem")
         click.echo(f"{found} in {_count(report.files, 'file')}", err=True)
@@ -284,6 +286,23 @@ def _say_unfixable(outcome: FixOutcome) -> None:
         click.echo(f"dagroute-lint: {path} changed on disk while fixing; not written", err=True)
     for path in outcome.stale:
         click.echo(f"dagroute-lint: {path} changed since it was linted; not fixed", err=True)
+
+
+# How many of the dependents the note names; their diagnostics name every one that has a problem.
+_DEPENDENTS_NAMED = 10
+
+
+def _say_dependents(dependents: Sequence[str]) -> None:
+    """Files reported although not given: they import one that was (pre-commit passes only the
+    files a commit changed)."""
+    named = [printable(name) for name in dependents[:_DEPENDENTS_NAMED]]
+    if len(dependents) > _DEPENDENTS_NAMED:
+        named.append(f"and {len(dependents) - _DEPENDENTS_NAMED} more")
+    click.echo(
+        f"dagroute-lint: also linted {_count(len(dependents), 'file')} that import the files "
+        f"given: {', '.join(named)}",
+        err=True,
+    )
 
 
 def _count(number: int, noun: str) -> str:
