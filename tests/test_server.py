@@ -15,6 +15,9 @@ from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
 
 from dagroute_lint.deployment.toml import toml
+from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.model import Position
+from dagroute_lint.server.protocol import lsp_position, noqa_edit, replacement
 from tests.helpers import CELERY_K8S, dag_repository
 
 DAG_FILE = """\
@@ -308,3 +311,37 @@ def test_the_readme_starts_the_server_the_tests_start() -> None:
     assert "dagroute-lint" in config["language"][0]["language-servers"]
     assert 'cmd = { "dagroute-lint", "server" }' in section
     assert '{ command: "dagroute-lint", args: ["server"] }' in section
+
+
+# --- the LSP values, on the edge cases an editor session rarely reaches --------------------------
+
+
+def test_a_replacement_touches_only_the_lines_between_the_common_ends() -> None:
+    before = "a\nb\nc\n"
+    edit = replacement(before, "a\nB\nB2\nc\n")
+    assert (edit.range.start.line, edit.range.end.line) == (1, 2)
+    assert _edited(before, edit) == "a\nB\nB2\nc\n"
+    # The last line has no line break: the edit ends at its end, not past it.
+    edit = replacement("a\nb", "a\nc")
+    assert edit.range.end == types.Position(1, 1)
+    assert _edited("a\nb", edit) == "a\nc"
+
+
+def test_noqa_adds_the_code_to_an_existing_list_or_appends_a_comment() -> None:
+    def added(line: str) -> str:
+        diagnostic = Diagnostic("dag.py", 1, 1, "DRL101", "m")
+        return _edited(line, noqa_edit([line], diagnostic))
+
+    assert added("x = f()  \n") == "x = f()  # noqa: DRL101  \n"
+    assert added("x = f()  # noqa: E501\n") == "x = f()  # noqa: E501, DRL101\n"
+    assert added("x = f()  # why  # NOQA:E501,W291\n") == (
+        "x = f()  # why  # NOQA:E501,W291, DRL101\n"
+    )
+
+
+def test_columns_are_utf16_code_units() -> None:
+    # An emoji is one code point but two UTF-16 units: the call after it, at code point 9
+    # (0-based), is at UTF-16 unit 10.
+    lines = ['s = "\U0001f600"; f()\n']
+    assert lsp_position(lines, Position(1, 10)) == types.Position(0, 10)
+    assert lsp_position(['s = "a"; f()\n'], Position(1, 10)) == types.Position(0, 9)
