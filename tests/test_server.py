@@ -17,7 +17,7 @@ from pygls.uris import from_fs_path
 from dagroute_lint.deployment.toml import toml
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.model import Position
-from dagroute_lint.server.protocol import lsp_position, noqa_edit, replacement
+from dagroute_lint.server.protocol import lines_of, lsp_position, noqa_edit, replacement
 from tests.helpers import CELERY_K8S, dag_repository
 
 DAG_FILE = """\
@@ -345,3 +345,10 @@ def test_columns_are_utf16_code_units() -> None:
     lines = ['s = "\U0001f600"; f()\n']
     assert lsp_position(lines, Position(1, 10)) == types.Position(0, 10)
     assert lsp_position(['s = "a"; f()\n'], Position(1, 10)) == types.Position(0, 9)
+
+
+def test_lines_break_where_python_breaks_them() -> None:
+    """A form feed inside a string is no line break for Python: positions must not shift."""
+    text = 'a = "x\x0cy"\r\nb = 1\rc = 2\nd'
+    assert lines_of(text) == ['a = "x\x0cy"\r\n', "b = 1\r", "c = 2\n", "d"]
+    assert lines_of("") == []

@@ -28,6 +28,7 @@ from dagroute_lint.server.hover import routing_markdown, tasks_on_line
 from dagroute_lint.server.projects import Projects
 from dagroute_lint.server.protocol import (
     FIX_ALL,
+    lines_of,
     lsp_diagnostic,
     noqa_edit,
     replacement,
@@ -76,6 +77,8 @@ class DagrouteServer(LanguageServer):
             document = self.workspace.get_text_document(uri)
             version, text = document.version, document.source
             result = await self.current(uri, text)
+            if uri not in self.workspace.text_documents:
+                continue  # closed while it was linted: its diagnostics were cleared
             self.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(
                     uri=uri, version=version, diagnostics=_published(result)
@@ -120,7 +123,7 @@ class DagrouteServer(LanguageServer):
 def _published(result: Linted) -> list[types.Diagnostic]:
     if result.problem is not None:
         return [unusable(result.problem)]
-    lines = result.text.splitlines()
+    lines = lines_of(result.text)
     return [lsp_diagnostic(lines, diagnostic) for diagnostic in result.diagnostics]
 
 
@@ -206,7 +209,7 @@ async def _code_actions(
     uri = params.text_document.uri
     document = ls.workspace.get_text_document(uri)
     result = await ls.current(uri, document.source)
-    lines = result.text.splitlines(keepends=True)
+    lines = lines_of(result.text)
     first, last = params.range.start.line + 1, params.range.end.line + 1
     actions: list[types.CodeAction] = []
     fixable: list[Diagnostic] = []

@@ -15,6 +15,14 @@ FIX_ALL = types.CodeActionKind.SourceFixAll + ".dagroute-lint"
 _SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning}
 # A noqa comment that lists codes, as extraction reads it (``extract/source.py``).
 _NOQA_CODES = re.compile(r"#\s*noqa:\s*[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*", re.I)
+# A line with its break. Python and the LSP both break lines at \n, \r\n and \r only, where
+# ``str.splitlines`` also breaks at form feeds and other separators a string literal may hold.
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def lines_of(text: str) -> list[str]:
+    """The lines of ``text`` as Python numbers them, each with its line break."""
+    return _LINE.findall(text)
 
 
 def utf16(text: str) -> int:
@@ -55,7 +63,7 @@ def unusable(message: str) -> types.Diagnostic:
 
 def replacement(before: str, after: str) -> types.TextEdit:
     """One edit turning ``before`` into ``after``: the lines between their common ends."""
-    old, new = before.splitlines(keepends=True), after.splitlines(keepends=True)
+    old, new = lines_of(before), lines_of(after)
     head = 0
     while head < min(len(old), len(new)) and old[head] == new[head]:
         head += 1
