@@ -17,26 +17,8 @@ from typing import TYPE_CHECKING, Any, Callable
 import click
 
 from dagroute_lint import __version__
-from dagroute_lint.acceptance.coverage import checked, gaps
-from dagroute_lint.acceptance.coverage import lint as acceptance_lint
-from dagroute_lint.acceptance.diff import coverage_diff
-from dagroute_lint.acceptance.render import diff_json, diff_text, needs_table
 from dagroute_lint.config import Settings, load_settings
-from dagroute_lint.deployment.diff import inventory_changes
-from dagroute_lint.deployment.init.airflow_cfg import read_airflow_config
-from dagroute_lint.deployment.init.build import (
-    DEFAULT_RUNTIME,
-    WorkerSpec,
-    build_inventory,
-    parse_worker,
-)
-from dagroute_lint.deployment.init.celery_probe import celery_facts
-from dagroute_lint.deployment.init.compose import compose_facts
-from dagroute_lint.deployment.init.contract import contract_facts
-from dagroute_lint.deployment.init.environment import current_environment, interpreter_environment
-from dagroute_lint.deployment.init.facts import DeploymentFacts
-from dagroute_lint.deployment.init.helm import helm_facts
-from dagroute_lint.deployment.init.requirements_file import requirements_facts
+from dagroute_lint.deployment.init import DEFAULT_RUNTIME
 from dagroute_lint.deployment.inventory import Inventory, load_inventory
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.errors import ConfigError
@@ -53,13 +35,15 @@ from dagroute_lint.pipeline.runner import Report, run
 from dagroute_lint.pipeline.settings_report import describe_settings
 from dagroute_lint.pipeline.targets import STDIN, ProjectRun, Targets, plan
 from dagroute_lint.resolve.coverage import Coverage
-from dagroute_lint.rules.listing import explain as explain_rule
-from dagroute_lint.rules.listing import rule_listing
 from dagroute_lint.rules.registry import all_rules
 from dagroute_lint.sources.discovery import cwd_relative
 from dagroute_lint.sources.files import write_atomically
 
+# Modules only some commands use are imported by those commands: a lint of one file (what
+# pre-commit and editors run) loads neither the inventory builder nor the acceptance reports.
 if TYPE_CHECKING:
+    from dagroute_lint.deployment.init.build import WorkerSpec
+    from dagroute_lint.deployment.init.facts import DeploymentFacts
     from dagroute_lint.fix import FixOutcome
 
 EXIT_CLEAN, EXIT_REPORTED, EXIT_ERROR = 0, 1, 2
@@ -336,7 +320,7 @@ def check(
             progress=output_format == "text" and not quiet,
         )
         projects.append((project, deployment, execution))
-    diagnostics, seen = _lint_projects(projects, stdin)
+    diagnostics, seen, dependents = _lint_projects(projects, stdin)
     if fix or diff:
         # Imported here: it loads libcst, which a run answered from the cache never needs.
         from dagroute_lint.fix import fix_files
@@ -346,7 +330,7 @@ def check(
         outcome = fix_files(diagnostics, write=True)
         _say_fixed(outcome, quiet)
         if outcome.files:  # fixes move lines: lint again for what remains, where it now is
-            diagnostics, seen = _lint_projects(projects, stdin)
+            diagnostics, seen, dependents = _lint_projects(projects, stdin)
     if statistics:
         _emit(format_statistics(diagnostics, output_format), output_file)
     elif output_format == "text":
@@ -354,6 +338,8 @@ def check(
         _emit(format_text(diagnostics, colour), output_file, colour)
     else:
         _emit(FORMATTERS[output_format](diagnostics), output_file)
+    if not quiet and dependents:
+        _say_dependents(dependents)
     if not quiet and output_format == "text":
         colour = wants_colour(sys.stderr, os.environ)
         click.echo(seen.line, err=True)
@@ -364,16 +350,18 @@ def check(
 def _lint_projects(
     projects: Sequence[tuple[ProjectRun, Inventory | None, Execution]],
     stdin: tuple[str, bytes] | None,
-) -> tuple[list[Diagnostic], Coverage]:
-    """Each project's paths under its own settings and inventory, in one report, and how much
-    of them was seen."""
+) -> tuple[list[Diagnostic], Coverage, list[str]]:
+    """Each project's paths under its own settings and inventory, in one report; how much of
+    them was seen; and the files linted only because they import a file given."""
     merged: list[Diagnostic] = []
     seen = Coverage()
+    dependents: list[str] = []
     for project, deployment, execution in projects:
         report = _lint(project.targets, project.settings, deployment, stdin, execution)
         merged.extend(report.diagnostics)
         seen += report.repository.coverage
-    return sorted(merged), seen
+        dependents += report.repository.dependents
+    return sorted(merged), seen, dependents
 
 
 def _one_project(
@@ -442,6 +430,23 @@ def _say_unfixable(outcome: FixOutcome) -> None:
         click.echo(f"dagroute-lint: {path} changed on disk while fixing; not written", err=True)
     for path in outcome.stale:
         click.echo(f"dagroute-lint: {path} changed since it was linted; not fixed", err=True)
+
+
+# How many of the dependents the note names; their diagnostics name every one that has a problem.
+_DEPENDENTS_NAMED = 10
+
+
+def _say_dependents(dependents: Sequence[str]) -> None:
+    """Files reported although not given: they import one that was (pre-commit passes only the
+    files a commit changed)."""
+    named = [printable(name) for name in dependents[:_DEPENDENTS_NAMED]]
+    if len(dependents) > _DEPENDENTS_NAMED:
+        named.append(f"and {len(dependents) - _DEPENDENTS_NAMED} more")
+    click.echo(
+        f"dagroute-lint: also linted {count(len(dependents), 'file')} that import the files "
+        f"given: {', '.join(named)}",
+        err=True,
+    )
 
 
 def _explain_targets(targets: Targets) -> None:
@@ -540,11 +545,32 @@ def routes(
         sys.exit(EXIT_REPORTED)
 
 
+# --- the language server ---------------------------------------------------------------------
+
+
+@main.command()
+@_guarded
+def server() -> None:
+    """Run the language server over stdio, for editors (needs dagroute-lint[server])."""
+    try:
+        # Imported here: pygls is an optional extra, and no other command needs it.
+        from dagroute_lint.server.app import serve
+    except ModuleNotFoundError as error:
+        if error.name is None or error.name.split(".")[0] not in ("pygls", "lsprotocol"):
+            raise
+        raise ConfigError(
+            "the language server needs pygls: pip install 'dagroute-lint[server]'"
+        ) from None
+    serve()
+
+
 @main.command(name="rules")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
 @_guarded
 def list_rules(output_format: str) -> None:
     """List every rule with its code, name and the boundary it guards."""
+    from dagroute_lint.rules.listing import rule_listing
+
     click.echo(rule_listing(output_format), nl=False)
 
 
@@ -553,6 +579,8 @@ def list_rules(output_format: str) -> None:
 @_guarded
 def explain(code: str) -> None:
     """Print a rule's page: what it reports, why it matters, examples, how to fix."""
+    from dagroute_lint.rules.listing import explain as explain_rule
+
     click.echo(explain_rule(code), nl=False)
 
 
@@ -605,6 +633,10 @@ def inventory_check(
     settings, targets = project.settings, project.targets
     if targets.paths == (STDIN,):
         raise ConfigError("--against reads files, not stdin")
+    from dagroute_lint.acceptance.coverage import checked, gaps
+    from dagroute_lint.acceptance.coverage import lint as acceptance_lint
+    from dagroute_lint.acceptance.render import needs_table
+
     execution = _execution(settings, jobs, no_cache, cache_dir, progress=False)
     report = acceptance_lint(targets.paths, settings, deployment, execution)
     found = gaps(report.diagnostics)
@@ -644,6 +676,11 @@ def inventory_diff(
     settings, targets = project.settings, project.targets
     if targets.paths == (STDIN,):
         raise ConfigError("inventory diff reads files, not stdin")
+    from dagroute_lint.acceptance.coverage import lint as acceptance_lint
+    from dagroute_lint.acceptance.diff import coverage_diff
+    from dagroute_lint.acceptance.render import diff_json, diff_text
+    from dagroute_lint.deployment.diff import inventory_changes
+
     execution = _execution(settings, jobs, no_cache, cache_dir, progress=False)
     old_report = acceptance_lint(targets.paths, settings, before, execution)
     new_report = acceptance_lint(targets.paths, settings, after, execution)
@@ -657,6 +694,8 @@ def inventory_diff(
 def _worker_option(
     ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
 ) -> list[WorkerSpec]:
+    from dagroute_lint.deployment.init.build import parse_worker
+
     try:
         return [parse_worker(value) for value in values]
     except ValueError as error:
@@ -772,6 +811,13 @@ def inventory_init(
         raise ConfigError(f"{output}: already exists (use --force to overwrite it)")
     if output is not None and not output.absolute().parent.is_dir():
         raise ConfigError(f"{output}: no such directory: {output.absolute().parent}")
+    from dagroute_lint.deployment.init.airflow_cfg import read_airflow_config
+    from dagroute_lint.deployment.init.build import build_inventory
+    from dagroute_lint.deployment.init.environment import (
+        current_environment,
+        interpreter_environment,
+    )
+
     sources = _deployment_sources(
         helm_values, compose, requirements, contracts, celery_broker, celery_timeout, runtime
     )
@@ -808,6 +854,12 @@ def _deployment_sources(
     runtime: str,
 ) -> list[DeploymentFacts]:
     """What each ``inventory init`` source says, in the order the options are listed."""
+    from dagroute_lint.deployment.init.celery_probe import celery_facts
+    from dagroute_lint.deployment.init.compose import compose_facts
+    from dagroute_lint.deployment.init.contract import contract_facts
+    from dagroute_lint.deployment.init.helm import helm_facts
+    from dagroute_lint.deployment.init.requirements_file import requirements_facts
+
     found: list[DeploymentFacts] = []
     if helm_values:
         found.append(helm_facts(helm_values, runtime))

@@ -154,6 +154,48 @@ def test_commits_fail_then_pass_and_an_inventory_change_rechecks_every_dag(
     assert commits(hooked_repository) == 2
 
 
+def test_a_commit_changing_only_a_shared_module_lints_the_dags_that_import_it(
+    hooked_repository: Path, pre_commit_home: Path
+) -> None:
+    installed = pre_commit(hooked_repository, pre_commit_home, "install")
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    # Two DAGs on a served queue, one through a module that re-exports the routing constants,
+    # and a DAG that imports nothing shared (broken, committed past the hook).
+    write_repo(
+        hooked_repository,
+        {
+            "dags/report.py": DAG.format(name="IMPORTS_QUEUE"),
+            "dags/common/queues.py": "from common.routing import IMPORTS_QUEUE\n",
+            "dags/nightly.py": DAG.format(name="IMPORTS_QUEUE").replace(
+                "common.routing", "common.queues"
+            ),
+            "dags/unrelated.py": DAG.replace("from common.routing import {name}\n", "").format(
+                name='"reports"'
+            ),
+        },
+    )
+    _git(hooked_repository, "add", "-A")
+    _git(hooked_repository, "commit", "-q", "--no-verify", "-m", "DAGs")
+
+    routing = hooked_repository / "dags/common/routing.py"
+    routing.write_text(routing.read_text().replace('"imports"', '"nowhere"'))
+    _git(hooked_repository, "add", "dags/common/routing.py")
+    assert _git(hooked_repository, "diff", "--cached", "--name-only").split() == [
+        "dags/common/routing.py"
+    ]
+    broken = commit(hooked_repository, pre_commit_home, "move imports to nowhere")
+    output = broken.stdout + broken.stderr
+    assert broken.returncode == 1, output
+    reported = sorted(line.split(": DRL")[0] for line in output.splitlines() if ": DRL" in line)
+    assert reported == ["dags/nightly.py:5:5", "dags/report.py:5:5"], output
+    assert "routes to queue 'nowhere'" in output
+    assert (
+        "also linted 2 files that import the files given: dags/nightly.py, dags/report.py" in output
+    )
+    assert "unrelated.py" not in output  # it imports nothing the commit changed
+    assert commits(hooked_repository) == 2
+
+
 def test_run_reports_only_the_files_passed_and_all_files_reports_all(
     hooked_repository: Path, pre_commit_home: Path
 ) -> None:

@@ -13,6 +13,7 @@ from dagroute_lint.config import Settings
 from dagroute_lint.deployment.inventory import Inventory
 from dagroute_lint.model import Expr, Module, Position, Ref, Source, SyntaxProblem
 from dagroute_lint.pipeline.cache import SummaryCache
+from dagroute_lint.pipeline.dependents import importers
 from dagroute_lint.pipeline.extraction import Extractor, Request
 from dagroute_lint.pipeline.progress import ProgressLine
 from dagroute_lint.resolve.placement import place_dispatched
@@ -22,6 +23,7 @@ from dagroute_lint.resolve.values import Known, SymbolTable, as_expr
 from dagroute_lint.sources.discovery import (
     SourceFile,
     absolute,
+    cwd_relative,
     discover,
     force_excluded,
     might_define_dags,
@@ -231,6 +233,7 @@ def _analyse(
             display, settings.excludes(), settings.respect_gitignore, settings.root
         ):
             files = []
+        dependents: list[tuple[SourceFile, bytes | SyntaxProblem]] = []
     else:
         syntax = _ignore_syntax(settings, inventory)
         sources = discover(
@@ -244,6 +247,8 @@ def _analyse(
             skip=settings.skip_folders,
         )
         files = [(source, _read(source)) for source in sources]
+        dependents = _dependents(files, settings, syntax, index)
+        files += dependents
     sources, modules = _extract_reported(files, index, symbols)
     resolver = Resolver(
         symbols,
@@ -255,7 +260,41 @@ def _analyse(
         tasks = tuple(resolver.tasks(module))
         placed = place_dispatched(tasks, inventory) if inventory is not None else ()
         analysed.append(AnalysedFile(source, module, tasks, placed))
-    return Repository(tuple(analysed), inventory, resolver.airflow_major, FirstParty(index.roots))
+    return Repository(
+        tuple(analysed),
+        inventory,
+        resolver.airflow_major,
+        FirstParty(index.roots),
+        tuple(source.display for source, _ in dependents),
+    )
+
+
+def _dependents(
+    files: Sequence[tuple[SourceFile, bytes | SyntaxProblem]],
+    settings: Settings,
+    syntax: str,
+    index: ModuleIndex,
+) -> list[tuple[SourceFile, bytes | SyntaxProblem]]:
+    """The DAG files of the DAG folders (or the project) that import a file named on the command
+    line and are not being linted already: their problems are that file's problems."""
+    named = [source for source, data in files if source.named and isinstance(data, bytes)]
+    if not named:
+        return []
+    folders = [str(cwd_relative(folder)) for folder in settings.dags or (settings.root,)]
+    linted = {source.path for source, _ in files}
+    candidates = []
+    for source in discover(folders, settings.exclude, settings.dags, syntax):
+        data = _read(source) if source.path not in linted else None
+        if isinstance(data, bytes):
+            candidates.append((source, data))
+
+    def name_of(source: SourceFile) -> str:
+        return module_name(source.path, index.roots)[0]
+
+    def extract(batch: Sequence[tuple[SourceFile, bytes]]) -> list[Module]:
+        return index.extractor.extract([index.request(source, data) for source, data in batch])
+
+    return list(importers(named, candidates, name_of, extract))
 
 
 def _extract_reported(

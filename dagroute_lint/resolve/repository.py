@@ -30,12 +30,15 @@ class Repository:
     were analysed under.
 
     ``first_party`` tells whether a module name is the repository's own (on the import roots).
+    ``dependents`` are the files reported only because they import a file that was named (as
+    pre-commit names the changed files), shown as in diagnostics.
     """
 
     files: tuple[AnalysedFile, ...]
     inventory: Inventory | None
     airflow_major: int
     first_party: Callable[[str], bool]
+    dependents: tuple[str, ...] = ()
 
     @property
     def tasks(self) -> list[ResolvedTask]:
