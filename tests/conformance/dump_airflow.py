@@ -5,11 +5,13 @@ Run with the interpreter of the pinned Airflow venv, never the linter's::
     <airflow-venv>/bin/python dump_airflow.py DAG_FOLDER --executors CeleryExecutor,... \
         --default-queue default --output airflow.json
 
-It loads the folder the way the 3.3 DAG processor does (``BundleDagBag``: the folder is put on
+It loads the folder the way the DAG processor of the installed Airflow does (3.x:
+``BundleDagBag``; 2.x: ``DagBag(folder, include_examples=False)``; either way the folder is on
 ``sys.path``, every file is imported, each DAG validated, including its executor names, and
 serialized) and records, for every task, the values the parsed operator holds: ``task.queue``,
-``task.executor``, ``task.pool``, ``task.pool_slots`` and whether it defers. No metadata
-database is needed.
+``task.executor``, ``task.pool``, ``task.pool_slots``, whether it defers, its operator class,
+whether it is mapped and whether the scheduler dispatches it at all. No metadata database is
+needed.
 This file is imported by nothing; it must run on the Airflow venv's Python (3.10+), but keeps
 to 3.9 syntax like the rest of the test code.
 """
@@ -53,8 +55,27 @@ def _relative(path: str, folder: Path) -> str:
 
 
 def _operator_name(task: Any) -> str:
-    module = getattr(task, "_task_module", None) or type(task).__module__
-    return f"{module}.{task.task_type}"
+    """``module.QualName`` of the operator class; a mapped task names the class it maps."""
+    module = getattr(task, "_task_module", None)
+    if module:
+        return f"{module}.{task.task_type}"
+    return f"{type(task).__module__}.{type(task).__qualname__}"
+
+
+def _mapped(task: Any) -> bool:
+    if hasattr(task, "is_mapped"):  # 3.x operators and mapped operators
+        return bool(task.is_mapped)
+    from airflow.models.mappedoperator import MappedOperator  # 2.x
+
+    return isinstance(task, MappedOperator)
+
+
+def _date_time_sensor_async() -> type:
+    try:
+        from airflow.providers.standard.sensors.date_time import DateTimeSensorAsync
+    except ImportError:  # 2.x without the standard provider
+        from airflow.sensors.date_time import DateTimeSensorAsync
+    return DateTimeSensorAsync
 
 
 def _deferrable(task: Any) -> bool:
@@ -64,14 +85,58 @@ def _deferrable(task: Any) -> bool:
     it in ``partial_kwargs``. ``start_from_trigger`` tasks are started by the scheduler in the
     triggerer. ``DateTimeSensorAsync`` has neither attribute: its ``execute`` always defers.
     """
-    from airflow.providers.standard.sensors.date_time import DateTimeSensorAsync
-
-    if getattr(task, "start_from_trigger", False) or isinstance(task, DateTimeSensorAsync):
+    if getattr(task, "start_from_trigger", False) or isinstance(task, _date_time_sensor_async()):
         return True
     partial_kwargs = getattr(task, "partial_kwargs", None)
     if partial_kwargs is not None:
         return bool(partial_kwargs.get("deferrable", False))
     return bool(getattr(task, "deferrable", False))
+
+
+def _dispatched(task: Any, major: int) -> bool:
+    """Whether the scheduler sends the task to an executor rather than marking it SUCCESS.
+
+    3.x ``TaskInstance.is_task_schedulable``: not an EmptyOperator, or one with an execute or
+    success callback, outlets or inlets. 2.x ``DagRun.schedule_tis`` looked at the callbacks and
+    outlets only.
+    """
+    if not task.inherits_from_empty_operator:
+        return True
+    if major >= 3:
+        return bool(
+            task.has_on_execute_callback
+            or task.has_on_success_callback
+            or task.outlets
+            or task.inlets
+        )
+    return bool(task.on_execute_callback or task.on_success_callback or task.outlets)
+
+
+def _load(folder: Path, major: int) -> Any:
+    """The DagBag the DAG processor of this Airflow version fills from ``folder``."""
+    if major >= 3:
+        from airflow.dag_processing.dagbag import BundleDagBag
+
+        return BundleDagBag(
+            dag_folder=str(folder),
+            bundle_path=folder,
+            bundle_name="conformance",
+            load_op_links=False,
+        )
+    from airflow.models.dagbag import DagBag
+
+    return DagBag(str(folder), include_examples=False, load_op_links=False)
+
+
+def _serialize(dag: Any, major: int) -> None:
+    if major >= 3:
+        from airflow.serialization.serialized_objects import DagSerialization
+
+        DagSerialization.to_dict(dag)
+    else:
+        from airflow.serialization.serialized_objects import SerializedDAG
+
+        SerializedDAG.to_dict(dag)
 
 
 def dump(folder: Path) -> dict[str, Any]:
@@ -81,16 +146,10 @@ def dump(folder: Path) -> dict[str, Any]:
     dag_id.
     """
     import airflow
-    from airflow.dag_processing.dagbag import BundleDagBag
-    from airflow.serialization.serialized_objects import DagSerialization
 
+    major = int(airflow.__version__.split(".")[0])
     started = time.monotonic()
-    bag = BundleDagBag(
-        dag_folder=str(folder),
-        bundle_path=folder,
-        bundle_name="conformance",
-        load_op_links=False,
-    )
+    bag = _load(folder, major)
     import_errors = {_relative(str(folder / k), folder): v for k, v in bag.import_errors.items()}
     serialization_errors: dict[str, str] = {}
 
@@ -104,7 +163,7 @@ def dump(folder: Path) -> dict[str, Any]:
         # DAGs only fail because their plugins (custom timetables, weight rules) are not
         # registered in this bare environment.
         try:
-            DagSerialization.to_dict(dag)
+            _serialize(dag, major)
         except Exception as exc:
             serialization_errors[dag_id] = f"{file}: {type(exc).__name__}: {exc}"
         dags.append({"file": file, "dag_id": dag_id, "task_count": len(dag.task_dict)})
@@ -121,7 +180,8 @@ def dump(folder: Path) -> dict[str, Any]:
                     "pool_slots": task.pool_slots,
                     "deferrable": _deferrable(task),
                     "operator": _operator_name(task),
-                    "mapped": bool(getattr(task, "is_mapped", False)),
+                    "mapped": _mapped(task),
+                    "dispatched": _dispatched(task, major),
                 }
             )
     return {
