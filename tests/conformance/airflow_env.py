@@ -80,6 +80,7 @@ AIRFLOW_2 = Oracle(
     version="2.10.5",
     pins=("apache-airflow==2.10.5", "apache-airflow-providers-common-compat==1.9.0"),
     constraints="constraints-2.10.5.txt",
+    example_wheels=(("airflow-2-examples", "apache-airflow==2.10.5", "airflow/example_dags/"),),
     venv_env="VENV_2",
 )
 ORACLES: dict[str, Oracle] = {oracle.version: oracle for oracle in (AIRFLOW_3, AIRFLOW_2)}

@@ -112,6 +112,44 @@ def _dispatched(task: Any, major: int) -> bool:
     return bool(task.on_execute_callback or task.on_success_callback or task.outlets)
 
 
+def _taskflow_operators(major: int) -> dict[str, str]:
+    """``task.<kind>`` -> the operator class that decorator builds, read from this Airflow.
+
+    routes names a TaskFlow task by its decorator (the public spelling); Airflow holds a private
+    ``_...DecoratedOperator`` class. Decorating a throw-away function returns the decorator
+    object, whose ``operator_class`` is that class; kinds whose extra packages are absent are
+    left out.
+    """
+    if major >= 3:
+        from airflow.sdk import task
+    else:
+        from airflow.decorators import task
+
+    def probe() -> None:
+        """A function to decorate."""
+
+    from airflow.providers_manager import ProvidersManager
+
+    # 3.x resolves most kinds lazily from the providers' registrations, so dir() misses them.
+    kinds = {name for name in dir(task) if not name.startswith("_")}
+    kinds.update(ProvidersManager().taskflow_decorators)
+    table: dict[str, str] = {}
+    for kind in sorted(kinds):
+        # external_python takes its interpreter first: called with the function alone it
+        # returns another decorator, so try with the interpreter too.
+        for args in ({}, {"python": sys.executable}):
+            try:
+                decorator = getattr(task, kind)(**args) if args else getattr(task, kind)
+                operator_class = getattr(decorator(probe), "operator_class", None)
+            except Exception:  # an optional provider is not installed, or it takes other input
+                continue
+            if isinstance(operator_class, type):
+                qualified = f"{operator_class.__module__}.{operator_class.__qualname__}"
+                table[f"task.{kind}"] = qualified
+                break
+    return table
+
+
 def _load(folder: Path, major: int) -> Any:
     """The DagBag the DAG processor of this Airflow version fills from ``folder``."""
     if major >= 3:
@@ -192,6 +230,7 @@ def dump(folder: Path) -> dict[str, Any]:
             "default_queue": os.environ["AIRFLOW__OPERATORS__DEFAULT_QUEUE"],
         },
         "seconds": round(time.monotonic() - started, 2),
+        "taskflow_operators": _taskflow_operators(major),
         "dags": dags,
         "tasks": tasks,
         "import_errors": dict(sorted(import_errors.items())),
