@@ -11,6 +11,10 @@ Per task, keyed by (file relative to the DAG folder, dag_id, task_id), each rout
 - ``unexpected_unresolved``: the same, off the allow-list (a failure: the value was static);
 - ``wrong``: anything else (a failure: a wrong value is worse than an honest ``null``).
 
+A field routes leaves unresolved may carry the set of values it can take (``"candidates":
+{"queue": ["nfs", "manager"]}``, for ``q = "nfs" if has_nfs else "manager"``): that set must hold
+Airflow's value, or the field is ``wrong``; otherwise it is judged as unresolved.
+
 ``operator`` and ``mapped`` are compared like the routing fields. routes prints an operator by
 its public qualified name, which is the class's own module for classic operators (so the
 comparison is plain equality: under Airflow 3 an ``airflow.operators.bash`` import must come out
@@ -289,6 +293,8 @@ def compare(
             continue
         expected, actual = airflow_tasks[key], routes_tasks[key]
         unresolved = unresolved_fields(actual.get("unresolved") or (), actual.get("reasons"))
+        raw_candidates = actual.get("candidates")
+        candidates = raw_candidates if isinstance(raw_candidates, Mapping) else {}
         report.compared += 1
         task_exact = True
         for name in FIELDS:
@@ -304,6 +310,13 @@ def compare(
             if got is None and name in unresolved:
                 entry["reason"] = unresolved[name]
                 still_unresolved.add((file, task_id, name))
+                options = candidates.get(name)
+                if isinstance(options, list) and not any(
+                    _same(name, want, option, taskflow) for option in options
+                ):
+                    # A candidate set that leaves out Airflow's value is as wrong as a value.
+                    report.wrong.append({**entry, "routes": {"candidates": options}})
+                    continue
                 if (file, task_id, name) in allowed_unresolved_set:
                     report.unresolved.append(entry)
                     unresolved_reasons[unresolved[name]] += 1

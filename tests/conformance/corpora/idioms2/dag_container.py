@@ -1,4 +1,4 @@
-"""DAGs held in a dict, tasks attached with dag=dags[...]."""
+"""DAGs held in a dict: tasks attached with dag=dags[...] or in `with dags[...]:`."""
 
 from datetime import datetime
 
@@ -15,6 +15,11 @@ dags["batch"] = DAG(
 )
 
 BashOperator(task_id="ws_poll", bash_command="poll", queue="websocket", dag=dags["ws"])
-BashOperator(task_id="batch_run", bash_command="run", dag=dags["batch"])
+with dags["batch"]:
+    BashOperator(task_id="batch_run", bash_command="run")
 for region in ("eu", "us"):
     BashOperator(task_id=f"batch_{region}", bash_command="run", pool=region, dag=dags["batch"])
+
+# DAGs only in a dict are not found by the DagBag: expose each one at module level.
+for key, value in dags.items():
+    globals()[f"dag_{key}"] = value
