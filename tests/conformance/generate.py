@@ -1,8 +1,9 @@
 """Generate DAG programs that mix the routing idioms of real repositories, from a seed.
 
-``write_programs(folder, count, seed)`` writes ``count`` DAG files plus a fixed ``common/gen_lib.py``
-(class constants, an Enum, a default_args builder, an operator factory and subclass) into
-``folder``. The same seed always gives the same files, so a CI failure can be reproduced with
+``write_programs(folder, count, seed)`` writes ``count`` DAG files plus a fixed
+``common/gen_lib.py`` (class constants, an Enum, a default_args builder, an operator factory and
+subclass) into ``folder``. The same seed always gives the same files, so a CI failure can be
+reproduced with
 ``python tests/conformance/generate.py FOLDER --count N --seed S``. Every program is valid in
 Airflow 3.3.2 and 2.10.5 (Airflow 2 spellings only); no expected value is written: Airflow is the
 oracle.
@@ -200,8 +201,7 @@ class Program:
             ]
         if choice == 6:
             return [
-                f'BashOperator.partial(task_id="{task_id}"{extra})'
-                '.expand(bash_command=["a", "b"])'
+                f'BashOperator.partial(task_id="{task_id}"{extra}).expand(bash_command=["a", "b"])'
             ]
         return [f'BashOperator(task_id="{task_id}", bash_command="run"{extra})']
 
@@ -233,7 +233,7 @@ class Program:
                 "    return built",
                 "",
                 "",
-                f'for suffix in ("x", "y"):',
+                'for suffix in ("x", "y"):',
                 f'    globals()["{dag_id}_" + suffix] = {factory}("{dag_id}_" + suffix)',
             ]
         variable = self.name("dag").upper()

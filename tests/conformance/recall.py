@@ -32,7 +32,9 @@ COLUMNS = ("tasks", "exact", "unresolved", "wrong", "wrong operator", "missing",
 ROUTING = frozenset({"queue", "executor", "pool", "pool_slots", "deferrable"})
 
 
-def per_file(report: CorpusReport, airflow_tasks: list[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
+def per_file(
+    report: CorpusReport, airflow_tasks: list[Mapping[str, Any]]
+) -> dict[str, dict[str, int]]:
     """File -> counts of tasks in each category (see the module docstring)."""
     rows: dict[str, dict[str, int]] = {}
 
@@ -108,9 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     env = ensure_airflow_venv(oracle=ORACLES[args.version])
     with tempfile.TemporaryDirectory(prefix="dagroute-recall-") as scratch:
         run = run_corpus(folder.name, env, folder.resolve(), Path(scratch))
-        report = compare(
-            run.name, run.dump, run.routes, folder=run.folder, routes_cwd=run.workdir
-        )
+        report = compare(run.name, run.dump, run.routes, folder=run.folder, routes_cwd=run.workdir)
         rows = per_file(report, run.dump["tasks"])
     if args.format == "json":
         print(json.dumps(rows, indent=2))

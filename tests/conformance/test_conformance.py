@@ -202,7 +202,9 @@ def test_allow_lists_name_real_tasks(corpus_runs: dict[tuple[str, str], CorpusRu
     versions = {corpus.name: corpus.versions for corpus in CORPORA}
     for corpus, keys in ALLOWED_UNRESOLVED.items():
         for version in versions[corpus]:
-            tasks = {(t["file"], t["task_id"]) for t in corpus_runs[(corpus, version)].dump["tasks"]}
+            tasks = {
+                (t["file"], t["task_id"]) for t in corpus_runs[(corpus, version)].dump["tasks"]
+            }
             for file, task_id, field in keys:
                 assert (file, task_id) in tasks, (corpus, version, file, task_id)
                 assert field in FIELDS, field

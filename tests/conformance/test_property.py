@@ -3,8 +3,9 @@
 ``generate.py`` writes the programs from a seed (deterministic: the same seed, the same files).
 All programs of a run go into one folder, so each Airflow version loads them in one DagBag and
 routes reads them in one run. CI runs ``$DAGROUTE_PROPERTY_EXAMPLES`` programs (25 by default)
-with seed ``$DAGROUTE_PROPERTY_SEED`` (12); set both for a larger or another run. A failure names
-the generated file; reproduce it with ``python tests/conformance/generate.py DIR --count N --seed S``.
+with seed ``$DAGROUTE_PROPERTY_SEED`` (12); set both for a larger or another run. A failure
+names the generated file; reproduce it with
+``python tests/conformance/generate.py DIR --count N --seed S``.
 """
 
 from __future__ import annotations

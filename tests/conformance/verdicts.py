@@ -181,8 +181,10 @@ class VerdictReport:
             ("NAMES NO TASK", self.unattributed),
         ):
             for entry in entries[:25]:
-                lines.append(f"  {title}: {entry['file']}::{entry.get('dag_id')}::"
-                             f"{entry.get('task_id')} {entry['code']} {entry.get('message', '')}")
+                lines.append(
+                    f"  {title}: {entry['file']}::{entry.get('dag_id')}::"
+                    f"{entry.get('task_id')} {entry['code']} {entry.get('message', '')}"
+                )
             if len(entries) > 25:
                 lines.append(f"  {title}: ... {len(entries) - 25} more")
         return "\n".join(lines)
