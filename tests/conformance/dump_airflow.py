@@ -70,12 +70,23 @@ def _mapped(task: Any) -> bool:
     return isinstance(task, MappedOperator)
 
 
-def _date_time_sensor_async() -> type:
-    try:
-        from airflow.providers.standard.sensors.date_time import DateTimeSensorAsync
-    except ImportError:  # 2.x without the standard provider
-        from airflow.sensors.date_time import DateTimeSensorAsync
-    return DateTimeSensorAsync
+# Sensors whose ``execute`` always defers and that hold no ``deferrable`` attribute, by class
+# (subclasses included): 3.x DateTimeSensorAsync; in 2.x the three *Async sensors of core.
+ALWAYS_DEFER: frozenset[str] = frozenset(
+    {
+        "airflow.providers.standard.sensors.date_time.DateTimeSensorAsync",
+        "airflow.sensors.date_time.DateTimeSensorAsync",
+        "airflow.sensors.time_sensor.TimeSensorAsync",
+        "airflow.sensors.time_delta.TimeDeltaSensorAsync",
+    }
+)
+
+
+def _always_defers(task: Any) -> bool:
+    cls = getattr(task, "operator_class", None) or type(task)  # a mapped task names its class
+    if not isinstance(cls, type):
+        return False
+    return any(f"{base.__module__}.{base.__qualname__}" in ALWAYS_DEFER for base in cls.__mro__)
 
 
 def _deferrable(task: Any) -> bool:
@@ -83,9 +94,9 @@ def _deferrable(task: Any) -> bool:
 
     ``deferrable`` exists only on operators whose ``__init__`` takes it; a mapped operator keeps
     it in ``partial_kwargs``. ``start_from_trigger`` tasks are started by the scheduler in the
-    triggerer. ``DateTimeSensorAsync`` has neither attribute: its ``execute`` always defers.
+    triggerer. The ``ALWAYS_DEFER`` sensors have neither attribute: their ``execute`` defers.
     """
-    if getattr(task, "start_from_trigger", False) or isinstance(task, _date_time_sensor_async()):
+    if getattr(task, "start_from_trigger", False) or _always_defers(task):
         return True
     partial_kwargs = getattr(task, "partial_kwargs", None)
     if partial_kwargs is not None:
