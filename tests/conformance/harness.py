@@ -205,29 +205,29 @@ def run_corpus(
     completed, routes_seconds = _linter(routes_args, workdir)
     routes = _json_or_fail(completed, routes_args)
 
-    lint_args = [*common, "--select", ",".join(CODES), "--exit-zero"]
+    # One lint run for the verdict rules and DRL106; without DRL106 (exit 2 naming it), the
+    # verdict rules alone, and the report says why no missing task can be announced.
+    lint_args = [*common, "--select", ",".join((*CODES, UNMODELLED)), "--exit-zero"]
     completed, _ = _linter(lint_args, workdir)
-    diagnostics = [
-        {**d, "file": relative_file(d["file"], folder, workdir)}
-        for d in _json_or_fail(completed, lint_args)
-    ]
-
-    announce_args = [*common, "--select", UNMODELLED, "--exit-zero"]
-    completed, _ = _linter(announce_args, workdir)
-    announcements: dict[str, list[str]] | None = None
+    announcements: dict[str, list[str]] | None = {}
     problem = None
     if completed.returncode == 2 and UNMODELLED in completed.stderr:
         problem = (
             f"this dagroute-lint has no rule {UNMODELLED} (unmodelled-tasks), so no missing task "
             f"can be announced: {completed.stderr.strip()[-300:]}"
         )
-    else:
-        announcements = {}
-        for diagnostic in _json_or_fail(completed, announce_args):
-            file = relative_file(diagnostic["file"], folder, workdir)
-            announcements.setdefault(file, []).append(
+        announcements = None
+        lint_args = [*common, "--select", ",".join(CODES), "--exit-zero"]
+        completed, _ = _linter(lint_args, workdir)
+    diagnostics = []
+    for raw in _json_or_fail(completed, lint_args):
+        diagnostic = {**raw, "file": relative_file(raw["file"], folder, workdir)}
+        if diagnostic["code"] == UNMODELLED and announcements is not None:
+            announcements.setdefault(diagnostic["file"], []).append(
                 f"line {diagnostic.get('line')}: {diagnostic.get('message')}"
             )
+        else:
+            diagnostics.append(diagnostic)
     return CorpusRun(
         name=name,
         version=env.version,
