@@ -17,7 +17,12 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from dagroute_lint import __version__
+from dagroute_lint.acceptance.coverage import checked, gaps
+from dagroute_lint.acceptance.coverage import lint as acceptance_lint
+from dagroute_lint.acceptance.diff import coverage_diff
+from dagroute_lint.acceptance.render import diff_json, diff_text, needs_table
 from dagroute_lint.config import Settings, load_settings
+from dagroute_lint.deployment.diff import inventory_changes
 from dagroute_lint.deployment.init.airflow_cfg import read_airflow_config
 from dagroute_lint.deployment.init.build import (
     DEFAULT_RUNTIME,
@@ -25,17 +30,24 @@ from dagroute_lint.deployment.init.build import (
     build_inventory,
     parse_worker,
 )
+from dagroute_lint.deployment.init.celery_probe import celery_facts
+from dagroute_lint.deployment.init.compose import compose_facts
+from dagroute_lint.deployment.init.contract import contract_facts
 from dagroute_lint.deployment.init.environment import current_environment, interpreter_environment
+from dagroute_lint.deployment.init.facts import DeploymentFacts
+from dagroute_lint.deployment.init.helm import helm_facts
+from dagroute_lint.deployment.init.requirements_file import requirements_facts
 from dagroute_lint.deployment.inventory import Inventory, load_inventory
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.formatters import FORMATTERS
 from dagroute_lint.formatters.escape import printable
 from dagroute_lint.formatters.routes import ROUTE_FORMATS
 from dagroute_lint.formatters.statistics import STATISTICS_FORMATS, format_statistics
+from dagroute_lint.pipeline.analysis import Execution, analyse
 from dagroute_lint.pipeline.cache import DEFAULT_CACHE_DIR
 from dagroute_lint.pipeline.extraction import available_cores
 from dagroute_lint.pipeline.progress import progress_line
-from dagroute_lint.pipeline.runner import Execution, Report, run
+from dagroute_lint.pipeline.runner import Report, run
 from dagroute_lint.pipeline.targets import STDIN, Targets, lint_targets
 from dagroute_lint.rules.listing import explain as explain_rule
 from dagroute_lint.rules.listing import rule_listing
@@ -352,10 +364,8 @@ def routes(
         raise ConfigError("routes reads files, not stdin")
     deployment = _inventory(settings, quiet=True)
     execution = _execution(settings, jobs, no_cache, cache_dir, progress=False)
-    report = run(
-        targets.paths, settings.with_overrides(select=["DRL001"]), deployment, None, execution
-    )
-    _emit(ROUTE_FORMATS[output_format](report.tasks, deployment), output_file)
+    repository = analyse(targets.paths, settings, deployment, None, execution)
+    _emit(ROUTE_FORMATS[output_format](repository), output_file)
 
 
 @main.command(name="rules")
@@ -381,15 +391,85 @@ def inventory_group() -> None:
 
 @inventory_group.command(name="check")
 @click.argument("path", type=click.Path(path_type=Path, dir_okay=False), default="dagroute.toml")
+@click.option(
+    "--against",
+    multiple=True,
+    metavar="PATH",
+    help="Also lint these DAG files or folders (repeatable) and list, in one table, what they "
+    "need that the inventory lacks; exit 1 if anything.",
+)
+@_config_option
+@_execution_options
 @_verbose_option
 @_guarded
-def inventory_check(path: Path, verbose: bool) -> None:
+def inventory_check(
+    path: Path,
+    against: tuple[str, ...],
+    config: Path | None,
+    jobs: int | None,
+    no_cache: bool,
+    cache_dir: Path | None,
+    verbose: bool,
+) -> None:
     """Validate an inventory file; exit 2 with the first mistake found."""
     deployment = load_inventory(path)
     click.echo(
         f"{path}: ok ({len(deployment.executors)} executors, {len(deployment.workers)} workers, "
         f"{len(deployment.runtimes)} runtimes)"
     )
+    if not against:
+        return
+    settings = _settings(config)
+    targets = lint_targets(against, settings)
+    if targets.paths == (STDIN,):
+        raise ConfigError("--against reads files, not stdin")
+    execution = _execution(settings, jobs, no_cache, cache_dir, progress=False)
+    report = acceptance_lint(targets.paths, settings, deployment, execution)
+    found = gaps(report.diagnostics)
+    click.echo(needs_table(found, checked(report)), nl=False)
+    sys.exit(EXIT_REPORTED if found else EXIT_CLEAN)
+
+
+@inventory_group.command(name="diff")
+@click.argument("old", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("new", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("paths", nargs=-1)
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
+@click.option("--output-file", type=click.Path(path_type=Path, dir_okay=False))
+@_config_option
+@_execution_options
+@_verbose_option
+@_guarded
+def inventory_diff(
+    old: Path,
+    new: Path,
+    paths: tuple[str, ...],
+    output_format: str,
+    output_file: Path | None,
+    config: Path | None,
+    jobs: int | None,
+    no_cache: bool,
+    cache_dir: Path | None,
+    verbose: bool,
+) -> None:
+    """What a deployment change does to the DAGs: coverage lost and gained.
+
+    Lints PATHS (default: the `dags` folders of the settings) with OLD and with NEW; a problem
+    only NEW has is coverage lost, and the exit code is then 1, so it can gate a deployment.
+    """
+    before, after = load_inventory(old), load_inventory(new)
+    settings = _settings(config)
+    targets = lint_targets(paths, settings)
+    if targets.paths == (STDIN,):
+        raise ConfigError("inventory diff reads files, not stdin")
+    execution = _execution(settings, jobs, no_cache, cache_dir, progress=False)
+    old_report = acceptance_lint(targets.paths, settings, before, execution)
+    new_report = acceptance_lint(targets.paths, settings, after, execution)
+    result = coverage_diff(old_report, new_report, before, after)
+    changes = inventory_changes(before, after)
+    render = diff_json if output_format == "json" else diff_text
+    _emit(render(str(old), str(new), changes, result), output_file)
+    sys.exit(EXIT_REPORTED if result.lost else EXIT_CLEAN)
 
 
 def _worker_option(
@@ -399,6 +479,20 @@ def _worker_option(
         return [parse_worker(value) for value in values]
     except ValueError as error:
         raise click.BadParameter(str(error)) from None
+
+
+def _runtime_file(
+    ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
+) -> list[tuple[str | None, Path]]:
+    """``[RUNTIME=]FILE``: the runtime a file describes, or ``None`` for ``--runtime``'s."""
+    found: list[tuple[str | None, Path]] = []
+    for value in values:
+        name, equals, path = value.partition("=")
+        if equals and name and "/" not in name and path:
+            found.append((name, Path(path)))
+        else:
+            found.append((None, Path(value)))
+    return found
 
 
 @inventory_group.command(name="init")
@@ -423,6 +517,47 @@ def _worker_option(
     help="A Celery worker and its -q queues (repeatable), e.g. general=default,imports.",
 )
 @click.option(
+    "--helm-values",
+    "helm_values",
+    multiple=True,
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Values of the apache-airflow Helm chart (repeatable, later files win, as helm -f).",
+)
+@click.option(
+    "--compose",
+    "compose",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="A docker-compose file running Airflow (as the quick start's).",
+)
+@click.option(
+    "--requirements",
+    "requirements",
+    multiple=True,
+    callback=_runtime_file,
+    metavar="[RUNTIME=]FILE",
+    help="Requirements, constraints or pip freeze output of a runtime (repeatable).",
+)
+@click.option(
+    "--contract",
+    "contracts",
+    multiple=True,
+    callback=_runtime_file,
+    metavar="[RUNTIME=]FILE",
+    help="A runtime contract record (JSON) of a runtime (repeatable).",
+)
+@click.option(
+    "--celery-broker",
+    metavar="URL",
+    help="Ask the Celery workers on this broker which queues they consume (read-only).",
+)
+@click.option(
+    "--celery-timeout",
+    type=click.FloatRange(min=0.1, max=60),
+    default=3.0,
+    show_default=True,
+    help="Seconds to wait for the workers' answers.",
+)
+@click.option(
     "--runtime", default=DEFAULT_RUNTIME, show_default=True, help="Name of the runtime written."
 )
 @click.option("--output", type=click.Path(path_type=Path, dir_okay=False), help="Write here.")
@@ -433,34 +568,71 @@ def inventory_init(
     python: Path | None,
     airflow_cfg: Path | None,
     workers: list[WorkerSpec],
+    helm_values: tuple[Path, ...],
+    compose: Path | None,
+    requirements: list[tuple[str | None, Path]],
+    contracts: list[tuple[str | None, Path]],
+    celery_broker: str | None,
+    celery_timeout: float,
     runtime: str,
     output: Path | None,
     force: bool,
     verbose: bool,
 ) -> None:
-    """Write a starting inventory from an installed environment, airflow.cfg and worker queues.
+    """Write a starting inventory from what the deployment says about itself.
 
-    AIRFLOW__SECTION__KEY variables override airflow.cfg, as in Airflow.
+    Sources combine: an installed environment (this one, or --python), airflow.cfg,
+    --worker, Helm values, a compose file, requirements files, runtime contracts and the live
+    Celery workers. AIRFLOW__SECTION__KEY variables override airflow.cfg, as in Airflow. The
+    current environment is read only when no other source describes a runtime.
     """
     if output is not None and output.exists() and not force:
         raise ConfigError(f"{output}: already exists (use --force to overwrite it)")
     if output is not None and not output.absolute().parent.is_dir():
         raise ConfigError(f"{output}: no such directory: {output.absolute().parent}")
-    if python is None:
-        environment = current_environment()
-        label = f"the Python environment of {environment.executable} (this interpreter)"
-    else:
+    sources = _deployment_sources(
+        helm_values, compose, requirements, contracts, celery_broker, celery_timeout, runtime
+    )
+    environment = None
+    label = ""
+    if python is not None:
         environment = interpreter_environment(python)
         label = f"the Python environment of {python}"
+    elif not (helm_values or compose or requirements or contracts):
+        environment = current_environment()
+        label = f"the Python environment of {environment.executable} (this interpreter)"
     config = read_airflow_config(airflow_cfg, os.environ)
-    generated = build_inventory(environment, label, config, workers, runtime)
+    generated = build_inventory(environment, label, config, workers, runtime, sources)
     _emit(generated.text, output)
     if output is None:
         return
     deployment = generated.inventory
-    runtime_written = deployment.runtimes[runtime]
+    providers = sum(len(body.providers) for body in deployment.runtimes.values())
+    packages = sum(len(body.packages) for body in deployment.runtimes.values())
     click.echo(
-        f"{output}: written ({len(runtime_written.providers)} providers, "
-        f"{len(runtime_written.packages)} packages, {len(deployment.workers)} workers)",
+        f"{output}: written ({providers} providers, {packages} packages, "
+        f"{len(deployment.workers)} workers, {len(deployment.runtimes)} runtimes)",
         err=True,
     )
+
+
+def _deployment_sources(
+    helm_values: Sequence[Path],
+    compose: Path | None,
+    requirements: Sequence[tuple[str | None, Path]],
+    contracts: Sequence[tuple[str | None, Path]],
+    celery_broker: str | None,
+    celery_timeout: float,
+    runtime: str,
+) -> list[DeploymentFacts]:
+    """What each ``inventory init`` source says, in the order the options are listed."""
+    found: list[DeploymentFacts] = []
+    if helm_values:
+        found.append(helm_facts(helm_values, runtime))
+    if compose is not None:
+        found.append(compose_facts(compose, runtime))
+    found.extend(requirements_facts(path, name or runtime) for name, path in requirements)
+    found.extend(contract_facts(path, name or runtime) for name, path in contracts)
+    if celery_broker is not None:
+        found.append(celery_facts(celery_broker, celery_timeout))
+    return found

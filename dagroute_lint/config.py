@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -13,6 +12,7 @@ from dagroute_lint.errors import ConfigError
 from dagroute_lint.rules.registry import all_rules
 from dagroute_lint.sources.airflowignore import SYNTAXES
 from dagroute_lint.sources.discovery import absolute
+from dagroute_lint.wording import did_you_mean
 
 SECTION = "dagroute-lint"
 DEFAULT_INVENTORY = "dagroute.toml"
@@ -111,8 +111,7 @@ def _expand(selectors: Iterable[str], where: str) -> set[str]:
             continue
         matches = {code for code in codes if code.startswith(wanted)}
         if not matches:
-            hint = difflib.get_close_matches(wanted, codes, n=1)
-            suggestion = f"; did you mean {hint[0]}?" if hint else ""
+            suggestion = did_you_mean(wanted, codes, quote=str)
             raise ConfigError(
                 f"unknown rule selector '{selector}' in {where} (see `dagroute-lint rules`)"
                 f"{suggestion}"
@@ -178,9 +177,7 @@ def _settings_from_table(table: dict[str, object], path: Path) -> Settings:
     where = f"{path}: tool.{SECTION}"
     for key in table:
         if key not in _KEYS:
-            hint = difflib.get_close_matches(key, _KEYS, n=1)
-            suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
-            raise ConfigError(f"{where}.{key}: unknown setting{suggestion}")
+            raise ConfigError(f"{where}.{key}: unknown setting{did_you_mean(key, _KEYS)}")
     root = path.parent
 
     def strings(key: str) -> tuple[str, ...]:

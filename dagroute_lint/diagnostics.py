@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Literal
 
 from dagroute_lint.model import Module
+
+# What code-scanning tools show: "error" for a task that will fail, "warning" where the failure is
+# possible but unproven.
+Severity = Literal["error", "warning"]
 
 
 @dataclass(frozen=True)
@@ -27,7 +32,8 @@ class ImportFix:
 class Diagnostic:
     """One reported problem; ordering is the output order (file, line, column, code).
 
-    ``fix`` describes an automatic fix, when the rule knows a safe one (``--fix``, ``--diff``).
+    ``fix`` describes an automatic fix, when the rule knows a safe one (``--fix``, ``--diff``);
+    ``severity`` is the reporting rule's.
     """
 
     path: str
@@ -36,6 +42,7 @@ class Diagnostic:
     code: str
     message: str
     fix: ImportFix | None = field(default=None, compare=False)
+    severity: Severity = field(default="error", compare=False)
 
 
 def is_suppressed(diagnostic: Diagnostic, module: Module) -> bool:

@@ -18,7 +18,8 @@ from dagroute_lint.config import Settings, load_settings
 from dagroute_lint.deployment.inventory import Inventory
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.formatters.escape import printable
-from dagroute_lint.pipeline.runner import run
+from dagroute_lint.pipeline.analysis import analyse
+from dagroute_lint.pipeline.runner import lint, selected_rules
 from dagroute_lint.sources.discovery import walk_excludes
 
 # Not a rule: flake8's only way to show that dagroute-lint itself could not run on a file.
@@ -48,11 +49,12 @@ class DagrouteChecker:
             return
         buffer = (self.filename, _source_bytes(self.lines))
         try:
-            report = run([self.filename], settings, inventory, stdin=buffer)
+            repository = analyse([self.filename], settings, inventory, stdin=buffer)
+            diagnostics = lint(repository, selected_rules(settings), settings)
         except Exception as error:  # flake8 would print a traceback; say it in one line instead
             yield 1, 0, f"{UNUSABLE} internal error: {type(error).__name__}: {error}", type(self)
             return
-        for diagnostic in report.diagnostics:
+        for diagnostic in diagnostics:
             # flake8 columns are 0-based and printed plus one; ours are 1-based.
             message = printable(f"{diagnostic.code} {diagnostic.message}")
             yield diagnostic.line, diagnostic.column - 1, message, type(self)

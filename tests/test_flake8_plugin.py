@@ -154,7 +154,7 @@ def test_internal_error_is_one_line_not_a_traceback(
         raise RuntimeError("boom")
 
     monkeypatch.chdir(repo)
-    monkeypatch.setattr(flake8_plugin, "run", crash)
+    monkeypatch.setattr(flake8_plugin, "analyse", crash)
     checker = flake8_plugin.DagrouteChecker(ast.Module(body=[], type_ignores=[]), "dags/x.py", [])
     assert [result[:3] for result in checker.run()] == [
         (1, 0, "DRL000 internal error: RuntimeError: boom")

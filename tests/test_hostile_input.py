@@ -19,7 +19,7 @@ from dagroute_lint.deployment.inventory import load_inventory
 from dagroute_lint.extract import extract_module
 from dagroute_lint.extract.source import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES
 from dagroute_lint.model import Const
-from dagroute_lint.pipeline import runner
+from dagroute_lint.pipeline import analysis
 from dagroute_lint.pipeline.runner import Report, run
 from dagroute_lint.sources.discovery import SourceFile
 from tests.helpers import CELERY_K8S, write_repo
@@ -321,14 +321,14 @@ def test_file_deleted_while_the_run_is_under_way(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     write_repo(tmp_path, {"dags/a.py": DAG, "dags/b.py": DAG.replace("lab", "b")})
-    real_discover = runner.discover
+    real_discover = analysis.discover
 
     def discover_then_delete(*args: Any) -> list[SourceFile]:
         sources = real_discover(*args)
         (tmp_path / "dags" / "a.py").unlink()
         return sources
 
-    monkeypatch.setattr(runner, "discover", discover_then_delete)
+    monkeypatch.setattr(analysis, "discover", discover_then_delete)
     assert_unreadable(lint_folder(tmp_path), "a.py", "No such file or directory", ["b"])
 
 

@@ -14,15 +14,19 @@ from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
 from dagroute_lint.catalog import operator_traits as traits
+from dagroute_lint.catalog.airflow_defaults import DEFAULT_POOL, DEFAULT_POOL_SLOTS
 from dagroute_lint.catalog.providers import provider_for_decorator, provider_for_module
 from dagroute_lint.model import Const, DictExpr, Expr, Module, Position, SeqExpr, Task
 from dagroute_lint.resolve.values import MAX_DEPTH, Known, Resolved, SymbolTable, Unresolved
 
 ROUTING_FIELDS = ("queue", "executor", "pool", "pool_slots")
-DEFAULT_POOL = "default_pool"
 
 # What the inventory's default queue does not decide.
-_BUILTIN_DEFAULTS: dict[str, object] = {"executor": None, "pool": DEFAULT_POOL, "pool_slots": 1}
+_BUILTIN_DEFAULTS: dict[str, object] = {
+    "executor": None,
+    "pool": DEFAULT_POOL,
+    "pool_slots": DEFAULT_POOL_SLOTS,
+}
 
 # Keys that make an EmptyOperator reach an executor after all (semantics §9.7).
 _EMPTY_OPERATOR_ESCAPES = ("on_execute_callback", "on_success_callback", "inlets", "outlets")

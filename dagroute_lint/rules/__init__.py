@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dagroute_lint.rules.airflow_imports import IMPORT_REMOVED_IN_AIRFLOW
-from dagroute_lint.rules.base import Context, Rule
+from dagroute_lint.rules.base import AnyRule, Context, DeploymentContext, DeploymentRule, Rule
 from dagroute_lint.rules.connections import UNDECLARED_CONNECTION
 from dagroute_lint.rules.deferral import DEFERRABLE_WITHOUT_TRIGGERER, POKE_SENSOR_HOLDS_SLOT
 from dagroute_lint.rules.dispatch import (
@@ -20,7 +20,7 @@ from dagroute_lint.rules.providers import PROVIDER_MISSING_AT_PARSE, PROVIDER_MI
 from dagroute_lint.rules.secrets import HARDCODED_CREDENTIAL
 from dagroute_lint.rules.syntax import SYNTAX_ERROR
 
-RULES: tuple[Rule, ...] = (
+RULES: tuple[AnyRule, ...] = (
     SYNTAX_ERROR,
     UNSERVED_QUEUE,
     QUEUE_IGNORED,
@@ -40,6 +40,4 @@ RULES: tuple[Rule, ...] = (
     EXECUTOR_CONFIG_IGNORED,
 )
 
-RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
-
-__all__ = ["RULES", "RULES_BY_CODE", "Context", "Rule"]
+__all__ = ["RULES", "AnyRule", "Context", "DeploymentContext", "DeploymentRule", "Rule"]
