@@ -75,7 +75,8 @@ def _summary(path: Path) -> str:
         docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
     except (OSError, SyntaxError):
         return ""
-    return (docstring or "").splitlines()[0] if docstring else ""
+    # A table cell: a literal "|" (the "|" operator in a docstring) must not end it.
+    return docstring.splitlines()[0].replace("|", "\\|") if docstring else ""
 
 
 def markdown(rows: Mapping[str, Mapping[str, int]], folder: Path, title: str) -> str:
