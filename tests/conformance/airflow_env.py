@@ -6,15 +6,17 @@ same pin set. It is built with plain ``pip`` from the package index: Airflow's o
 files live on GitHub, which is not reachable here, so the distributions that decide routing are
 pinned directly and nothing else (no extras) is asked for.
 
-Run it directly to build or check the venv and print how long that took::
+There is one venv per oracle (``ORACLES``: Airflow 3.3.2 and 2.10.5). Run this file directly to
+build or check them (all, or the versions named) and print how long that took::
 
-    python tests/conformance/airflow_env.py
+    python tests/conformance/airflow_env.py [3.3.2] [2.10.5]
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import json
 import os
 import shutil
@@ -27,29 +29,61 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-AIRFLOW_VERSION = "3.3.2"
+HERE = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class Oracle:
+    """One Airflow version the suite compares against: what to install and which wheels to mine.
+
+    ``constraints`` names a file beside this module passed to pip with ``-c`` (its content is part
+    of the venv's marker, so editing it rebuilds the venv); ``None`` installs the pins alone.
+    """
+
+    version: str
+    pins: tuple[str, ...]
+    constraints: str | None = None
+    # Wheels whose ``example_dags`` folders form the "examples" corpora of this version:
+    # corpus name -> (distribution pin, folder inside the wheel).
+    example_wheels: tuple[tuple[str, str, str], ...] = ()
+    # ``$DAGROUTE_CONFORMANCE_<venv_env>`` overrides where the venv lives.
+    venv_env: str = "VENV"
+
 
 # The versions airflow-semantics.md was verified against. apache-airflow pins core and task-sdk
 # exactly; the providers are pinned here so that a new provider release cannot change the oracle.
 # cncf-kubernetes brings the ``kubernetes`` client that example_kubernetes_executor.py needs to
 # build its DAG at all (it skips the DAG when the import fails).
-PINS: tuple[str, ...] = (
-    f"apache-airflow=={AIRFLOW_VERSION}",
-    f"apache-airflow-core=={AIRFLOW_VERSION}",
-    "apache-airflow-task-sdk==1.3.2",
-    "apache-airflow-providers-standard==1.21.0",
-    "apache-airflow-providers-cncf-kubernetes==10.25.0",
-)
-
-# Wheels whose ``example_dags`` folders form the "examples" corpora: distribution pin, and the
-# folder inside the wheel.
-EXAMPLE_WHEELS: dict[str, tuple[str, str]] = {
-    "airflow-core": (f"apache-airflow-core=={AIRFLOW_VERSION}", "airflow/example_dags/"),
-    "providers-standard": (
+AIRFLOW_3 = Oracle(
+    version="3.3.2",
+    pins=(
+        "apache-airflow==3.3.2",
+        "apache-airflow-core==3.3.2",
+        "apache-airflow-task-sdk==1.3.2",
         "apache-airflow-providers-standard==1.21.0",
-        "airflow/providers/standard/example_dags/",
+        "apache-airflow-providers-cncf-kubernetes==10.25.0",
     ),
-}
+    example_wheels=(
+        ("airflow-core", "apache-airflow-core==3.3.2", "airflow/example_dags/"),
+        (
+            "providers-standard",
+            "apache-airflow-providers-standard==1.21.0",
+            "airflow/providers/standard/example_dags/",
+        ),
+    ),
+)
+# Airflow 2: most deployments in the field. The operators live in airflow.operators (the standard
+# provider 1.21.0 needs Airflow >= 2.11), and common-compat brings ``common.compat.sdk``, the
+# spelling every provider's system-test DAG uses. Everything else is pinned by the constraints
+# file, the set pip resolved from PyPI, since the official constraints are on GitHub.
+AIRFLOW_2 = Oracle(
+    version="2.10.5",
+    pins=("apache-airflow==2.10.5", "apache-airflow-providers-common-compat==1.9.0"),
+    constraints="constraints-2.10.5.txt",
+    example_wheels=(("airflow-2-examples", "apache-airflow==2.10.5", "airflow/example_dags/"),),
+    venv_env="VENV_2",
+)
+ORACLES: dict[str, Oracle] = {oracle.version: oracle for oracle in (AIRFLOW_3, AIRFLOW_2)}
 
 MARKER_NAME = "dagroute-conformance.json"
 
@@ -70,11 +104,11 @@ def cache_root() -> Path:
     return base / "dagroute-lint"
 
 
-def venv_dir() -> Path:
-    env = os.environ.get("DAGROUTE_CONFORMANCE_VENV")
+def venv_dir(oracle: Oracle = AIRFLOW_3) -> Path:
+    env = os.environ.get(f"DAGROUTE_CONFORMANCE_{oracle.venv_env}")
     if env:
         return Path(env).expanduser()
-    return cache_root() / f"airflow-{AIRFLOW_VERSION}-venv"
+    return cache_root() / f"airflow-{oracle.version}-venv"
 
 
 @dataclass(frozen=True)
@@ -85,10 +119,15 @@ class AirflowEnv:
     python: Path
     created: bool
     install_seconds: float | None
+    version: str = AIRFLOW_3.version
 
 
-def _marker_payload() -> dict[str, object]:
-    return {"airflow_version": AIRFLOW_VERSION, "pins": list(PINS)}
+def _marker_payload(oracle: Oracle) -> dict[str, object]:
+    payload: dict[str, object] = {"airflow_version": oracle.version, "pins": list(oracle.pins)}
+    if oracle.constraints is not None:
+        text = (HERE / oracle.constraints).read_text(encoding="utf-8")
+        payload["constraints"] = hashlib.sha256(text.encode()).hexdigest()
+    return payload
 
 
 def _read_marker(root: Path) -> dict[str, object] | None:
@@ -99,11 +138,11 @@ def _read_marker(root: Path) -> dict[str, object] | None:
     return data if isinstance(data, dict) else None
 
 
-def _marker_ok(root: Path, python: Path) -> bool:
+def _marker_ok(oracle: Oracle, root: Path, python: Path) -> bool:
     marker = _read_marker(root)
     if marker is None or not python.exists():
         return False
-    return all(marker.get(key) == value for key, value in _marker_payload().items())
+    return all(marker.get(key) == value for key, value in _marker_payload(oracle).items())
 
 
 @contextlib.contextmanager
@@ -131,43 +170,52 @@ def _base_python() -> str:
     return os.environ.get("DAGROUTE_CONFORMANCE_PYTHON") or sys.executable
 
 
-def ensure_airflow_venv(log: Log = _stderr) -> AirflowEnv:
-    """Return the pinned Airflow venv, building it first if it is absent or stale."""
-    root = venv_dir()
+def ensure_airflow_venv(log: Log = _stderr, oracle: Oracle = AIRFLOW_3) -> AirflowEnv:
+    """Return the pinned Airflow venv of ``oracle``, building it first if absent or stale."""
+    root = venv_dir(oracle)
     python = root / "bin" / "python"
-    if _marker_ok(root, python):
-        return AirflowEnv(root, python, created=False, install_seconds=None)
+    if _marker_ok(oracle, root, python):
+        return AirflowEnv(root, python, False, None, oracle.version)
     with _locked(root.parent / f".{root.name}.lock"):
-        if _marker_ok(root, python):  # another process finished it while we waited
-            return AirflowEnv(root, python, created=False, install_seconds=None)
+        if _marker_ok(oracle, root, python):  # another process finished it while we waited
+            return AirflowEnv(root, python, False, None, oracle.version)
         if root.exists():
             log(f"removing stale or incomplete venv {root}")
             shutil.rmtree(root)
-        log(f"building Airflow {AIRFLOW_VERSION} venv at {root} (one-off, a few minutes)")
+        log(f"building Airflow {oracle.version} venv at {root} (one-off, a few minutes)")
         started = time.monotonic()
         _run([_base_python(), "-m", "venv", str(root)], log)
         pip = [str(python), "-m", "pip", "--disable-pip-version-check", "--no-input"]
         _run([*pip, "install", "--upgrade", "pip"], log)
-        _run([*pip, "install", *PINS], log)
+        constraints = ["-c", str(HERE / oracle.constraints)] if oracle.constraints else []
+        _run([*pip, "install", *constraints, *oracle.pins], log)
+        _check_imports(python, log)
         seconds = time.monotonic() - started
-        payload = _marker_payload()
+        payload = _marker_payload(oracle)
         payload["install_seconds"] = round(seconds, 1)
         payload["built_at"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
         (root / MARKER_NAME).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
-        log(f"Airflow venv ready in {seconds:.0f} s")
-        return AirflowEnv(root, python, created=True, install_seconds=seconds)
+        log(f"Airflow {oracle.version} venv ready in {seconds:.0f} s")
+        return AirflowEnv(root, python, True, seconds, oracle.version)
+
+
+def _check_imports(python: Path, log: Log) -> None:
+    """Refuse a venv whose Airflow does not import (a dependency pip resolved badly)."""
+    _run([str(python), "-c", "import airflow, airflow.models.dagbag"], log)
 
 
 def ensure_example_corpora(env: AirflowEnv, log: Log = _stderr) -> dict[str, Path]:
     """Download the wheels (``pip download --no-deps``) and extract their ``example_dags``.
 
-    Returns corpus name -> DAG folder. Both the wheels and the extracted folders are cached
-    under ``cache_root()``; nothing of them is ever written into the repository.
+    Returns corpus name -> DAG folder, for the oracle ``env`` belongs to. Both the wheels and the
+    extracted folders are cached under ``cache_root()``; nothing of them is ever written into
+    the repository.
     """
-    corpora_dir = cache_root() / f"corpora-{AIRFLOW_VERSION}"
+    oracle = ORACLES[env.version]
+    corpora_dir = cache_root() / f"corpora-{oracle.version}"
     result: dict[str, Path] = {}
     with _locked(cache_root() / ".corpora.lock"):
-        for name, (requirement, prefix) in EXAMPLE_WHEELS.items():
+        for name, requirement, prefix in oracle.example_wheels:
             target = corpora_dir / name
             done = target / ".extracted"
             if not done.exists():
@@ -217,21 +265,27 @@ def extract_folder(wheel: Path, prefix: str, target: Path) -> None:
             destination.write_bytes(archive.read(info))
 
 
-def main() -> int:
-    env = ensure_airflow_venv()
-    marker = _read_marker(env.root) or {}
-    print(
-        json.dumps(
-            {
-                "venv": str(env.root),
-                "created": env.created,
-                "install_seconds": env.install_seconds,
-                "recorded_install_seconds": marker.get("install_seconds"),
-            }
+def main(argv: list[str] | None = None) -> int:
+    versions = (argv if argv is not None else sys.argv[1:]) or list(ORACLES)
+    for version in versions:
+        if version not in ORACLES:
+            print(f"unknown Airflow version {version!r}; known: {', '.join(ORACLES)}")
+            return 2
+        env = ensure_airflow_venv(oracle=ORACLES[version])
+        marker = _read_marker(env.root) or {}
+        print(
+            json.dumps(
+                {
+                    "airflow_version": version,
+                    "venv": str(env.root),
+                    "created": env.created,
+                    "install_seconds": env.install_seconds,
+                    "recorded_install_seconds": marker.get("install_seconds"),
+                }
+            )
         )
-    )
-    for name, folder in ensure_example_corpora(env).items():
-        print(f"{name}: {folder}")
+        for name, folder in ensure_example_corpora(env).items():
+            print(f"{name}: {folder}")
     return 0
 
 

@@ -25,6 +25,11 @@ def pytest_configure(config: pytest.Config) -> None:
         "conformance: compares `dagroute-lint routes` with Airflow's own parsed tasks "
         "(needs PyPI once to build the cached Airflow venv)",
     )
+    config.addinivalue_line(
+        "markers",
+        "legacy_corpus: the corpora the conformance suite had before it was made strict "
+        "(idioms, airflow-core, providers-standard, against Airflow 3.3.2)",
+    )
     config.stash[REPORTS_KEY] = []
 
 

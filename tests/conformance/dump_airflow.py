@@ -5,11 +5,13 @@ Run with the interpreter of the pinned Airflow venv, never the linter's::
     <airflow-venv>/bin/python dump_airflow.py DAG_FOLDER --executors CeleryExecutor,... \
         --default-queue default --output airflow.json
 
-It loads the folder the way the 3.3 DAG processor does (``BundleDagBag``: the folder is put on
+It loads the folder the way the DAG processor of the installed Airflow does (3.x:
+``BundleDagBag``; 2.x: ``DagBag(folder, include_examples=False)``; either way the folder is on
 ``sys.path``, every file is imported, each DAG validated, including its executor names, and
 serialized) and records, for every task, the values the parsed operator holds: ``task.queue``,
-``task.executor``, ``task.pool``, ``task.pool_slots`` and whether it defers. No metadata
-database is needed.
+``task.executor``, ``task.pool``, ``task.pool_slots``, whether it defers, its operator class,
+whether it is mapped and whether the scheduler dispatches it at all. No metadata database is
+needed.
 This file is imported by nothing; it must run on the Airflow venv's Python (3.10+), but keeps
 to 3.9 syntax like the rest of the test code.
 """
@@ -53,8 +55,38 @@ def _relative(path: str, folder: Path) -> str:
 
 
 def _operator_name(task: Any) -> str:
-    module = getattr(task, "_task_module", None) or type(task).__module__
-    return f"{module}.{task.task_type}"
+    """``module.QualName`` of the operator class; a mapped task names the class it maps."""
+    module = getattr(task, "_task_module", None)
+    if module:
+        return f"{module}.{task.task_type}"
+    return f"{type(task).__module__}.{type(task).__qualname__}"
+
+
+def _mapped(task: Any) -> bool:
+    if hasattr(task, "is_mapped"):  # 3.x operators and mapped operators
+        return bool(task.is_mapped)
+    from airflow.models.mappedoperator import MappedOperator  # 2.x
+
+    return isinstance(task, MappedOperator)
+
+
+# Sensors whose ``execute`` always defers and that hold no ``deferrable`` attribute, by class
+# (subclasses included): 3.x DateTimeSensorAsync; in 2.x the three *Async sensors of core.
+ALWAYS_DEFER: frozenset[str] = frozenset(
+    {
+        "airflow.providers.standard.sensors.date_time.DateTimeSensorAsync",
+        "airflow.sensors.date_time.DateTimeSensorAsync",
+        "airflow.sensors.time_sensor.TimeSensorAsync",
+        "airflow.sensors.time_delta.TimeDeltaSensorAsync",
+    }
+)
+
+
+def _always_defers(task: Any) -> bool:
+    cls = getattr(task, "operator_class", None) or type(task)  # a mapped task names its class
+    if not isinstance(cls, type):
+        return False
+    return any(f"{base.__module__}.{base.__qualname__}" in ALWAYS_DEFER for base in cls.__mro__)
 
 
 def _deferrable(task: Any) -> bool:
@@ -62,16 +94,98 @@ def _deferrable(task: Any) -> bool:
 
     ``deferrable`` exists only on operators whose ``__init__`` takes it; a mapped operator keeps
     it in ``partial_kwargs``. ``start_from_trigger`` tasks are started by the scheduler in the
-    triggerer. ``DateTimeSensorAsync`` has neither attribute: its ``execute`` always defers.
+    triggerer. The ``ALWAYS_DEFER`` sensors have neither attribute: their ``execute`` defers.
     """
-    from airflow.providers.standard.sensors.date_time import DateTimeSensorAsync
-
-    if getattr(task, "start_from_trigger", False) or isinstance(task, DateTimeSensorAsync):
+    if getattr(task, "start_from_trigger", False) or _always_defers(task):
         return True
     partial_kwargs = getattr(task, "partial_kwargs", None)
     if partial_kwargs is not None:
         return bool(partial_kwargs.get("deferrable", False))
     return bool(getattr(task, "deferrable", False))
+
+
+def _dispatched(task: Any, major: int) -> bool:
+    """Whether the scheduler sends the task to an executor rather than marking it SUCCESS.
+
+    3.x ``TaskInstance.is_task_schedulable``: not an EmptyOperator, or one with an execute or
+    success callback, outlets or inlets. 2.x ``DagRun.schedule_tis`` looked at the callbacks and
+    outlets only.
+    """
+    if not task.inherits_from_empty_operator:
+        return True
+    if major >= 3:
+        return bool(
+            task.has_on_execute_callback
+            or task.has_on_success_callback
+            or task.outlets
+            or task.inlets
+        )
+    return bool(task.on_execute_callback or task.on_success_callback or task.outlets)
+
+
+def _taskflow_operators(major: int) -> dict[str, str]:
+    """``task.<kind>`` -> the operator class that decorator builds, read from this Airflow.
+
+    routes names a TaskFlow task by its decorator (the public spelling); Airflow holds a private
+    ``_...DecoratedOperator`` class. Decorating a throw-away function returns the decorator
+    object, whose ``operator_class`` is that class; kinds whose extra packages are absent are
+    left out.
+    """
+    if major >= 3:
+        from airflow.sdk import task
+    else:
+        from airflow.decorators import task
+
+    def probe() -> None:
+        """A function to decorate."""
+
+    from airflow.providers_manager import ProvidersManager
+
+    # 3.x resolves most kinds lazily from the providers' registrations, so dir() misses them.
+    kinds = {name for name in dir(task) if not name.startswith("_")}
+    kinds.update(ProvidersManager().taskflow_decorators)
+    table: dict[str, str] = {}
+    for kind in sorted(kinds):
+        # external_python takes its interpreter first: called with the function alone it
+        # returns another decorator, so try with the interpreter too.
+        for args in ({}, {"python": sys.executable}):
+            try:
+                decorator = getattr(task, kind)(**args) if args else getattr(task, kind)
+                operator_class = getattr(decorator(probe), "operator_class", None)
+            except Exception:  # an optional provider is not installed, or it takes other input
+                continue
+            if isinstance(operator_class, type):
+                qualified = f"{operator_class.__module__}.{operator_class.__qualname__}"
+                table[f"task.{kind}"] = qualified
+                break
+    return table
+
+
+def _load(folder: Path, major: int) -> Any:
+    """The DagBag the DAG processor of this Airflow version fills from ``folder``."""
+    if major >= 3:
+        from airflow.dag_processing.dagbag import BundleDagBag
+
+        return BundleDagBag(
+            dag_folder=str(folder),
+            bundle_path=folder,
+            bundle_name="conformance",
+            load_op_links=False,
+        )
+    from airflow.models.dagbag import DagBag
+
+    return DagBag(str(folder), include_examples=False, load_op_links=False)
+
+
+def _serialize(dag: Any, major: int) -> None:
+    if major >= 3:
+        from airflow.serialization.serialized_objects import DagSerialization
+
+        DagSerialization.to_dict(dag)
+    else:
+        from airflow.serialization.serialized_objects import SerializedDAG
+
+        SerializedDAG.to_dict(dag)
 
 
 def dump(folder: Path) -> dict[str, Any]:
@@ -81,16 +195,10 @@ def dump(folder: Path) -> dict[str, Any]:
     dag_id.
     """
     import airflow
-    from airflow.dag_processing.dagbag import BundleDagBag
-    from airflow.serialization.serialized_objects import DagSerialization
 
+    major = int(airflow.__version__.split(".")[0])
     started = time.monotonic()
-    bag = BundleDagBag(
-        dag_folder=str(folder),
-        bundle_path=folder,
-        bundle_name="conformance",
-        load_op_links=False,
-    )
+    bag = _load(folder, major)
     import_errors = {_relative(str(folder / k), folder): v for k, v in bag.import_errors.items()}
     serialization_errors: dict[str, str] = {}
 
@@ -104,7 +212,7 @@ def dump(folder: Path) -> dict[str, Any]:
         # DAGs only fail because their plugins (custom timetables, weight rules) are not
         # registered in this bare environment.
         try:
-            DagSerialization.to_dict(dag)
+            _serialize(dag, major)
         except Exception as exc:
             serialization_errors[dag_id] = f"{file}: {type(exc).__name__}: {exc}"
         dags.append({"file": file, "dag_id": dag_id, "task_count": len(dag.task_dict)})
@@ -121,7 +229,8 @@ def dump(folder: Path) -> dict[str, Any]:
                     "pool_slots": task.pool_slots,
                     "deferrable": _deferrable(task),
                     "operator": _operator_name(task),
-                    "mapped": bool(getattr(task, "is_mapped", False)),
+                    "mapped": _mapped(task),
+                    "dispatched": _dispatched(task, major),
                 }
             )
     return {
@@ -132,6 +241,7 @@ def dump(folder: Path) -> dict[str, Any]:
             "default_queue": os.environ["AIRFLOW__OPERATORS__DEFAULT_QUEUE"],
         },
         "seconds": round(time.monotonic() - started, 2),
+        "taskflow_operators": _taskflow_operators(major),
         "dags": dags,
         "tasks": tasks,
         "import_errors": dict(sorted(import_errors.items())),

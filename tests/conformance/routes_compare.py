@@ -11,19 +11,42 @@ Per task, keyed by (file relative to the DAG folder, dag_id, task_id), each rout
 - ``unexpected_unresolved``: the same, off the allow-list (a failure: the value was static);
 - ``wrong``: anything else (a failure: a wrong value is worse than an honest ``null``).
 
-Tasks only Airflow has are ``missing`` (a failure unless allow-listed with a reason); tasks only
-routes has are ``extra`` (a failure).
+A field routes leaves unresolved may carry the set of values it can take (``"candidates":
+{"queue": ["nfs", "manager"]}``, for ``q = "nfs" if has_nfs else "manager"``): that set must hold
+Airflow's value, or the field is ``wrong``; otherwise it is judged as unresolved.
+
+``operator`` and ``mapped`` are compared like the routing fields. routes prints an operator by
+its public qualified name, which is the class's own module for classic operators (so the
+comparison is plain equality: under Airflow 3 an ``airflow.operators.bash`` import must come out
+as the standard provider's class, as Airflow holds it), and by its decorator (``task.python``)
+for TaskFlow, where Airflow holds a private ``_...DecoratedOperator``: that one alias is mapped
+through the table the dump reads from the installed Airflow (``taskflow_operators``).
+
+Tasks only Airflow has are ``missing``. That fails unless a DRL106 diagnostic (``unmodelled-tasks``)
+in the same file announces that tasks may be missing there (``missing_announced``). Tasks only
+routes has are ``extra`` (a failure), except those routes marks ``conditional``: it said they
+may not be created. An allow-list entry whose field is no longer unresolved (or whose task is
+gone) is ``stale`` (a failure: the allow-list only ever shrinks by hand otherwise).
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-FIELDS: tuple[str, ...] = ("queue", "executor", "pool", "pool_slots", "deferrable")
+FIELDS: tuple[str, ...] = (
+    "queue",
+    "executor",
+    "pool",
+    "pool_slots",
+    "deferrable",
+    "operator",
+    "mapped",
+)
 
 TaskKey = tuple[str, str, str]  # (file, dag_id, task_id)
 UnresolvedKey = tuple[str, str, str]  # (file, task_id, field)
@@ -46,22 +69,29 @@ class CorpusReport:
     unresolved: list[dict[str, Any]] = field(default_factory=list)
     unexpected_unresolved: list[dict[str, Any]] = field(default_factory=list)
     wrong: list[dict[str, Any]] = field(default_factory=list)
+    stale: list[dict[str, Any]] = field(default_factory=list)
     missing: list[dict[str, Any]] = field(default_factory=list)
-    missing_allowed: list[dict[str, Any]] = field(default_factory=list)
+    missing_announced: list[dict[str, Any]] = field(default_factory=list)
     extra: list[dict[str, Any]] = field(default_factory=list)
+    extra_conditional: list[dict[str, Any]] = field(default_factory=list)
     duplicates: list[dict[str, Any]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
     @property
-    def ok(self) -> bool:
+    def values_ok(self) -> bool:
+        """No wrong, unexpected-unresolved, stale, extra or duplicate entry (missing aside)."""
         return not (
             self.unexpected_unresolved
             or self.wrong
-            or self.missing
+            or self.stale
             or self.extra
             or self.duplicates
             or self.problems
         )
+
+    @property
+    def ok(self) -> bool:
+        return self.values_ok and not self.missing
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -72,9 +102,11 @@ class CorpusReport:
             "unresolved": self.unresolved,
             "unexpected_unresolved": self.unexpected_unresolved,
             "wrong": self.wrong,
+            "stale": self.stale,
             "missing": self.missing,
-            "missing_allowed": self.missing_allowed,
+            "missing_announced": self.missing_announced,
             "extra": self.extra,
+            "extra_conditional": self.extra_conditional,
             "duplicates": self.duplicates,
             "problems": self.problems,
         }
@@ -90,9 +122,11 @@ class CorpusReport:
             "unresolved_fields": len(self.unresolved),
             "unexpected_unresolved_fields": len(self.unexpected_unresolved),
             "wrong_fields": len(self.wrong),
+            "stale": len(self.stale),
             "missing": len(self.missing),
-            "missing_allowed": len(self.missing_allowed),
+            "missing_announced": len(self.missing_announced),
             "extra": len(self.extra),
+            "extra_conditional": len(self.extra_conditional),
             "duplicates": len(self.duplicates),
         }
 
@@ -109,14 +143,16 @@ class CorpusReport:
                 else ""
             ),
             f"  unresolved (NOT allowed): {c['unexpected_unresolved_fields']}   "
-            f"wrong: {c['wrong_fields']}   missing: {c['missing']} "
-            f"(+{c['missing_allowed']} allowed)   extra: {c['extra']}   "
+            f"wrong: {c['wrong_fields']}   stale allow-list: {c['stale']}   "
+            f"missing: {c['missing']} (+{c['missing_announced']} announced by DRL106)   "
+            f"extra: {c['extra']} (+{c['extra_conditional']} conditional)   "
             f"duplicates: {c['duplicates']}",
         ]
         for title, entries in (
             ("WRONG", self.wrong),
             ("UNRESOLVED, NOT ALLOWED", self.unexpected_unresolved),
-            ("MISSING", self.missing),
+            ("STALE ALLOW-LIST ENTRY", self.stale),
+            ("MISSING, NOT ANNOUNCED BY DRL106", self.missing),
             ("EXTRA", self.extra),
             ("DUPLICATE", self.duplicates),
         ):
@@ -174,7 +210,15 @@ def unresolved_fields(entries: Iterable[Any], reasons: Any = None) -> dict[str, 
     return result
 
 
-def _same(airflow: Any, routes: Any) -> bool:
+# DagBag imports a DAG file under a mangled module name (``unusual_prefix_<sha1>_<stem>``); routes
+# names a class defined in a DAG file by the file's own module name.
+_DAG_FILE_MODULE = re.compile(r"^unusual_prefix_[0-9a-f]{40}_")
+
+
+def _same(name: str, airflow: Any, routes: Any, taskflow: Mapping[str, str]) -> bool:
+    if name == "operator" and isinstance(routes, str) and isinstance(airflow, str):
+        routes = taskflow.get(routes, routes)
+        airflow = _DAG_FILE_MODULE.sub("", airflow)
     # Type-strict: pool_slots "2" or True must not pass for 2 or 1.
     return type(airflow) is type(routes) and airflow == routes
 
@@ -187,12 +231,18 @@ def compare(
     folder: Path,
     routes_cwd: Path,
     allowed_unresolved: Iterable[UnresolvedKey] = (),
-    allowed_missing: Mapping[TaskKey, str] | None = None,
+    announcements: Mapping[str, list[str]] | None = None,
 ) -> CorpusReport:
-    """Build the report for one corpus; see the module docstring for the categories."""
+    """Build the report for one corpus; see the module docstring for the categories.
+
+    ``announcements`` maps a file (relative to the folder) to the DRL106 messages in it.
+    """
     report = CorpusReport(corpus)
     allowed_unresolved_set = set(allowed_unresolved)
-    allowed_missing = dict(allowed_missing or {})
+    announcements = announcements or {}
+    taskflow = airflow_dump.get("taskflow_operators") or {}
+    still_unresolved: set[UnresolvedKey] = set()
+    values: dict[UnresolvedKey, dict[str, Any]] = {}
 
     airflow_tasks: dict[TaskKey, Mapping[str, Any]] = {}
     for task in airflow_dump.get("tasks", []):
@@ -230,27 +280,43 @@ def compare(
         file, dag_id, task_id = key
         ident = {"file": file, "dag_id": dag_id, "task_id": task_id}
         if key not in routes_tasks:
-            if key in allowed_missing:
-                report.missing_allowed.append({**ident, "reason": allowed_missing[key]})
+            if announcements.get(file):
+                report.missing_announced.append({**ident, "drl106": announcements[file]})
             else:
                 report.missing.append(ident)
             continue
         if key not in airflow_tasks:
-            report.extra.append(ident)
+            if routes_tasks[key].get("conditional") is True:
+                report.extra_conditional.append(ident)
+            else:
+                report.extra.append(ident)
             continue
         expected, actual = airflow_tasks[key], routes_tasks[key]
         unresolved = unresolved_fields(actual.get("unresolved") or (), actual.get("reasons"))
+        raw_candidates = actual.get("candidates")
+        candidates = raw_candidates if isinstance(raw_candidates, Mapping) else {}
         report.compared += 1
         task_exact = True
         for name in FIELDS:
             want, got = expected.get(name), actual.get(name)
             entry = {**ident, "field": name, "airflow": want, "routes": got}
-            if _same(want, got):
+            values[(file, task_id, name)] = entry
+            # routes' null for a field it lists as unresolved means "unknown", even where
+            # Airflow's value happens to be None.
+            if not (got is None and name in unresolved) and _same(name, want, got, taskflow):
                 report.exact_fields += 1
                 continue
             task_exact = False
             if got is None and name in unresolved:
                 entry["reason"] = unresolved[name]
+                still_unresolved.add((file, task_id, name))
+                options = candidates.get(name)
+                if isinstance(options, list) and not any(
+                    _same(name, want, option, taskflow) for option in options
+                ):
+                    # A candidate set that leaves out Airflow's value is as wrong as a value.
+                    report.wrong.append({**entry, "routes": {"candidates": options}})
+                    continue
                 if (file, task_id, name) in allowed_unresolved_set:
                     report.unresolved.append(entry)
                     unresolved_reasons[unresolved[name]] += 1
@@ -262,4 +328,11 @@ def compare(
             report.exact_tasks += 1
     report.extra.extend(unnamed)
     report.unresolved_by_reason = dict(unresolved_reasons)
+    # A stale entry: routes has the task and no longer leaves the field unresolved. (An entry
+    # for a task routes lacks is judged by the missing-task check instead.)
+    for key in sorted(allowed_unresolved_set - still_unresolved):
+        if key in values:
+            report.stale.append(
+                {**values[key], "reason": "allowed to be unresolved; routes now gives a value"}
+            )
     return report

@@ -24,6 +24,8 @@ def _task(task_id: str, **values: Any) -> dict[str, Any]:
         "pool": "default_pool",
         "pool_slots": 1,
         "deferrable": False,
+        "operator": "airflow.providers.standard.operators.bash.BashOperator",
+        "mapped": False,
     }
     base.update(values)
     return base
@@ -42,7 +44,7 @@ def test_exact_match() -> None:
         routes_cwd=Path("/"),
     )
     assert report.ok
-    assert (report.compared, report.exact_tasks, report.exact_fields) == (1, 1, 5)
+    assert (report.compared, report.exact_tasks, report.exact_fields) == (1, 1, 7)
 
 
 def test_null_listed_as_unresolved_is_allowed_only_on_the_allow_list() -> None:
@@ -89,24 +91,106 @@ def test_types_are_compared_strictly() -> None:
     assert [e["field"] for e in report.wrong] == ["pool_slots"]
 
 
-def test_missing_extra_duplicates_and_allowed_missing() -> None:
-    airflow = _airflow(_task("a"), _task("helper_made"), _task("b"))
+def test_missing_extra_and_duplicates() -> None:
+    airflow = _airflow(_task("a"), _task("b"))
     routes = _routes(_task("a"), _task("a"), _task("ghost"))
+    report = compare("c", airflow, routes, folder=FOLDER, routes_cwd=Path("/"))
+    assert [e["task_id"] for e in report.missing] == ["b"]
+    assert [e["task_id"] for e in report.extra] == ["ghost"]
+    assert [e["task_id"] for e in report.duplicates] == ["a"]
+    assert report.routes_tasks == 2
+    assert not report.ok
+    assert "MISSING, NOT ANNOUNCED BY DRL106: a.py::d::b" in report.render()
+
+
+def test_a_missing_task_passes_only_with_drl106_in_its_file() -> None:
+    airflow = _airflow(_task("a"), {**_task("b"), "file": "b.py"})
+    report = compare(
+        "c",
+        airflow,
+        _routes(),
+        folder=FOLDER,
+        routes_cwd=Path("/"),
+        announcements={"a.py": ["line 3: tasks created by make() cannot be seen"], "c.py": ["x"]},
+    )
+    assert [e["task_id"] for e in report.missing_announced] == ["a"]
+    assert [(e["file"], e["task_id"]) for e in report.missing] == [("b.py", "b")]
+    assert report.values_ok and not report.ok
+
+
+def test_conditional_extra_task_is_not_a_failure() -> None:
+    routes = _routes({**_task("maybe"), "conditional": True})
+    report = compare("c", _airflow(), routes, folder=FOLDER, routes_cwd=Path("/"))
+    assert [e["task_id"] for e in report.extra_conditional] == ["maybe"]
+    assert report.ok
+
+
+def test_allow_list_entry_that_is_resolved_now_is_stale() -> None:
+    airflow = _airflow(_task("t", queue="etl"), _task("u", queue=None))
+    routes = _routes(
+        _task("t", queue="etl"),
+        # null listed as unresolved is "unknown", even where Airflow's value is None
+        {**_task("u", queue=None), "unresolved": ["queue"]},
+    )
     report = compare(
         "c",
         airflow,
         routes,
         folder=FOLDER,
         routes_cwd=Path("/"),
-        allowed_missing={("a.py", "d", "helper_made"): "built in a helper"},
+        allowed_unresolved={("a.py", "t", "queue"), ("a.py", "u", "queue")},
     )
-    assert [e["task_id"] for e in report.missing] == ["b"]
-    assert [e["task_id"] for e in report.missing_allowed] == ["helper_made"]
-    assert [e["task_id"] for e in report.extra] == ["ghost"]
-    assert [e["task_id"] for e in report.duplicates] == ["a"]
-    assert report.routes_tasks == 2
+    assert [(e["task_id"], e["field"]) for e in report.stale] == [("t", "queue")]
+    assert [e["task_id"] for e in report.unresolved] == ["u"]
     assert not report.ok
-    assert "MISSING: a.py::d::b" in report.render()
+
+
+def test_candidates_must_hold_airflows_value() -> None:
+    airflow = _airflow(_task("t", queue="manager"), _task("u", queue="manager"))
+    routes = _routes(
+        {
+            **_task("t", queue=None),
+            "unresolved": ["queue"],
+            "candidates": {"queue": ["nfs", "manager"]},
+        },
+        {**_task("u", queue=None), "unresolved": ["queue"], "candidates": {"queue": ["nfs"]}},
+    )
+    allowed = {("a.py", "t", "queue"), ("a.py", "u", "queue")}
+    report = compare(
+        "c", airflow, routes, folder=FOLDER, routes_cwd=Path("/"), allowed_unresolved=allowed
+    )
+    assert [e["task_id"] for e in report.unresolved] == ["t"]
+    assert [(e["task_id"], e["routes"]) for e in report.wrong] == [("u", {"candidates": ["nfs"]})]
+
+
+def test_operator_names_taskflow_and_dag_file_classes() -> None:
+    taskflow = "airflow.providers.standard.decorators.python._PythonDecoratedOperator"
+    airflow = {
+        "tasks": [
+            _task("tf", operator=taskflow),
+            _task("own", operator="unusual_prefix_" + "0" * 40 + "_jobs.MyOperator"),
+            _task("shim", operator="airflow.providers.standard.operators.bash.BashOperator"),
+        ],
+        "taskflow_operators": {"task.python": taskflow},
+    }
+    routes = _routes(
+        _task("tf", operator="task.python"),
+        _task("own", operator="jobs.MyOperator"),
+        _task("shim", operator="airflow.operators.bash.BashOperator"),
+    )
+    report = compare("c", airflow, routes, folder=FOLDER, routes_cwd=Path("/"))
+    assert [(e["task_id"], e["field"]) for e in report.wrong] == [("shim", "operator")]
+
+
+def test_mapped_is_compared() -> None:
+    report = compare(
+        "c",
+        _airflow(_task("m", mapped=True)),
+        _routes(_task("m")),
+        folder=FOLDER,
+        routes_cwd=Path("/"),
+    )
+    assert [e["field"] for e in report.wrong] == ["mapped"]
 
 
 def test_relative_file_accepts_relative_and_absolute_paths() -> None:

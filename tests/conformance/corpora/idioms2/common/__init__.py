@@ -1,0 +1,1 @@
+"""Helpers shared by the DAG files of this repository (imported, never DAG files themselves)."""
