@@ -56,9 +56,7 @@ with DAG("grouped", default_args={"queue": "main"}):
     assert "task 'grp.inner'" in outcome.diagnostics[0]["message"]
 
 
-def test_served_default_args_queue_is_fine(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_served_default_args_queue_is_fine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     source = (
         IMPORTS
         + """
@@ -79,8 +77,9 @@ with DAG("inherits", default_args={"executor": "KubernetesExecutor"}):
     )
     outcome = lint(tmp_path, source, monkeypatch)
     assert reported(outcome.diagnostics) == [("DRL103", 5, 5)]
-    assert "names executor 'KubernetesExecutor' (DAG default_args)" in (
-        outcome.diagnostics[0]["message"]
+    assert (
+        "names executor 'KubernetesExecutor' (DAG default_args)"
+        in (outcome.diagnostics[0]["message"])
     )
 
 
@@ -96,6 +95,7 @@ with DAG("inherits", default_args={"pool": "tiny", "pool_slots": 8}):
     outcome = lint(tmp_path, source, monkeypatch, inventory=WITH_POOLS)
     assert reported(outcome.diagnostics) == [("DRL301", 5, 5), ("DRL302", 6, 5)]
     assert "uses pool 'tiny' (DAG default_args)" in outcome.diagnostics[0]["message"]
-    assert "asks for 8 slots (DAG default_args) of pool 'big', which has only 4" in (
-        outcome.diagnostics[1]["message"]
+    assert (
+        "asks for 8 slots (DAG default_args) of pool 'big', which has only 4"
+        in (outcome.diagnostics[1]["message"])
     )

@@ -99,7 +99,7 @@ def test_lint_refuses_the_inventory_too(tmp_path: Path, monkeypatch: pytest.Monk
     (tmp_path / "dags" / "dag.py").write_text("from airflow.sdk import DAG\n", encoding="utf-8")
     outcome = invoke(tmp_path, ["dags", "--inventory", "dagroute.toml"], monkeypatch)
     assert outcome.stderr == (
-        f"dagroute-lint: {tmp_path / 'dagroute.toml'}: deployment.dag_processor.image: unknown key 'image' "
-        "(allowed: runtime)\n"
+        f"dagroute-lint: {tmp_path / 'dagroute.toml'}: deployment.dag_processor.image: "
+        "unknown key 'image' (allowed: runtime)\n"
     )
     assert outcome.exit_code == 2

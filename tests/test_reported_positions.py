@@ -49,9 +49,7 @@ def test_sarif_regions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     outcome = lint(tmp_path, SOURCE, monkeypatch, output="sarif")
     (run,) = json.loads(outcome.stdout)["runs"]
     assert run["columnKind"] == "unicodeCodePoints"
-    regions = [
-        result["locations"][0]["physicalLocation"]["region"] for result in run["results"]
-    ]
+    regions = [result["locations"][0]["physicalLocation"]["region"] for result in run["results"]]
     assert regions == [
         {"startLine": line, "startColumn": column} for line, column in call_positions()
     ]
