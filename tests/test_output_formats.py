@@ -120,8 +120,9 @@ PAGE = """\
 # DRL999 made-up
 
 Reports `a thing` that is **bad**.
+  # an indented line is prose, not a heading
 
-## Example
+## Xtra example
 
 ```toml
 [deployment]
@@ -139,7 +140,8 @@ def test_sarif_help_text_is_the_page_as_plain_text(monkeypatch: pytest.MonkeyPat
     assert rule["help"] == {
         "markdown": PAGE,
         "text": (
-            "DRL999 made-up\n\nReports a thing that is bad.\n\nExample\n\n"
+            "DRL999 made-up\n\nReports a thing that is bad.\n"
+            "  # an indented line is prose, not a heading\n\nXtra example\n\n"
             '    [deployment]\n\n    executors = ["CeleryExecutor"]\n\nText after'
         ),
     }

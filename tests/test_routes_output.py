@@ -28,6 +28,7 @@ with DAG("routes"):
     BashOperator(task_id="served", bash_command="x", queue="main")
     BashOperator(task_id="unserved", bash_command="x", queue="reports", pool="big", pool_slots=2)
     BashOperator(task_id="pods", bash_command="x", executor="KubernetesExecutor")
+    BashOperator(task_id="gpu", bash_command="x", queue="gpu")
     BashOperator(task_id="local", bash_command="x", executor="LocalExecutor")
     BashOperator(task_id="chosen", bash_command="x", executor=environ["E"])
     BashOperator.partial(task_id="mapped", pool=environ["P"]).expand(bash_command=["a", "b"])
@@ -64,13 +65,14 @@ dags/dag.py:9   routes  dyn       ?        -                   default_pool  ?  
 dags/dag.py:10  routes  served    main     -                   default_pool  1      BashOperator
 dags/dag.py:11  routes  unserved  reports  -                   big           2      BashOperator
 dags/dag.py:12  routes  pods      main     KubernetesExecutor  default_pool  1      BashOperator
-dags/dag.py:13  routes  local     main     LocalExecutor       default_pool  1      BashOperator
-dags/dag.py:14  routes  chosen    main     ?                   default_pool  1      BashOperator
-dags/dag.py:15  routes  mapped    main     -                   ?             1      BashOperator
+dags/dag.py:13  routes  gpu       gpu      -                   default_pool  1      BashOperator
+dags/dag.py:14  routes  local     main     LocalExecutor       default_pool  1      BashOperator
+dags/dag.py:15  routes  chosen    main     ?                   default_pool  1      BashOperator
+dags/dag.py:16  routes  mapped    main     -                   ?             1      BashOperator
 
-8 tasks, 3 with unresolved routing
-per queue: main=6, reports=1
-queues used but unserved: reports
+9 tasks, 3 with unresolved routing
+per queue: gpu=1, main=6, reports=1
+queues used but unserved: gpu, reports
 worker queues no task uses: spare
 """
 
@@ -81,19 +83,36 @@ dags/dag.py,9,5,routes,dyn,,,default_pool,,False,False,airflow.providers.standar
 dags/dag.py,10,5,routes,served,main,,default_pool,1,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,
 dags/dag.py,11,5,routes,unserved,reports,,big,2,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,
 dags/dag.py,12,5,routes,pods,main,KubernetesExecutor,default_pool,1,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,
-dags/dag.py,13,5,routes,local,main,LocalExecutor,default_pool,1,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,
-dags/dag.py,14,5,routes,chosen,main,,default_pool,1,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,executor
-dags/dag.py,15,5,routes,mapped,main,,,1,False,True,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,pool
+dags/dag.py,13,5,routes,gpu,gpu,,default_pool,1,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,
+dags/dag.py,14,5,routes,local,main,LocalExecutor,default_pool,1,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,
+dags/dag.py,15,5,routes,chosen,main,,default_pool,1,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,executor
+dags/dag.py,16,5,routes,mapped,main,,,1,False,True,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,pool
 """
 
 
-def routes(root: Path, monkeypatch: pytest.MonkeyPatch, output: str, dag: str = DAG) -> str:
+def routes(
+    root: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    output: str,
+    dag: str = DAG,
+    inventory: str = INVENTORY,
+    extra: tuple[str, ...] = (),
+) -> str:
     (root / "dags").mkdir()
     (root / "dags" / "dag.py").write_text(dag, encoding="utf-8")
-    (root / "dagroute.toml").write_text(INVENTORY, encoding="utf-8")
+    (root / "dagroute.toml").write_text(inventory, encoding="utf-8")
     outcome = invoke(
         root,
-        ["routes", "dags", "--inventory", "dagroute.toml", "--no-cache", "--format", output],
+        [
+            "routes",
+            "dags",
+            "--inventory",
+            "dagroute.toml",
+            "--no-cache",
+            "--format",
+            output,
+            *extra,
+        ],
         monkeypatch,
     )
     assert outcome.exit_code == 0, outcome.stderr
@@ -108,16 +127,22 @@ def test_csv(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert routes(tmp_path, monkeypatch, "csv") == CSV
 
 
+def test_csv_lines_end_in_a_line_feed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Read from a file: no line-ending translation on the way can hide a carriage return."""
+    assert routes(tmp_path, monkeypatch, "csv", extra=("--output-file", "routes.csv")) == ""
+    assert (tmp_path / "routes.csv").read_bytes() == CSV.encode("utf-8")
+
+
 def test_json_summary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     text = routes(tmp_path, monkeypatch, "json")
     assert text.startswith('{\n  "version": 1,\n  "tasks": [\n    {\n      "file": ')
     document = json.loads(text)
     assert document["summary"] == {
-        "tasks": 8,
+        "tasks": 9,
         "unresolved_tasks": 3,
-        "tasks_per_queue": {"main": 6, "reports": 1},
-        "tasks_per_executor": {"(default)": 5, "KubernetesExecutor": 1, "LocalExecutor": 1},
-        "unserved_queues": ["reports"],
+        "tasks_per_queue": {"gpu": 1, "main": 6, "reports": 1},
+        "tasks_per_executor": {"(default)": 6, "KubernetesExecutor": 1, "LocalExecutor": 1},
+        "unserved_queues": ["gpu", "reports"],
         "unused_worker_queues": ["spare"],
     }
     by_id = {task["task_id"]: task for task in document["tasks"]}
@@ -136,3 +161,17 @@ def test_an_empty_repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
         queues used but unserved: none
         worker queues no task uses: main, spare
         """)
+
+
+def test_a_deployment_whose_worker_queues_are_all_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dag = (
+        DAG.split("with DAG", maxsplit=1)[0]
+        + 'with DAG("r"):\n    BashOperator(task_id="t", bash_command="x")\n'
+    )
+    inventory = INVENTORY.replace('queues = ["main", "spare"]', 'queues = ["main"]')
+    table = routes(tmp_path, monkeypatch, "table", dag=dag, inventory=inventory)
+    assert table.endswith(
+        "per queue: main=1\nqueues used but unserved: none\nworker queues no task uses: none\n"
+    )
