@@ -42,6 +42,7 @@ FOLDED = [
     ("pool_slots", "2 * 3 * N"),
     ("pool_slots", "[1, 2, 3][1]"),
     ("pool_slots", "{1: 4}[1]"),
+    ("pool_slots", "1000000000000000 * 1"),
 ]
 
 UNRESOLVED = [
@@ -49,6 +50,7 @@ UNRESOLVED = [
     ("queue", '"a" + N', "'+' on values of different types"),
     ("queue", '"ab" * 2', "'*' on values that are not numbers"),
     ("pool_slots", "100000000 * 100000000", "a product too large to fold"),
+    ("pool_slots", "1000000000000001 * 1", "a product too large to fold"),
     ("queue", '"{:>1000000000}".format("a")', "str.format that cannot be folded"),
     ("queue", '"{}".format(NAMES)', "str.format that cannot be folded"),
     ("queue", '"%1000000s" % "a"', "'%' formatting that cannot be folded"),
@@ -108,3 +110,32 @@ def test_unfoldable_values_are_unknown_with_the_reason(
         assert task[field] is None, expression
         assert task["unresolved"] == [field], expression
         assert task["reasons"] == {field: reason}, expression
+
+
+def nested(levels: int) -> str:
+    text = '"q"'
+    for _ in range(levels):
+        text = f'{{"a": {text}}}'
+    return text
+
+
+def test_nesting_is_followed_to_the_bound_and_no_further(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Evaluation stops at a fixed depth (``MAX_DEPTH``), and says so; the levels below are
+    where that bound falls for a dict and for a list holding it, each lookup counting."""
+    keys = '["a"]'
+    cases = [
+        ("queue", nested(21) + keys * 21),
+        ("queue", nested(22) + keys * 22),
+        ("queue", f"[{nested(20)}][0]" + keys * 20),
+        ("queue", f"[{nested(21)}][0]" + keys * 21),
+    ]
+    tasks = routes_of(tmp_path, monkeypatch, cases)
+    assert [task["queue"] for task in tasks] == ["q", None, "q", None]
+    assert [task["reasons"] for task in tasks] == [
+        {},
+        {"queue": "expression nested too deeply"},
+        {},
+        {"queue": "expression nested too deeply"},
+    ]
