@@ -63,7 +63,7 @@ def test_an_executor_without_workers(tmp_path: Path, monkeypatch: pytest.MonkeyP
     no_celery_worker = INVENTORY.replace('name = "celery"', 'name = "gone"').replace(
         'executor = "CeleryExecutor"\nqueues', 'executor = "KubernetesExecutor"\nqueues'
     )
-    source = SOURCE.split("with DAG")[0] + (
+    source = SOURCE.split("with DAG", maxsplit=1)[0] + (
         'with DAG("order"):\n    BashOperator(task_id="lost", bash_command="x")\n'
     )
     outcome = lint(tmp_path, source, monkeypatch, inventory=no_celery_worker)
