@@ -72,3 +72,17 @@ def test_an_executor_without_workers(tmp_path: Path, monkeypatch: pytest.MonkeyP
         "task 'lost' in dag 'order' routes to queue 'main', but no CeleryExecutor worker is "
         "declared; it will stay queued and never start"
     )
+
+
+def test_an_unknown_executor(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = SOURCE.split("with DAG", maxsplit=1)[0] + (
+        'with DAG("order"):\n'
+        '    BashOperator(task_id="edge", bash_command="x", executor="EdgeExecutor")\n'
+    )
+    outcome = lint(tmp_path, source, monkeypatch, inventory=INVENTORY)
+    assert [(d["code"], d["line"], d["column"]) for d in outcome.diagnostics] == [("DRL103", 8, 5)]
+    assert outcome.diagnostics[0]["message"] == (
+        "task 'edge' in dag 'order' names executor 'EdgeExecutor' (argument), which the "
+        "deployment does not configure (configured: CeleryExecutor, KubernetesExecutor); "
+        "Airflow rejects the whole DAG at parse time with UnknownExecutorException"
+    )

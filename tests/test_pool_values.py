@@ -40,3 +40,19 @@ def test_the_same_values_as_the_right_type_are(
     )
     outcome = lint(tmp_path, source, monkeypatch, inventory=INVENTORY)
     assert [(d["code"], d["line"]) for d in outcome.diagnostics] == [("DRL301", 5), ("DRL302", 6)]
+
+
+def test_slots_below_one_after_slots_that_cannot_be_known(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = (
+        "import os\n"
+        + IMPORTS
+        + '\nwith DAG("pools"):\n'
+        + '    BashOperator(task_id="t", bash_command="x", pool_slots=int(os.environ["S"]))\n'
+        + '    BashOperator(task_id="u", bash_command="x", pool_slots=0)\n'
+    )
+    outcome = lint(tmp_path, source, monkeypatch, inventory=INVENTORY)
+    assert [(d["code"], d["line"]) for d in outcome.diagnostics if d["code"] != "DRL105"] == [
+        ("DRL302", 7)
+    ]
