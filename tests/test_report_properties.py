@@ -85,7 +85,7 @@ def build(
     group_tasks = [spec for spec in tasks if spec.in_group]
     ordered = [spec for spec in tasks if not spec.in_group] + group_tasks
     for number, spec in enumerate(ordered):
-        if spec is (group_tasks[0] if group_tasks else None):
+        if spec.in_group and number == len(ordered) - len(group_tasks):
             group_args = f', default_args={{"{field}": "{group_default}"}}' if group_default else ""
             lines.append(f'    with TaskGroup("grp"{group_args}):')
         indent = "        " if spec.in_group else "    "
