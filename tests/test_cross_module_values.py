@@ -58,3 +58,36 @@ def test_imported_constants(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     for (expression, value, reason), task in zip(CASES, tasks):
         assert task["queue"] == value, expression
         assert task["reasons"] == ({} if reason is None else {"queue": reason}), expression
+
+
+def test_imported_dicts_and_lists_build_tasks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = {
+        **FILES,
+        "dags/common/kwargs.py": (
+            'KWARGS = {"queue": "kw", "pool_slots": 2}\nARGS = {"default": {"queue": "da"}}\n'
+            'TABLES = [{"name": "a", "queue": "qa"}, {"name": "b", "queue": "qb"}]\n'
+        ),
+        "dags/dag.py": (
+            "from common.kwargs import ARGS, KWARGS, TABLES\n\n"
+            "from airflow.providers.standard.operators.bash import BashOperator\n"
+            "from airflow.sdk import DAG\n\n"
+            'with DAG("defs", default_args=ARGS["default"]):\n'
+            '    BashOperator(task_id="spread", bash_command="x", **KWARGS)\n'
+            '    BashOperator(task_id="inherits", bash_command="x")\n'
+            "    for table in TABLES:\n"
+            '        BashOperator(task_id=table["name"], bash_command="x", queue=table["queue"])\n'
+        ),
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    outcome = invoke(tmp_path, ["routes", "dags", "--no-cache", "--format", "json"], monkeypatch)
+    tasks = json.loads(outcome.stdout)["tasks"]
+    assert [(t["task_id"], t["queue"], t["pool_slots"], t["reasons"]) for t in tasks] == [
+        ("spread", "kw", 2, {}),
+        ("inherits", "da", 1, {}),
+        ("a", "qa", 1, {}),
+        ("b", "qb", 1, {}),
+    ]
