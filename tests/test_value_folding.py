@@ -43,6 +43,9 @@ FOLDED = [
     ("pool_slots", "[1, 2, 3][1]"),
     ("pool_slots", "{1: 4}[1]"),
     ("pool_slots", "1000000000000000 * 1"),
+    ("pool_slots", "{**{1: 2}, 3: 4}[3]"),
+    ("pool_slots", "{**{1: 2}, 3: 4}[1]"),
+    ("pool_slots", "{**{1: 2}, **{1: 5}}[1]"),
 ]
 
 UNRESOLVED = [
@@ -61,6 +64,9 @@ UNRESOLVED = [
     ("queue", "NAMES[5]", "subscript that fails at parse time"),
     ("queue", '{**NAMES}["a"]', "not a dict"),
     ("queue", "Path(N).name", "a path that is not a string"),
+    ("queue", 'N.format("a")', "str.format that cannot be folded"),
+    ("pool_slots", "{**NAMES}[0]", "a ** spread of something that is not a dict"),
+    ("pool_slots", "{NAMES: 1}[0]", "an unhashable dict key"),
 ]
 
 
