@@ -65,3 +65,24 @@ def test_task_ids(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
             assert task["reasons"] == {"task_id": UNKNOWN}
         else:
             assert task["unresolved"] == []
+
+
+def test_a_task_group_function_called_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``@task_group`` suffixes a repeated group id (``grp__1``), and its tasks follow it."""
+    (tmp_path / "dags").mkdir()
+    (tmp_path / "dags" / "dag.py").write_text(
+        "from airflow.providers.standard.operators.bash import BashOperator\n"
+        "from airflow.sdk import DAG, task_group\n\n"
+        "@task_group\n"
+        "def grp():\n"
+        '    BashOperator(task_id="t", bash_command="x")\n\n'
+        'with DAG("groups"):\n'
+        "    grp()\n"
+        "    grp()\n",
+        encoding="utf-8",
+    )
+    outcome = invoke(tmp_path, ["routes", "dags", "--no-cache", "--format", "json"], monkeypatch)
+    tasks = json.loads(outcome.stdout)["tasks"]
+    assert [task["task_id"] for task in tasks] == ["grp.t", "grp__1.t"]
