@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
+import tempfile
 import textwrap
 from pathlib import Path
 
-from dagroute_lint.config import Settings
+from dagroute_lint.config import Settings, load_settings
 from dagroute_lint.deployment.inventory import Inventory, load_inventory
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.pipeline.runner import Report, run
@@ -114,3 +116,61 @@ def run_command(
         check=False,
         timeout=600,
     )
+
+
+def lint_files(
+    files: dict[str, str | bytes],
+    inventory: str | None = None,
+    select: tuple[str, ...] = ("ALL",),
+) -> list[Diagnostic]:
+    """Diagnostics of a small repository given as ``{relative path: content}``, as the command
+    line reports them when run from its root on ``dags/``.
+
+    The pipeline reads files from disk (sibling modules are looked up on the import roots), so the
+    repository is written to a temporary folder that is removed again; paths in the diagnostics
+    are relative to its root, as for a user who runs ``dagroute-lint`` there. ``str`` contents are
+    dedented (inline sources), ``bytes`` are written as they are (undecodable files). A
+    ``pyproject.toml`` in ``files`` supplies ``[tool.dagroute-lint]`` settings; ``inventory`` is
+    the TOML text of ``dagroute.toml`` (``None``: no inventory). This is the one place that calls
+    the pipeline for in-memory sources.
+    """
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder).resolve()
+        for name, content in files.items():
+            path = root / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, bytes):
+                path.write_bytes(content)
+            else:
+                path.write_text(textwrap.dedent(content).lstrip("\n"), encoding="utf-8")
+        if "pyproject.toml" not in files:
+            (root / "pyproject.toml").write_text("[tool.dagroute-lint]\n", encoding="utf-8")
+        if inventory is not None:
+            (root / "dagroute.toml").write_text(textwrap.dedent(inventory), encoding="utf-8")
+        previous = Path.cwd()
+        os.chdir(root)
+        try:
+            settings = load_settings(None, root).with_overrides(select=select)
+            return run(["dags"], settings, settings.load_inventory()).diagnostics
+        finally:
+            os.chdir(previous)
+
+
+def lint_source(
+    source: str | bytes,
+    inventory: str | None = None,
+    select: tuple[str, ...] = ("ALL",),
+    files: dict[str, str | bytes] | None = None,
+    path: str = "dags/dag.py",
+) -> list[Diagnostic]:
+    """Diagnostics of one DAG file's source, linted as ``path`` beside ``files``.
+
+    >>> [d.code for d in lint_source('''
+    ...     from airflow.sdk import DAG
+    ...     from airflow.providers.standard.operators.bash import BashOperator
+    ...     with DAG("lab"):
+    ...         BashOperator(task_id="t", bash_command="x", queue="reports")
+    ... ''', inventory=CELERY_K8S, select=("DRL101",))]
+    ['DRL101']
+    """
+    return lint_files({path: source, **(files or {})}, inventory, select)

@@ -26,7 +26,7 @@ GRAPH: dict[str, set[str]] = graph_script.import_graph()
 
 # Lowest first. A module may import its own stage and any stage listed before it, never after.
 STAGES: tuple[tuple[str, ...], ...] = (
-    ("dagroute_lint", "errors", "model", "diagnostics"),  # the contracts between stages
+    ("dagroute_lint", "errors", "model", "diagnostics", "wording"),  # what every stage shares
     ("catalog",),
     ("sources",),
     ("deployment",),
@@ -36,7 +36,8 @@ STAGES: tuple[tuple[str, ...], ...] = (
     ("formatters",),
     ("config",),
     ("pipeline",),
-    ("cli", "flake8_plugin", "fix", "__main__"),  # front ends
+    ("acceptance",),  # deployment acceptance: lints with inventories and compares
+    ("cli", "flake8_plugin", "fix", "server", "__main__"),  # front ends
 )
 RANK = {name: rank for rank, names in enumerate(STAGES) for name in names}
 LIBCST_ALLOWED = ("dagroute_lint.extract", "dagroute_lint.fix")
@@ -56,6 +57,7 @@ def test_the_package_root_holds_only_front_ends_and_contracts() -> None:
     folders = {p.name for p in (REPO / "dagroute_lint").iterdir() if p.is_dir()} - {"__pycache__"}
     assert set(root) - folders == {
         "__main__", "cli", "config", "diagnostics", "errors", "fix", "flake8_plugin", "model",
+        "wording",
     }  # fmt: skip
 
 

@@ -103,16 +103,13 @@ with DAG("lab", default_args={"deferrable": True}):
 
 
 def test_unknown_deferrable_is_listed_as_unresolved_in_routes(tmp_path: Path) -> None:
-    tasks = routes(
-        tmp_path,
-        HEADER
-        + """
+    source = """
 with DAG("lab", default_args={"deferrable": True}):
     S3KeySensor(task_id="s3", bucket_key="k")
     TimeSensorAsync(task_id="wait", target_time=None)
-""",
-    )
-    document = json.loads(format_routes_json(list(tasks.values()), None))
+"""
+    report = lint_repo(tmp_path, {"dags/dag.py": HEADER + source}, inventory=None)
+    document = json.loads(format_routes_json(report.repository))
     s3, wait = document["tasks"]
     assert (s3["deferrable"], "deferrable" in s3["unresolved"]) == (None, True)
     assert "only if its __init__ takes it" in s3["reasons"]["deferrable"]

@@ -128,8 +128,9 @@ def test_empty_alias_registers_no_alias_as_airflow_does() -> None:
             "fast:Celery",
             3,
             "'fast:Celery': the part after ':' must be a module path or a core executor name "
-            f"({CORE_3}) (Airflow: Incorrectly formatted executor configuration. Second portion "
-            "of an executor configuration must be a module path but received: Celery)",
+            f"({CORE_3}); did you mean 'CeleryExecutor'? (Airflow: Incorrectly formatted "
+            "executor configuration. Second portion of an executor configuration must be a module "
+            "path but received: Celery)",
             0,
         ),
         (

@@ -38,9 +38,7 @@ def test_suppressed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, comment: st
     assert outcome.exit_code == 0
 
 
-@pytest.mark.parametrize(
-    "comment", ["# noqa: drl102", "# noqa: DRL1", "# noqa: drl1010", "# no qa: DRL101"]
-)
+@pytest.mark.parametrize("comment", ["# noqa: drl102", "# noqa: drl1010", "# no qa: DRL101"])
 def test_not_suppressed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, comment: str) -> None:
     outcome = lint(tmp_path, unserved(comment), monkeypatch)
     assert [(d["code"], d["line"]) for d in outcome.diagnostics] == [("DRL101", 5)]

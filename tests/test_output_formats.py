@@ -32,17 +32,25 @@ def test_json_document() -> None:
             "file": "dags/a.py",
             "line": 3,
             "column": 5,
+            "end_line": null,
+            "end_column": null,
             "code": "DRL101",
             "name": "unserved-queue",
-            "message": "no worker"
+            "severity": "error",
+            "message": "no worker",
+            "fix": null
           },
           {
             "file": "dags/b.py",
             "line": 1,
             "column": 1,
+            "end_line": null,
+            "end_column": null,
             "code": "XYZ100",
             "name": null,
-            "message": "a plugin's"
+            "severity": "error",
+            "message": "a plugin's",
+            "fix": null
           }
         ]
         """)

@@ -62,9 +62,7 @@ from dagroute_lint.rules import Rule
 def check(context):
     for task in context.tasks:
         if "retries" not in task.task.arguments.named:
-            yield context.report(
-                task.task.position, "XYZ100", f"task {task.task_id!r} sets no retries"
-            )
+            yield context.report(task.task.position, f"task {task.task_id!r} sets no retries")
 
 
 RULES = [
@@ -74,7 +72,6 @@ RULES = [
         summary="a task that sets no retries",
         boundary="execution",
         check=check,
-        needs_inventory=False,
     )
 ]
 '''
@@ -122,7 +119,7 @@ def run_installed(command: Path, repo: Path, *args: str) -> subprocess.Completed
 def test_installed_plugin_rule_runs_and_honours_noqa(plugin_venv: Path, repo: Path) -> None:
     result = run_installed(plugin_venv, repo, "dags")
     assert result.returncode == 1, result.stderr
-    assert result.stdout == "dags/dag.py:4:5: XYZ100 task 'build' sets no retries\n"
+    assert result.stdout == "dags/dag.py:4:5: XYZ100 [error] task 'build' sets no retries\n"
 
 
 def test_installed_plugin_rule_is_selected_and_ignored_like_ours(
@@ -162,11 +159,12 @@ def test_unknown_plugin_code_is_still_a_usage_error(plugin_venv: Path, repo: Pat
 # --- broken packs, loaded in this process -------------------------------------------------------
 
 BROKEN_PACK = """
-from dagroute_lint.rules import Rule
+from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.rules import DeploymentRule, Rule
 
 
 def check(context):
-    yield context.report(context.tasks[0].task.position, "ABC100", "fires")
+    yield context.report(context.tasks[0].task.position, "fires")
 
 
 def crashing(context):
@@ -174,10 +172,23 @@ def crashing(context):
     yield
 
 
-def rule(code, check=check):
-    return Rule(
-        code=code, name="n", summary="s", boundary="parse", check=check, needs_inventory=False
-    )
+def forging(context):
+    yield Diagnostic(context.module.path, 1, 1, "DRL101", "forged")
+
+
+def old_api(context):
+    yield context.report(context.tasks[0].task.position, "ABC600", "fires")
+
+
+def deployed(context):
+    queue = context.inventory.default_queue
+    for task, placement in context.placed:
+        workers = ", ".join(worker.name for worker in placement.workers)
+        yield context.report(task.task.position, f"{task.task_id} on {queue}: {workers}")
+
+
+def rule(code, check=check, severity="error"):
+    return Rule(code=code, name="n", summary="s", boundary="parse", check=check, severity=severity)
 
 
 ONE = rule("ABC100")
@@ -188,6 +199,12 @@ LOWERCASE = rule("abc100")
 NOT_A_RULE = "ABC100"
 MIXED = [rule("ABC300"), object()]
 CRASHING = rule("ABC400", crashing)
+FORGING = rule("ABC500", forging)
+OLD_API = rule("ABC600", old_api)
+WARNING = rule("ABC800", severity="warning")
+DEPLOYED = DeploymentRule(
+    code="ABC700", name="d", summary="s", boundary="dispatch", check=deployed
+)
 """
 
 
@@ -218,9 +235,9 @@ def test_a_rule_or_an_iterable_of_rules(pack: str) -> None:
         (["{pack}:LOWERCASE"], "rule code 'abc100' must be capital letters then digits"),
         (
             ["{pack}:NOT_A_RULE"],
-            "expected a dagroute_lint.rules.Rule or an iterable of them, got str",
+            "expected a dagroute_lint.rules.Rule or DeploymentRule or an iterable of them, got str",
         ),
-        (["{pack}:MIXED"], "item 1 is not a dagroute_lint.rules.Rule (object)"),
+        (["{pack}:MIXED"], "item 1 is not a dagroute_lint.rules.Rule or DeploymentRule (object)"),
         (["{pack}:MISSING"], "failed to load: AttributeError"),
         (["no_such_pack_module:RULES"], "failed to load: ModuleNotFoundError"),
     ],
@@ -269,10 +286,63 @@ def test_a_crashing_plugin_rule_names_itself_and_the_file(
     installed(entry("ok", f"{pack}:ONE"), entry("crash", f"{pack}:CRASHING"))
     result = CliRunner().invoke(main, ["dags", "--select", "ABC100"])
     assert result.exit_code == 1
-    assert "ABC100 fires" in result.stdout
+    assert "ABC100 [error] fires" in result.stdout
     result = CliRunner().invoke(main, ["dags", "--quiet"])
     assert result.exit_code == 2
     assert result.stderr == (
         f"dagroute-lint: rule ABC400 from plugin 'crash = {pack}:CRASHING' failed on "
         "dags/dag.py: ValueError: boom\n"
     )
+
+
+def test_a_plugin_rule_cannot_report_another_rules_code(
+    pack: str, installed: Callable[..., None]
+) -> None:
+    installed(entry("forge", f"{pack}:FORGING"))
+    result = CliRunner().invoke(main, ["dags", "--quiet"])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"dagroute-lint: rule ABC500 from plugin 'forge = {pack}:FORGING' reported code DRL101 "
+        "on dags/dag.py; a rule reports only its own code, through context.report()\n"
+    )
+
+
+def test_a_plugin_on_the_old_report_signature_is_an_error_not_a_wrong_message(
+    pack: str, installed: Callable[..., None]
+) -> None:
+    """``report(position, code, message)`` would otherwise pass the message as the fix."""
+    installed(entry("old", f"{pack}:OLD_API"))
+    result = CliRunner().invoke(main, ["dags", "--quiet"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(
+        f"dagroute-lint: rule ABC600 from plugin 'old = {pack}:OLD_API' failed on dags/dag.py: "
+        "TypeError: "
+    )
+
+
+def test_plugin_diagnostics_carry_the_rules_code_and_severity(
+    pack: str, installed: Callable[..., None]
+) -> None:
+    installed(entry("warn", f"{pack}:WARNING"))
+    result = CliRunner().invoke(main, ["dags", "--format", "sarif"])
+    assert result.exit_code == 1
+    (sarif_result,) = json.loads(result.stdout)["runs"][0]["results"]
+    assert (sarif_result["ruleId"], sarif_result["message"]["text"]) == ("ABC800", "fires")
+    assert sarif_result["level"] == "warning"
+
+
+def test_a_deployment_rule_runs_only_with_an_inventory(
+    pack: str, installed: Callable[..., None], tmp_path: Path
+) -> None:
+    installed(entry("deployed", f"{pack}:DEPLOYED"))
+    without = CliRunner().invoke(main, ["dags", "--select", "ABC700"])
+    assert (without.exit_code, without.stdout) == (0, "")
+    (tmp_path / "dagroute.toml").write_text(CELERY_K8S, encoding="utf-8")
+    with_inventory = CliRunner().invoke(main, ["dags", "--select", "ABC700"])
+    assert with_inventory.exit_code == 1, with_inventory.stderr
+    assert with_inventory.stdout.splitlines() == [
+        "dags/dag.py:4:5: ABC700 [error] build on default: celery-general",
+        "dags/dag.py:5:5: ABC700 [error] noqa on default: celery-general",
+        "dags/dag.py:6:5: ABC700 [error] safe on default: celery-general",
+    ]

@@ -91,14 +91,29 @@ def test_explain_prints_the_page(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 
 
 def test_explain_unknown_code_exits_two_with_suggestions() -> None:
-    result = CliRunner().invoke(main, ["explain", "DRL10"])
+    result = CliRunner().invoke(main, ["explain", "DRL1011"])
     assert result.exit_code == 2
     assert result.stdout == ""
-    assert result.stderr.startswith("dagroute-lint: unknown rule 'DRL10'; did you mean DRL10")
+    assert result.stderr.startswith("dagroute-lint: unknown rule 'DRL1011'; did you mean DRL101")
+    by_name = CliRunner().invoke(main, ["explain", "unserved-queu"])
+    assert by_name.stderr.startswith(
+        "dagroute-lint: unknown rule 'unserved-queu'; did you mean DRL101"
+    )
     far = CliRunner().invoke(main, ["explain", "nothing-like-it"])
     assert far.exit_code == 2
     assert "did you mean" not in far.stderr
     assert "`dagroute-lint rules` lists every rule" in far.stderr
+
+
+def test_explain_a_code_prefix_names_its_family() -> None:
+    result = CliRunner().invoke(main, ["explain", "DRL1"])
+    assert result.exit_code == 2
+    family = sorted(rule.code for rule in RULES if rule.code.startswith("DRL1"))
+    assert result.stderr == (
+        f"dagroute-lint: unknown rule 'DRL1': it is a prefix of {family[0]}..{family[-1]}; "
+        "explain takes one rule's code or name\n"
+    )
+    assert "DRL501" not in result.stderr
 
 
 def test_explain_without_a_page_exits_two(monkeypatch: pytest.MonkeyPatch) -> None:

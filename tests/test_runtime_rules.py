@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dagroute_lint.deployment.inventory import load_inventory
-from dagroute_lint.resolve.placement import place
-from dagroute_lint.rules import RULES_BY_CODE
+from dagroute_lint.rules.registry import rule_by_code
 from tests.helpers import codes, lint_repo, write_repo
 
 # Two Celery workers share the queue `ml`; only `celery-ml` has scikit-learn. Kubernetes pods
@@ -501,17 +499,17 @@ with DAG("lab"):
         },
         inventory_text,
     )
-    inventory = load_inventory(tmp_path / "dagroute.toml")
     placed = {
-        task.task_id: [worker.name for worker in place(task, inventory).workers]
-        for task in report.tasks
+        task.task_id: [worker.name for worker in placement.workers]
+        for task, placement in report.repository.placed
     }
     assert placed == {"gpu": ["edge-any", "edge-gpu"], "rare": ["edge-any"]}
     assert codes(report) == []
 
 
 def test_rule_is_registered_with_its_boundary() -> None:
-    rule = RULES_BY_CODE["DRL203"]
+    rule = rule_by_code("DRL203")
+    assert rule is not None
     assert (rule.name, rule.boundary, rule.needs_inventory) == (
         "package-missing-on-worker",
         "startup",

@@ -98,27 +98,6 @@ def provider_for_module(module: str, airflow_major: int) -> str | None:
     return _moves().module_provider2.get(module)
 
 
-def provider_for_import(module: str, name: str | None, airflow_major: int) -> str | None:
-    """Like ``provider_for_module`` for ``from module import name``, which can be more precise.
-
-    ``airflow.operators.python`` needs the standard provider for ``PythonOperator`` but not for
-    ``get_current_context``, which moved to the task SDK; and ``from airflow.providers.cncf import
-    kubernetes`` names a provider only through the imported name.
-    """
-    if name is not None and provider_id(module) is None:
-        row = _lookup(module, name)
-        if row is not None:
-            if airflow_major >= 3:
-                return None if row.removed else row.distribution
-            return row.airflow2_distribution
-        submodule = provider_for_module(f"{module}.{name}", airflow_major)
-        if submodule is not None:
-            return submodule
-    elif name is not None:
-        return provider_for_module(f"{module}.{name}", airflow_major)
-    return provider_for_module(module, airflow_major)
-
-
 def provider_for_decorator(kind: str, airflow_major: int) -> str | None:
     """The provider that registers ``@task.<kind>`` (``"python"`` for a bare ``@task``).
 
@@ -161,11 +140,6 @@ def shim_module_names(module: str) -> frozenset[str] | None:
 def import_moves() -> tuple[Move, ...]:
     """Every row of the shipped moves table, ``*`` rows included as stored."""
     return _moves().rows
-
-
-def known_provider_ids() -> frozenset[str]:
-    """The Apache provider ids of the shipped table (``cncf.kubernetes``, ``standard``, ...)."""
-    return _provider_ids().ids
 
 
 def provider_id(module: str, known_ids: Collection[str] | None = None) -> str | None:

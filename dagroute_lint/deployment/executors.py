@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+
+from dagroute_lint.wording import did_you_mean
 
 # Built-in names and the module paths ExecutorLoader maps them to (``ExecutorLoader.executors`` in
 # airflow-core/src/airflow/executors/executor_loader.py, 3.3.2; the 2.10 loader has all seven).
@@ -171,11 +172,6 @@ def _is_module_path(text: str) -> bool:
     return len(parts) >= 2 and all(_IDENTIFIER.fullmatch(part) for part in parts)
 
 
-def _close_core_name(name: str, core: Mapping[str, str]) -> str:
-    close = difflib.get_close_matches(name, list(core), n=1, cutoff=0.8)
-    return f"; did you mean '{close[0]}'?" if close else ""
-
-
 def _not_importable(name: str, core: Mapping[str, str]) -> str:
     """Why a dotless non-core name cannot be an executor, with the likely intended spelling."""
     provider_path = PROVIDER_EXECUTOR_PATHS.get(name)
@@ -183,7 +179,7 @@ def _not_importable(name: str, core: Mapping[str, str]) -> str:
         return f"'{name}' is not a core executor name; configure it by module path: {provider_path}"
     return (
         f"'{name}' is neither a core executor name ({', '.join(core)}) nor a module path such "
-        f"as my_company.executors.MyExecutor{_close_core_name(name, core)}"
+        f"as my_company.executors.MyExecutor{did_you_mean(name, core)}"
     )
 
 
@@ -244,7 +240,7 @@ def parse_executor_entry(written: str, airflow_major: int | None) -> ExecutorEnt
         else:
             reason = (
                 "the part after ':' must be a module path or a core executor name "
-                f"({', '.join(core)}){_close_core_name(target, core)}"
+                f"({', '.join(core)}){did_you_mean(target, core)}"
             )
         raise ValueError(
             f"'{written}': {reason} (Airflow: Incorrectly formatted executor configuration. "

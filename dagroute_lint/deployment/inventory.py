@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -11,6 +10,7 @@ from datetime import date, datetime, time
 from pathlib import Path
 from typing import NoReturn
 
+from dagroute_lint.catalog.airflow_defaults import DEFAULT_POOL, DEFAULT_POOL_SIZE, DEFAULT_QUEUE
 from dagroute_lint.catalog.providers import PROVIDER_PREFIX, canonical_distribution, canonical_name
 from dagroute_lint.deployment.executors import (
     DEFAULT_EXECUTOR_2,
@@ -24,17 +24,12 @@ from dagroute_lint.deployment.executors import (
 from dagroute_lint.deployment.requirements import parse_requirement, release_tuple
 from dagroute_lint.deployment.toml import toml
 from dagroute_lint.errors import ConfigError
+from dagroute_lint.wording import close_matches, did_you_mean
 
-# Airflow's ``[operators] default_queue`` default (semantics §1.2).
-DEFAULT_QUEUE = "default"
-# ``default_pool`` always exists: it is created at DB init with
-# ``[core] default_pool_task_slot_count`` = 128 and cannot be deleted (semantics §4).
-DEFAULT_POOL = "default_pool"
-DEFAULT_POOL_SLOTS = 128
 # Multiple executors (AIP-61) and the ``alias:`` syntax arrived in Airflow 2.10.
 MULTI_EXECUTOR_SINCE = (2, 10)
 SUPPORTED_AIRFLOW_MAJORS = (2, 3)
-RUNTIME_LABELS = ("code_version", "artifact_contract", "credential_source")
+RUNTIME_LABELS = ("code_version", "runtime_version", "artifact_contract", "credential_source")
 
 _TOP_KEYS = ("deployment", "workers", "runtimes", "pools", "connections")
 _DEPLOYMENT_KEYS = (
@@ -247,7 +242,7 @@ class _Loader:
     def keys(self, table: Mapping[str, object], path: str, allowed: tuple[str, ...]) -> None:
         for key in table:
             if key not in allowed:
-                close = difflib.get_close_matches(key, allowed, n=1)
+                close = close_matches(key, allowed)
                 hint = (
                     f"did you mean {_quote(close[0])}?"
                     if close
@@ -278,8 +273,7 @@ class _Loader:
         name = self.string(value, path, "base")
         if name not in runtimes:
             defined = f"defined: {_choices(runtimes)}" if runtimes else "no [runtimes] are defined"
-            close = difflib.get_close_matches(name, list(runtimes), n=1)
-            hint = f"; did you mean {_quote(close[0])}?" if close else ""
+            hint = did_you_mean(name, runtimes, quote=_quote)
             self.fail(path, f"runtime {_quote(name)} is not defined ({defined}){hint}")
         return name
 
@@ -528,7 +522,7 @@ class _Loader:
         if entry is None:
             names = [e.display_name for e in executors] + [e.class_name for e in executors]
             same_but_case = [known for known in names if known.lower() == name.lower()]
-            close = same_but_case or difflib.get_close_matches(name, names, n=1, cutoff=0.8)
+            close = same_but_case or close_matches(name, names)
             hint = f"; did you mean {_quote(close[0])}?" if close else ""
             if same_but_case:
                 # lookup_executor_name_by_str compares exact strings (semantics §3.2).
@@ -574,7 +568,7 @@ class _Loader:
             if slots < 1 and slots != -1:
                 self.fail(path, f"pool size must be at least 1, or -1 for unlimited; got {slots}")
             pools[name] = slots
-        pools.setdefault(DEFAULT_POOL, DEFAULT_POOL_SLOTS)
+        pools.setdefault(DEFAULT_POOL, DEFAULT_POOL_SIZE)
         return pools
 
     def connections(self, value: object) -> frozenset[str]:

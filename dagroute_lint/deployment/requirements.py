@@ -1,4 +1,4 @@
-"""Parse requirement strings such as ``amazon>=9`` and compare PEP 440 versions."""
+"""Parse requirement strings such as ``amazon>=9`` and check their PEP 440 specifiers."""
 
 from __future__ import annotations
 
@@ -29,7 +29,6 @@ _VERSION = r"""
 _VERSION_RE = re.compile(_VERSION, re.VERBOSE | re.IGNORECASE)
 _PREFIX_RE = re.compile(r"v?(?:[0-9]+!)?[0-9]+(?:\.[0-9]+)*\.\*", re.IGNORECASE)
 _CLAUSE_RE = re.compile(r"\s*(?P<op>~=|===|==|!=|<=|>=|<|>)\s*(?P<version>[^\s,]*)\s*")
-_PRE_RANK = {"a": 0, "alpha": 0, "b": 1, "beta": 1, "c": 2, "rc": 2, "pre": 2, "preview": 2}
 
 
 def _quote(text: str) -> str:
@@ -114,128 +113,9 @@ def _check_clause(op: str, version: str) -> None:
         raise ValueError(f"invalid version specifier '{op}{version}' (~= needs at least X.Y)")
 
 
-@dataclass(frozen=True, order=True)
-class _Version:
-    """A PEP 440 version reduced to a sort key; ``local`` is kept aside for ``==``."""
-
-    epoch: int
-    release: tuple[int, ...]
-    pre: tuple[int, ...]
-    post: tuple[int, ...]
-    dev: tuple[int, ...]
-    local: str | None
-
-    @property
-    def is_prerelease(self) -> bool:
-        return self.pre[0] == 0 or self.dev[0] == 0
-
-    @property
-    def is_postrelease(self) -> bool:
-        return self.post[0] == 0
-
-
-def _parse_version(text: str) -> _Version:
-    match = _VERSION_RE.fullmatch(text.strip())
-    if match is None:
-        raise ValueError(f"invalid version '{text}'")
-    release = tuple(int(part) for part in match.group("release").split("."))
-    while len(release) > 1 and release[-1] == 0:
-        release = release[:-1]  # 1.0 == 1.0.0
-    pre_l, post_n, dev_l = match.group("pre_l"), None, match.group("dev_l")
-    if match.group("post"):
-        post_n = int(match.group("post_n1") or match.group("post_n2") or 0)
-    # Sort order from PEP 440: X.devN < X.aN < X.bN < X.rcN < X < X.postN.
-    if pre_l:
-        pre: tuple[int, ...] = (0, _PRE_RANK[pre_l.lower()], int(match.group("pre_n") or 0))
-    elif dev_l and post_n is None:
-        pre = (-1,)
-    else:
-        pre = (1,)
-    post: tuple[int, ...] = (-1,) if post_n is None else (0, post_n)
-    dev: tuple[int, ...] = (1,) if not dev_l else (0, int(match.group("dev_n") or 0))
-    local = match.group("local")
-    return _Version(
-        int(match.group("epoch") or 0), release, pre, post, dev, local.lower() if local else None
-    )
-
-
-def _public(version: _Version) -> _Version:
-    return _Version(version.epoch, version.release, version.pre, version.post, version.dev, None)
-
-
-def _base(version: _Version) -> tuple[int, tuple[int, ...]]:
-    return version.epoch, version.release
-
-
-def _release_as_written(version: str) -> tuple[int, tuple[int, ...]]:
-    """Epoch and release segments without trimming zeros: ``~=2.0`` and ``==2.0.*`` need them."""
-    match = _VERSION_RE.match(version.strip())
-    if match is None:
-        raise ValueError(f"invalid version '{version}'")
-    release = tuple(int(part) for part in match.group("release").split("."))
-    return int(match.group("epoch") or 0), release
-
-
-def _prefix_match(candidate: _Version, epoch: int, prefix: tuple[int, ...]) -> bool:
-    padded = candidate.release + (0,) * max(0, len(prefix) - len(candidate.release))
-    return candidate.epoch == epoch and padded[: len(prefix)] == prefix
-
-
-def _clause_holds(candidate: _Version, raw: str, op: str, version: str) -> bool:
-    if op == "===":
-        return raw.strip().lower() == version.lower()
-    if op in ("==", "!="):
-        if version.endswith(".*"):
-            equal = _prefix_match(candidate, *_release_as_written(version[: -len(".*")]))
-        else:
-            wanted = _parse_version(version)
-            # Without a local label in the specifier, the candidate's local label is ignored.
-            equal = (candidate if wanted.local else _public(candidate)) == wanted
-        return equal if op == "==" else not equal
-    wanted = _parse_version(version)
-    public = _public(candidate)
-    if op == "~=":
-        # ~=X.Y.Z means >=X.Y.Z together with ==X.Y.*
-        epoch, release = _release_as_written(version)
-        return public >= wanted and _prefix_match(candidate, epoch, release[:-1])
-    if op == ">=":
-        return public >= wanted
-    if op == "<=":
-        return public <= wanted
-    if op == ">":
-        # PEP 440: >V excludes post-releases of V unless V is itself a post-release.
-        if (
-            not wanted.is_postrelease
-            and candidate.is_postrelease
-            and _base(candidate) == _base(wanted)
-        ):
-            return False
-        return public > wanted
-    # op == "<": excludes pre-releases of V unless V is itself a pre-release.
-    if not wanted.is_prerelease and candidate.is_prerelease and _base(candidate) == _base(wanted):
-        return False
-    return public < wanted
-
-
-def satisfies(version: str, specifier: str) -> bool:
-    """Whether ``version`` meets every clause of ``specifier`` (``""`` accepts any version).
-
-    Unlike ``packaging``, a pre-release is judged on its value and never excluded just for
-    being a pre-release: the question here is whether a version that is installed fits.
-    """
-    candidate = _parse_version(version)
-    for clause in normalise_specifier(specifier).split(","):
-        if not clause:
-            continue
-        match = _CLAUSE_RE.fullmatch(clause)
-        assert match is not None  # normalise_specifier validated it
-        if not _clause_holds(candidate, version, match.group("op"), match.group("version")):
-            return False
-    return True
-
-
 def release_tuple(version: str) -> tuple[int, ...]:
     """The release segments of a PEP 440 version as written (``"2.10.5"`` -> ``(2, 10, 5)``)."""
-    if _VERSION_RE.fullmatch(version.strip()) is None:
+    match = _VERSION_RE.fullmatch(version.strip())
+    if match is None:
         raise ValueError(f"invalid version '{version}'")
-    return _release_as_written(version)[1]
+    return tuple(int(part) for part in match.group("release").split("."))

@@ -1,4 +1,7 @@
-"""The routing table behind ``dagroute-lint routes``: a stable JSON contract, a table, a CSV."""
+"""The routing table behind ``dagroute-lint routes``: a stable JSON contract, a table, a CSV.
+
+Every format reads the analysed repository: its tasks, and where the pipeline placed each one.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +9,9 @@ import csv
 import io
 import json
 from collections import Counter
-from collections.abc import Sequence
 
-from dagroute_lint.deployment.inventory import Inventory
 from dagroute_lint.formatters.escape import printable
-from dagroute_lint.resolve.placement import place
+from dagroute_lint.resolve.repository import Repository
 from dagroute_lint.resolve.tasks import ResolvedTask
 
 ROUTES_VERSION = 1
@@ -26,6 +27,7 @@ _COLUMNS = (
     "pool_slots",
     "deferrable",
     "mapped",
+    "conditional",
     "operator",
     "provider",
     "unresolved",
@@ -49,12 +51,15 @@ def task_record(task: ResolvedTask) -> dict[str, object]:
         "pool_slots": fields["pool_slots"].value,
         "deferrable": fields["deferrable"].value,
         "mapped": task.task.mapped,
+        "conditional": task.task.conditional,
         "unresolved": [name for name, _ in task.unresolved],
         "reasons": dict(task.unresolved),
     }
 
 
-def summary(tasks: Sequence[ResolvedTask], inventory: Inventory | None) -> dict[str, object]:
+def summary(repository: Repository) -> dict[str, object]:
+    tasks = repository.tasks
+    unseen = repository.coverage.unseen
     queues = Counter(
         str(task.fields["queue"].value) for task in tasks if task.fields["queue"].known
     )
@@ -65,17 +70,18 @@ def summary(tasks: Sequence[ResolvedTask], inventory: Inventory | None) -> dict[
     )
     result: dict[str, object] = {
         "tasks": len(tasks),
+        "dags": len({(task.module.path, task.task.dag) for task in tasks}),
+        "conditional_tasks": sum(1 for task in tasks if task.task.conditional),
+        "places_where_tasks_may_be_missing": unseen,
         "unresolved_tasks": sum(1 for task in tasks if task.unresolved),
         "tasks_per_queue": dict(sorted(queues.items())),
         "tasks_per_executor": dict(sorted(executors.items())),
     }
+    inventory = repository.inventory
     if inventory is not None:
         unserved: set[str] = set()
         used: set[str] = set()
-        for task in tasks:
-            if not task.dispatched:
-                continue
-            placement = place(task, inventory)
+        for _, placement in repository.placed:
             if placement.queue is None or placement.executor is None:
                 continue
             used.add(placement.queue)
@@ -87,11 +93,11 @@ def summary(tasks: Sequence[ResolvedTask], inventory: Inventory | None) -> dict[
     return result
 
 
-def format_routes_json(tasks: Sequence[ResolvedTask], inventory: Inventory | None) -> str:
+def format_routes_json(repository: Repository) -> str:
     document = {
         "version": ROUTES_VERSION,
-        "tasks": [task_record(task) for task in tasks],
-        "summary": summary(tasks, inventory),
+        "tasks": [task_record(task) for task in repository.tasks],
+        "summary": summary(repository),
     }
     return json.dumps(document, indent=2) + "\n"
 
@@ -104,20 +110,20 @@ def _cell(value: object) -> str:
     return str(value)
 
 
-def format_routes_csv(tasks: Sequence[ResolvedTask], inventory: Inventory | None) -> str:
+def format_routes_csv(repository: Repository) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(_COLUMNS)
-    for task in tasks:
+    for task in repository.tasks:
         record = task_record(task)
         writer.writerow(["" if record[c] is None else _cell(record[c]) for c in _COLUMNS])
     return buffer.getvalue()
 
 
-def format_routes_table(tasks: Sequence[ResolvedTask], inventory: Inventory | None) -> str:
+def format_routes_table(repository: Repository) -> str:
     headers = ("location", "dag", "task", "queue", "executor", "pool", "slots", "operator")
     rows: list[tuple[str, ...]] = []
-    for task in tasks:
+    for task in repository.tasks:
         record = task_record(task)
         operator = str(record["operator"] or "-")
         if task.task.taskflow is None:
@@ -139,23 +145,20 @@ def format_routes_table(tasks: Sequence[ResolvedTask], inventory: Inventory | No
         "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip()
         for row in [headers, *rows]
     ]
-    stats = summary(tasks, inventory)
+    stats = summary(repository)
     lines.append("")
-    lines.append(f"{stats['tasks']} tasks, {stats['unresolved_tasks']} with unresolved routing")
+    lines.append(
+        f"{stats['tasks']} tasks in {stats['dags']} DAGs, {stats['unresolved_tasks']} with "
+        f"unresolved routing, {stats['conditional_tasks']} built under a condition; "
+        f"{stats['places_where_tasks_may_be_missing']} places where tasks may be missing"
+    )
     per_queue = stats["tasks_per_queue"]
     assert isinstance(per_queue, dict)
     lines.append("per queue: " + (", ".join(f"{q}={n}" for q, n in per_queue.items()) or "-"))
-    if inventory is not None:
+    if repository.inventory is not None:
         unserved = stats["unserved_queues"]
         unused = stats["unused_worker_queues"]
         assert isinstance(unserved, list) and isinstance(unused, list)
         lines.append("queues used but unserved: " + (", ".join(unserved) or "none"))
         lines.append("worker queues no task uses: " + (", ".join(unused) or "none"))
     return "".join(f"{printable(line)}\n" for line in lines)
-
-
-ROUTE_FORMATS = {
-    "json": format_routes_json,
-    "table": format_routes_table,
-    "csv": format_routes_csv,
-}

@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 from dagroute_lint import __version__
 from dagroute_lint.diagnostics import Diagnostic
-from dagroute_lint.rules import Rule
+from dagroute_lint.rules import AnyRule
 from dagroute_lint.rules.pages import description, page_text
 from dagroute_lint.rules.registry import all_rules
 
@@ -73,7 +73,7 @@ def information_uri() -> str | None:
     return None
 
 
-def _descriptor(rule: Rule) -> dict[str, Any]:
+def _descriptor(rule: AnyRule) -> dict[str, Any]:
     text = page_text(rule.code)
     descriptor: dict[str, Any] = {
         "id": rule.code,
@@ -108,7 +108,9 @@ def _plain(markdown: str) -> str:
     return "\n".join(lines).strip()
 
 
-def _result(diagnostic: Diagnostic, index: dict[str, int], rules: Sequence[Rule]) -> dict[str, Any]:
+def _result(
+    diagnostic: Diagnostic, index: dict[str, int], rules: Sequence[AnyRule]
+) -> dict[str, Any]:
     rule = index.get(diagnostic.code)
     result: dict[str, Any] = {"ruleId": diagnostic.code}
     if rule is not None:

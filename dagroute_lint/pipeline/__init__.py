@@ -1,1 +1,1 @@
-"""The pipeline that ties the stages: targets, parallel extraction, the cache, the runner."""
+"""The pipeline that ties the stages: targets, the analysis (extraction, cache), the lint run."""

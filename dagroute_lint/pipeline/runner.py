@@ -1,150 +1,56 @@
-"""The pipeline: discover → extract → resolve across the repository → rules → diagnostics."""
+"""The lint run: the analysed repository through the selected rules, then ``# noqa``."""
 
 from __future__ import annotations
 
-import contextlib
-import gc
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from dagroute_lint.config import Settings
 from dagroute_lint.deployment.inventory import Inventory
-from dagroute_lint.diagnostics import Diagnostic, unsuppressed
-from dagroute_lint.model import Expr, Module, Position, Ref, SyntaxProblem
-from dagroute_lint.pipeline.cache import SummaryCache
-from dagroute_lint.pipeline.extraction import Extractor, Request
-from dagroute_lint.pipeline.progress import ProgressLine
-from dagroute_lint.resolve.tasks import ResolvedTask, Resolver
-from dagroute_lint.resolve.values import Known, SymbolTable, as_expr
-from dagroute_lint.rules import Context
+from dagroute_lint.diagnostics import UNUSED_NOQA, Diagnostic, unsuppressed
+from dagroute_lint.pipeline.analysis import Execution, analyse
+from dagroute_lint.resolve.repository import Repository
+from dagroute_lint.resolve.tasks import ResolvedTask
+from dagroute_lint.rules import AnyRule
 from dagroute_lint.rules.registry import all_rules
-from dagroute_lint.sources.discovery import (
-    SourceFile,
-    absolute,
-    discover,
-    might_define_dags,
-    module_candidates,
-    module_name,
-)
-from dagroute_lint.sources.files import MAX_FILE_BYTES, read_source
-from dagroute_lint.sources.first_party import FirstParty
-
-DEFAULT_QUEUE = "default"
-DEFAULT_AIRFLOW_MAJOR = 3
-# Allocations between two young-generation collections during a run (CPython's default: 700).
-RARE_COLLECTIONS = 200_000
 
 
 @dataclass(frozen=True)
-class Execution:
-    """How a run does its work; the output never depends on any of it.
-
-    ``jobs`` worker processes extract files, ``cache_dir`` keeps their summaries between runs
-    (``None``: no cache), and ``progress`` is told of every file extracted.
-    """
-
-    jobs: int = 1
-    cache_dir: Path | None = None
-    progress: ProgressLine | None = None
-
-    def extractor(self) -> Extractor:
-        cache = SummaryCache(self.cache_dir) if self.cache_dir is not None else None
-        return Extractor(self.jobs, cache, self.progress)
-
-
-class ModuleIndex:
-    """Extracted modules by name; files outside the report set are read only when referenced.
-
-    pre-commit passes only changed files, so a constant imported from ``common/`` must still be
-    found on disk: ``lookup`` searches the import roots as Python would, and remembers misses.
-    """
-
-    def __init__(self, roots: Sequence[Path], extractor: Extractor | None = None) -> None:
-        self.roots = list(dict.fromkeys(roots))
-        self.extractor = extractor or Extractor()
-        self._by_name: dict[str, Module | None] = {}
-
-    def request(self, source: SourceFile, data: bytes) -> Request:
-        name, is_package = module_name(source.path, self.roots)
-        return Request(data, source.display, name, is_package)
-
-    def add(self, module: Module, replace: bool = False) -> None:
-        if replace or module.module_name not in self._by_name:
-            self._by_name[module.module_name] = module
-
-    def with_loop_values(
-        self, requests: Sequence[Request], modules: Sequence[Module], symbols: SymbolTable
-    ) -> list[Module]:
-        """Extract again the files that loop over other modules' names, with those values."""
-        again: list[tuple[int, Request]] = []
-        for position, (request, module) in enumerate(zip(requests, modules)):
-            externals: dict[str, Expr] = {}
-            for qualname in module.loop_refs:
-                resolved = symbols.evaluate(Ref(qualname))
-                if isinstance(resolved, Known):
-                    externals[qualname] = as_expr(resolved.value)
-            if externals:
-                again.append((position, replace(request, externals=externals)))
-        result = list(modules)
-        redone = self.extractor.extract([request for _, request in again])
-        for (position, _), module in zip(again, redone):
-            result[position] = module
-            self.add(module, replace=True)
-        return result
-
-    def lookup(self, name: str) -> Module | None:
-        if name in self._by_name:
-            return self._by_name[name]
-        found: Module | None = None
-        for candidate in module_candidates(name, self.roots):
-            if candidate.is_file():
-                source = SourceFile(str(candidate), absolute(candidate))
-                data = _read(source)
-                if isinstance(data, bytes):
-                    found = self.extractor.extract([self.request(source, data)])[0]
-                else:
-                    found = self.unreadable(source, data)
-                break
-        self._by_name[name] = found
-        return found
-
-    def unreadable(self, source: SourceFile, problem: SyntaxProblem) -> Module:
-        """The model of a file that could not be read: only its name and why."""
-        name, _ = module_name(source.path, self.roots)
-        return Module(path=source.display, module_name=name, syntax_error=problem)
-
-
-def _read(source: SourceFile) -> bytes | SyntaxProblem:
-    """The file's bytes, or why it cannot be read."""
-    try:
-        return read_source(source.path, MAX_FILE_BYTES + 1)
-    except OSError as error:
-        reason = error.strerror or type(error).__name__
-        return SyntaxProblem(f"cannot read file: {reason}", Position(1, 1), skipped=True)
-
-
-@dataclass
 class Report:
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    tasks: list[ResolvedTask] = field(default_factory=list)
-    files: int = 0
+    """What a lint run found, and the repository it found it in."""
+
+    repository: Repository
+    diagnostics: list[Diagnostic]
+
+    @property
+    def tasks(self) -> list[ResolvedTask]:
+        return self.repository.tasks
+
+    @property
+    def files(self) -> int:
+        return len(self.repository.files)
 
 
-def import_roots(paths: Sequence[str], settings: Settings) -> list[Path]:
-    """What Airflow puts on ``sys.path``: the DAG folders, then the repository root and extras.
+def selected_rules(settings: Settings) -> list[AnyRule]:
+    """The rules ``select`` / ``ignore`` leave on, in registry order."""
+    selected = settings.selected_codes()
+    return [rule for rule in all_rules() if rule.code in selected]
 
-    A file passed alone (as pre-commit does) outside any configured DAG folder counts its own
-    folder as one, since that is the folder Airflow would be pointed at.
-    """
-    roots = list(settings.dags)
-    for given in paths:
-        path = absolute(Path(given))
-        if path.is_dir():
-            roots.append(path)
-        elif not any(path.is_relative_to(root) for root in settings.dags):
-            roots.append(path.parent)
-    return [*roots, *settings.roots, settings.root]
+
+def lint(repository: Repository, rules: Sequence[AnyRule], settings: Settings) -> list[Diagnostic]:
+    """Every diagnostic of ``rules`` on the repository's files, minus ``per-file-ignores`` and
+    ``# noqa``, in output order. Rules about the deployment run only with an inventory."""
+    reported: list[Diagnostic] = []
+    for file in repository.files:
+        ignored = settings.ignored_for(file.source.path)
+        running = [
+            rule for rule in rules if rule.code not in ignored and rule.runs_on(file, repository)
+        ]
+        found = [d for rule in running for d in rule.diagnostics(file, repository)]
+        ran = frozenset(rule.code for rule in running)
+        reported.extend(unsuppressed(found, file.module, ran, report_unused=UNUSED_NOQA in ran))
+    reported.sort()
+    return reported
 
 
 def run(
@@ -154,148 +60,6 @@ def run(
     stdin: tuple[str, bytes] | None = None,
     execution: Execution | None = None,
 ) -> Report:
-    """Lint ``paths`` (or one buffer from stdin, named as a file) and collect what is reported."""
-    execution = execution or Execution()
-    with _rare_collections(), execution.extractor() as extractor:
-        return _run(paths, settings, inventory, stdin, extractor)
-
-
-@contextlib.contextmanager
-def _rare_collections() -> Iterator[None]:
-    """Run the cyclic garbage collector rarely while summaries pile up; restore it after.
-
-    A run allocates millions of small objects that all live until it ends (summaries read from
-    the cache, resolved tasks); each collection would traverse all of them again, which cost more
-    than half of a warm run over 5,000 files. Summaries hold no reference cycles, so reference
-    counting still frees whatever dies early. (mypy tunes its collector the same way.)
-    """
-    previous = gc.get_threshold()
-    gc.set_threshold(RARE_COLLECTIONS, *previous[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*previous)
-
-
-def _run(
-    paths: Sequence[str],
-    settings: Settings,
-    inventory: Inventory | None,
-    stdin: tuple[str, bytes] | None,
-    extractor: Extractor,
-) -> Report:
-    index = ModuleIndex(import_roots([stdin[0]] if stdin else paths, settings), extractor)
-    symbols = SymbolTable(index.lookup)
-    if stdin is not None:
-        display, data = stdin
-        source = SourceFile(display, absolute(Path(display)), named=True)
-        files: list[tuple[SourceFile, bytes | SyntaxProblem]] = [(source, data)]
-    else:
-        syntax = _ignore_syntax(settings, inventory)
-        sources = discover(paths, settings.exclude, settings.dags, syntax)
-        files = [(source, _read(source)) for source in sources]
-    sources, modules = _extract_reported(files, index, symbols)
-    resolver = Resolver(
-        symbols,
-        inventory.default_queue if inventory is not None else DEFAULT_QUEUE,
-        _airflow_major(inventory),
-    )
-    first_party = FirstParty(index.roots)
-    selected = settings.selected_codes()
-    rules = [rule for rule in all_rules() if rule.code in selected]
-    report = Report(files=len(modules))
-    for source, module in zip(sources, modules):
-        tasks = tuple(resolver.tasks(module))
-        report.tasks.extend(tasks)
-        context = Context(module, tasks, inventory, resolver.airflow_major, first_party)
-        ignored = settings.ignored_for(source.path)
-        found: list[Diagnostic] = []
-        for rule in rules:
-            if rule.code in ignored or (rule.needs_inventory and inventory is None):
-                continue
-            if module.syntax_error is not None and rule.needs_inventory:
-                continue
-            found.extend(rule.check(context))
-        report.diagnostics.extend(unsuppressed(found, module))
-    report.diagnostics.sort()
-    return report
-
-
-def _extract_reported(
-    files: Sequence[tuple[SourceFile, bytes | SyntaxProblem]],
-    index: ModuleIndex,
-    symbols: SymbolTable,
-) -> tuple[list[SourceFile], list[Module]]:
-    """Summaries of the files to report on, in display order.
-
-    Files found in folders that cannot define a DAG are left out, unless a reported file imports
-    them (then the DAG processor runs them too, so their problems are the importer's problems).
-    """
-    waiting: dict[str, tuple[SourceFile, bytes | SyntaxProblem]] = {}
-    batch: list[tuple[SourceFile, bytes | SyntaxProblem]] = []
-    for source, data in files:
-        if source.named or not isinstance(data, bytes) or might_define_dags(data):
-            batch.append((source, data))
-        else:
-            waiting.setdefault(module_name(source.path, index.roots)[0], (source, data))
-    reported: list[tuple[SourceFile, Request | None, Module]] = []
-    while batch:
-        found = _summaries(batch, index)
-        reported.extend(found)
-        batch = [
-            waiting.pop(name)
-            for _, _, module in found
-            for name in _imported_modules(module)
-            if name in waiting
-        ]
-    reported.sort(key=lambda entry: entry[0].display)
-    readable = [(request, module) for _, request, module in reported if request is not None]
-    redone = iter(
-        index.with_loop_values(
-            [request for request, _ in readable], [module for _, module in readable], symbols
-        )
-    )
-    modules = [module if request is None else next(redone) for _, request, module in reported]
-    return [source for source, _, _ in reported], modules
-
-
-def _summaries(
-    batch: Sequence[tuple[SourceFile, bytes | SyntaxProblem]], index: ModuleIndex
-) -> list[tuple[SourceFile, Request | None, Module]]:
-    """Extract a batch together (in parallel when it is large) and add it to the index."""
-    requests = [
-        index.request(source, data) if isinstance(data, bytes) else None for source, data in batch
-    ]
-    extracted = iter(index.extractor.extract([r for r in requests if r is not None]))
-    found: list[tuple[SourceFile, Request | None, Module]] = []
-    for (source, data), request in zip(batch, requests):
-        if isinstance(data, SyntaxProblem):
-            module = index.unreadable(source, data)
-        else:
-            module = next(extracted)
-        index.add(module)
-        found.append((source, request, module))
-    return found
-
-
-def _imported_modules(module: Module) -> Iterator[str]:
-    """Every module the file runs by importing (``import a.b`` runs ``a`` too), once each."""
-    sites = [*module.imports, *(site for task in module.tasks for site in task.imports)]
-    names = {site.module for site in sites}
-    for name in sorted(names):
-        parts = name.split(".")
-        for end in range(1, len(parts) + 1):
-            yield ".".join(parts[:end])
-
-
-def _ignore_syntax(settings: Settings, inventory: Inventory | None) -> str:
-    """``[core] dag_ignore_file_syntax``: the setting, else the default of the Airflow version."""
-    if settings.dag_ignore_file_syntax is not None:
-        return settings.dag_ignore_file_syntax
-    return "regexp" if _airflow_major(inventory) == 2 else "glob"
-
-
-def _airflow_major(inventory: Inventory | None) -> int:
-    if inventory is None or inventory.airflow_major is None:
-        return DEFAULT_AIRFLOW_MAJOR
-    return inventory.airflow_major
+    """Lint ``paths`` (or one buffer from stdin, named as a file) with the selected rules."""
+    repository = analyse(paths, settings, inventory, stdin, execution)
+    return Report(repository, lint(repository, selected_rules(settings), settings))

@@ -1,1 +1,1 @@
-"""Stage 4, resolve: fold values, apply Airflow's precedence, place tasks on workers."""
+"""Stage 4, resolve: fold values, apply Airflow's precedence, place tasks, hold the repository."""

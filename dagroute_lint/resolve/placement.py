@@ -5,7 +5,9 @@ Rules about dispatch and startup ask the same questions, so the answers live her
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from dagroute_lint.deployment.executors import ExecutorEntry
 from dagroute_lint.deployment.inventory import Inventory, Worker
@@ -24,6 +26,21 @@ class Placement:
     executor: ExecutorEntry | None
     queue: str | None
     workers: tuple[Worker, ...]
+
+
+class PlacedTask(NamedTuple):
+    """A task the scheduler sends to an executor, and where it lands."""
+
+    task: ResolvedTask
+    placement: Placement
+
+
+def place_dispatched(tasks: Iterable[ResolvedTask], inventory: Inventory) -> tuple[PlacedTask, ...]:
+    """Every dispatched task of ``tasks`` with its placement, worked out once for all consumers.
+
+    Tasks the scheduler completes without an executor (``dispatched`` false) land nowhere.
+    """
+    return tuple(PlacedTask(task, place(task, inventory)) for task in tasks if task.dispatched)
 
 
 def place(task: ResolvedTask, inventory: Inventory) -> Placement:

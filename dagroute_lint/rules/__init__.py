@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dagroute_lint.rules.airflow_imports import IMPORT_REMOVED_IN_AIRFLOW
-from dagroute_lint.rules.base import Context, Rule
+from dagroute_lint.rules.base import AnyRule, Context, DeploymentContext, DeploymentRule, Rule
 from dagroute_lint.rules.connections import UNDECLARED_CONNECTION
 from dagroute_lint.rules.deferral import DEFERRABLE_WITHOUT_TRIGGERER, POKE_SENSOR_HOLDS_SLOT
 from dagroute_lint.rules.dispatch import (
@@ -14,19 +14,22 @@ from dagroute_lint.rules.dispatch import (
 )
 from dagroute_lint.rules.executor_config import EXECUTOR_CONFIG_IGNORED
 from dagroute_lint.rules.mapping import UNMAPPABLE_ROUTING
+from dagroute_lint.rules.noqa import UNUSED_NOQA_RULE
 from dagroute_lint.rules.packages import PACKAGE_MISSING_ON_WORKER
 from dagroute_lint.rules.pools import POOL_SLOTS_EXCEED_POOL, UNKNOWN_POOL
 from dagroute_lint.rules.providers import PROVIDER_MISSING_AT_PARSE, PROVIDER_MISSING_ON_WORKER
 from dagroute_lint.rules.secrets import HARDCODED_CREDENTIAL
 from dagroute_lint.rules.syntax import SYNTAX_ERROR
+from dagroute_lint.rules.unmodelled import UNMODELLED_TASKS
 
-RULES: tuple[Rule, ...] = (
+RULES: tuple[AnyRule, ...] = (
     SYNTAX_ERROR,
     UNSERVED_QUEUE,
     QUEUE_IGNORED,
     UNKNOWN_EXECUTOR,
     UNMAPPABLE_ROUTING,
     UNRESOLVED_ROUTING,
+    UNMODELLED_TASKS,
     PROVIDER_MISSING_AT_PARSE,
     PROVIDER_MISSING_ON_WORKER,
     PACKAGE_MISSING_ON_WORKER,
@@ -38,8 +41,7 @@ RULES: tuple[Rule, ...] = (
     HARDCODED_CREDENTIAL,
     UNDECLARED_CONNECTION,
     EXECUTOR_CONFIG_IGNORED,
+    UNUSED_NOQA_RULE,
 )
 
-RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
-
-__all__ = ["RULES", "RULES_BY_CODE", "Context", "Rule"]
+__all__ = ["RULES", "AnyRule", "Context", "DeploymentContext", "DeploymentRule", "Rule"]

@@ -50,13 +50,13 @@ def _moved(context: Context, site: ImportSite) -> Iterator[Diagnostic]:
         move = moved_import(site.module, name)
         if move is None:
             if name is not None and shim_names is not None and name not in shim_names:
-                yield context.report(site.position, "DRL204", _not_in_shim(site.module, name))
+                yield context.report(site.position, _not_in_shim(site.module, name))
             continue
         fix = None
         if name is not None and move.old_module == site.module and move.drop_in:
             assert move.new_module is not None and move.new_name is not None
             fix = ImportFix(site.module, name, move.new_module, move.new_name)
-        yield context.report(site.position, "DRL204", _moved_message(move, site, name), fix)
+        yield context.report(site.position, _moved_message(move, site, name), fix=fix)
 
 
 def _not_in_shim(module: str, name: str) -> str:
@@ -104,7 +104,6 @@ def _too_new(context: Context, site: ImportSite) -> Iterator[Diagnostic]:
     instead = f"; on Airflow 2 import {', '.join(olds)} instead" if olds else ""
     yield context.report(
         site.position,
-        "DRL204",
         f"'{site.module}' does not exist in Airflow 2 (it arrived with Airflow 3.0): the file "
         f"fails to import{instead}",
     )
@@ -136,5 +135,4 @@ IMPORT_REMOVED_IN_AIRFLOW = Rule(
     summary="import path the deployment's Airflow version no longer has, or that moved",
     boundary="parse",
     check=check_airflow_imports,
-    needs_inventory=False,
 )

@@ -1,55 +1,83 @@
-"""What a rule is, and what it sees: one module's model, its resolved tasks, the inventory."""
+"""What a rule is, and what it sees: one file's model, its resolved tasks, the inventory.
+
+A rule declares its code once; its check reports through a context bound to it, so a diagnostic
+always carries the code and severity of the rule that found it. Rules that need the deployment
+are ``DeploymentRule``s: their context's inventory is never ``None``, because they do not run
+without one.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Callable, Literal
+from dataclasses import dataclass
+from typing import Callable, ClassVar, Generic, TypeVar, Union
 
 from dagroute_lint.deployment.inventory import Inventory
-from dagroute_lint.diagnostics import Diagnostic, ImportFix
+from dagroute_lint.diagnostics import Diagnostic, ImportFix, Severity
 from dagroute_lint.model import Module, Position
-from dagroute_lint.resolve.placement import Placement, place
+from dagroute_lint.resolve.placement import PlacedTask
+from dagroute_lint.resolve.repository import AnalysedFile, Repository
 from dagroute_lint.resolve.tasks import ResolvedTask
-from dagroute_lint.sources.first_party import no_first_party
 
 
 @dataclass(frozen=True)
-class Context:
-    """Everything a rule may look at for one file; never a syntax tree.
+class _Bound:
+    """One file of the repository, seen by one rule; never a syntax tree."""
 
-    ``first_party`` tells whether a module name is the repository's own (on the import roots).
-    """
+    file: AnalysedFile
+    repository: Repository
+    code: str
+    severity: Severity
 
-    module: Module
-    tasks: tuple[ResolvedTask, ...]
-    inventory: Inventory | None
-    airflow_major: int
-    first_party: Callable[[str], bool] = no_first_party
-    _placements: dict[int, Placement] = field(default_factory=dict, init=False, repr=False)
+    @property
+    def module(self) -> Module:
+        return self.file.module
 
-    def placement(self, task: ResolvedTask) -> Placement:
-        """Where ``task`` lands in the inventory's deployment, worked out once for all rules."""
-        assert self.inventory is not None, "only rules that need an inventory ask"
-        found = self._placements.get(id(task))
-        if found is None:
-            found = self._placements[id(task)] = place(task, self.inventory)
-        return found
+    @property
+    def tasks(self) -> tuple[ResolvedTask, ...]:
+        return self.file.tasks
+
+    @property
+    def airflow_major(self) -> int:
+        return self.repository.airflow_major
+
+    def first_party(self, module: str) -> bool:
+        """Whether ``module`` is the repository's own (found on the import roots)."""
+        return self.repository.first_party(module)
 
     def report(
-        self, position: Position, code: str, message: str, fix: ImportFix | None = None
+        self, position: Position, message: str, *, fix: ImportFix | None = None
     ) -> Diagnostic:
-        return Diagnostic(self.module.path, position.line, position.column, code, message, fix)
-
-
-Check = Callable[[Context], Iterator[Diagnostic]]
-
-
-Severity = Literal["error", "warning"]
+        """A diagnostic of this rule at ``position`` of this file."""
+        return Diagnostic(
+            self.module.path, position.line, position.column, self.code, message, fix, self.severity
+        )
 
 
 @dataclass(frozen=True)
-class Rule:
+class Context(_Bound):
+    """What a rule that needs no deployment sees; ``inventory`` is there when one was given."""
+
+    inventory: Inventory | None
+
+
+@dataclass(frozen=True)
+class DeploymentContext(_Bound):
+    """What a rule about the deployment sees: always an inventory, and every dispatched task of
+    the file with its placement, worked out once by the pipeline for all rules."""
+
+    inventory: Inventory
+
+    @property
+    def placed(self) -> tuple[PlacedTask, ...]:
+        return self.file.placed
+
+
+C = TypeVar("C", Context, DeploymentContext)
+
+
+@dataclass(frozen=True)
+class _Spec(Generic[C]):
     """A rule: stable code, kebab-case name, the boundary it guards, and its check.
 
     ``severity`` is what code-scanning tools show: "error" for a task that will fail,
@@ -62,7 +90,41 @@ class Rule:
     name: str
     summary: str
     boundary: str
-    check: Check
-    needs_inventory: bool = True
+    check: Callable[[C], Iterator[Diagnostic]]
     severity: Severity = "error"
     default_enabled: bool = True
+
+
+@dataclass(frozen=True)
+class Rule(_Spec[Context]):
+    """A rule that needs no inventory: it runs on every file, unreadable ones included."""
+
+    needs_inventory: ClassVar[bool] = False
+
+    def runs_on(self, file: AnalysedFile, repository: Repository) -> bool:
+        del file, repository
+        return True
+
+    def diagnostics(self, file: AnalysedFile, repository: Repository) -> Iterator[Diagnostic]:
+        context = Context(file, repository, self.code, self.severity, repository.inventory)
+        return self.check(context)
+
+
+@dataclass(frozen=True)
+class DeploymentRule(_Spec[DeploymentContext]):
+    """A rule about the deployment: it runs only with an inventory, on files that parsed."""
+
+    needs_inventory: ClassVar[bool] = True
+
+    def runs_on(self, file: AnalysedFile, repository: Repository) -> bool:
+        return repository.inventory is not None and file.module.syntax_error is None
+
+    def diagnostics(self, file: AnalysedFile, repository: Repository) -> Iterator[Diagnostic]:
+        inventory = repository.inventory
+        if inventory is None or file.module.syntax_error is not None:
+            return iter(())
+        return self.check(DeploymentContext(file, repository, self.code, self.severity, inventory))
+
+
+AnyRule = Union[Rule, DeploymentRule]
+RULE_TYPES = (Rule, DeploymentRule)

@@ -6,18 +6,16 @@ from collections.abc import Iterator
 
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.rules.arguments import written_settings
-from dagroute_lint.rules.base import Context, Rule
-from dagroute_lint.rules.wording import did_you_mean
+from dagroute_lint.rules.base import DeploymentContext, DeploymentRule
+from dagroute_lint.wording import did_you_mean
 
 
 def is_connection_key(name: str) -> bool:
     return name == "conn_id" or name.endswith("_conn_id")
 
 
-def check_undeclared_connection(context: Context) -> Iterator[Diagnostic]:
-    inventory = context.inventory
-    assert inventory is not None
-    declared = inventory.connections
+def check_undeclared_connection(context: DeploymentContext) -> Iterator[Diagnostic]:
+    declared = context.inventory.connections
     if declared is None:
         return
     for written in written_settings(context.tasks):
@@ -29,14 +27,13 @@ def check_undeclared_connection(context: Context) -> Iterator[Diagnostic]:
             continue
         yield context.report(
             setting.position,
-            "DRL402",
             f"{written.owner} sets {setting.name}='{conn_id}', a connection the deployment does "
             "not declare; the task fails when it looks the connection up"
             f"{did_you_mean(conn_id, declared)}",
         )
 
 
-UNDECLARED_CONNECTION = Rule(
+UNDECLARED_CONNECTION = DeploymentRule(
     code="DRL402",
     name="undeclared-connection",
     summary="a literal *_conn_id not declared in [connections] (when present)",

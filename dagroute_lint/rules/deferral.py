@@ -6,37 +6,33 @@ from collections.abc import Iterator
 
 from dagroute_lint.catalog import operator_traits as traits
 from dagroute_lint.diagnostics import Diagnostic
-from dagroute_lint.rules.base import Context, Rule
-from dagroute_lint.rules.wording import duration
+from dagroute_lint.rules.base import DeploymentContext, DeploymentRule
+from dagroute_lint.wording import duration
 
 # A poke-mode sensor allowed to wait at least this long (seconds) is worth a slot-free wait.
 LONG_WAIT = 3600.0
 
 
-def check_deferrable_without_triggerer(context: Context) -> Iterator[Diagnostic]:
-    inventory = context.inventory
-    assert inventory is not None
-    if inventory.has_triggerer:
+def check_deferrable_without_triggerer(context: DeploymentContext) -> Iterator[Diagnostic]:
+    if context.inventory.has_triggerer:
         return
-    for task in context.tasks:
+    for task, _ in context.placed:
         deferrable = task.fields["deferrable"]
-        if not (deferrable.known and deferrable.value is True) or not task.dispatched:
+        if not (deferrable.known and deferrable.value is True):
             continue
         yield context.report(
             task.task.position,
-            "DRL303",
             f"{task.label} defers to the triggerer ({deferrable.reason}), but the "
             "deployment runs no triggerer; the task stays DEFERRED and never resumes",
         )
 
 
-def check_poke_sensor_holds_slot(context: Context) -> Iterator[Diagnostic]:
+def check_poke_sensor_holds_slot(context: DeploymentContext) -> Iterator[Diagnostic]:
     inventory = context.inventory
-    assert inventory is not None
-    for task in context.tasks:
+    for task, _ in context.placed:
         sensor = task.sensor
         deferrable = task.fields["deferrable"]
-        if sensor is None or not task.dispatched or deferrable.value is not False:
+        if sensor is None or deferrable.value is not False:
             continue
         if not (sensor.mode.known and sensor.mode.value == "poke"):
             continue
@@ -52,20 +48,19 @@ def check_poke_sensor_holds_slot(context: Context) -> Iterator[Diagnostic]:
         how = "the default timeout" if sensor.timeout.origin == "default" else "its timeout"
         yield context.report(
             task.task.position,
-            "DRL304",
             f"{task.label} waits in poke mode for up to {limit} ({how}), holding a worker slot "
             f"and a pool slot the whole time; {advice}",
         )
 
 
-DEFERRABLE_WITHOUT_TRIGGERER = Rule(
+DEFERRABLE_WITHOUT_TRIGGERER = DeploymentRule(
     code="DRL303",
     name="deferrable-without-triggerer",
     summary="deferrable task (deferrable=True, *Async class, start_from_trigger) and no triggerer",
     boundary="waiting",
     check=check_deferrable_without_triggerer,
 )
-POKE_SENSOR_HOLDS_SLOT = Rule(
+POKE_SENSOR_HOLDS_SLOT = DeploymentRule(
     code="DRL304",
     name="poke-sensor-holds-slot",
     summary="sensor in poke mode with a long timeout where deferral or reschedule would free it",

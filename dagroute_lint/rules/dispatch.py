@@ -7,20 +7,16 @@ from collections.abc import Iterator
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.resolve.placement import served_queues, workers_of
 from dagroute_lint.resolve.tasks import ROUTING_FIELDS
-from dagroute_lint.rules.base import Context, Rule
+from dagroute_lint.rules.base import Context, DeploymentContext, DeploymentRule, Rule
 
 
 def _listing(items: list[str]) -> str:
     return ", ".join(items) if items else "none"
 
 
-def check_unserved_queue(context: Context) -> Iterator[Diagnostic]:
+def check_unserved_queue(context: DeploymentContext) -> Iterator[Diagnostic]:
     inventory = context.inventory
-    assert inventory is not None
-    for task in context.tasks:
-        if not task.dispatched:
-            continue
-        placement = context.placement(task)
+    for task, placement in context.placed:
         executor = placement.executor
         if executor is None or executor.honours_queue is not True or placement.queue is None:
             continue
@@ -33,36 +29,31 @@ def check_unserved_queue(context: Context) -> Iterator[Diagnostic]:
             detail = f"no {executor.display_name} worker serves it (served: {_listing(served)})"
         yield context.report(
             task.task.position,
-            "DRL101",
             f"{task.label} routes to queue '{placement.queue}', but {detail}; "
             "it will stay queued and never start",
         )
 
 
-def check_queue_ignored(context: Context) -> Iterator[Diagnostic]:
+def check_queue_ignored(context: DeploymentContext) -> Iterator[Diagnostic]:
     inventory = context.inventory
-    assert inventory is not None
-    for task in context.tasks:
+    for task, placement in context.placed:
         queue = task.fields["queue"]
         if not queue.known or not queue.explicit or queue.value is None:
             continue
-        if queue.value == inventory.default_queue or not task.dispatched:
+        if queue.value == inventory.default_queue:
             continue
-        placement = context.placement(task)
         executor = placement.executor
         if executor is None or executor.honours_queue is not False:
             continue
         yield context.report(
             task.task.position,
-            "DRL102",
             f"{task.label} sets queue '{queue.value}' ({queue.origin}), but its executor "
             f"{executor.display_name} ignores queues; the queue does not decide where it runs",
         )
 
 
-def check_unknown_executor(context: Context) -> Iterator[Diagnostic]:
+def check_unknown_executor(context: DeploymentContext) -> Iterator[Diagnostic]:
     inventory = context.inventory
-    assert inventory is not None
     configured = _listing([entry.written for entry in inventory.executors])
     for task in context.tasks:
         executor = task.fields["executor"]
@@ -72,7 +63,6 @@ def check_unknown_executor(context: Context) -> Iterator[Diagnostic]:
             continue
         yield context.report(
             task.task.position,
-            "DRL103",
             f"{task.label} names executor '{executor.value}' ({executor.origin}), which the "
             f"deployment does not configure (configured: {configured}); Airflow rejects the "
             "whole DAG at parse time with UnknownExecutorException",
@@ -80,34 +70,41 @@ def check_unknown_executor(context: Context) -> Iterator[Diagnostic]:
 
 
 def check_unresolved_routing(context: Context) -> Iterator[Diagnostic]:
+    """One diagnostic per task and cause: fields unknown for the same reason are named together,
+    where the first of them is written."""
     for task in context.tasks:
         arguments = task.task.arguments.positions
+        causes: dict[str, list[str]] = {}
         for name, reason in task.unresolved:
-            if name not in ROUTING_FIELDS:
-                continue
+            if name in ROUTING_FIELDS:
+                causes.setdefault(reason, []).append(name)
+        for reason, fields in causes.items():
+            named = ", ".join(fields[:-1]) + " and " + fields[-1] if len(fields) > 1 else fields[0]
+            position = next(
+                (arguments[name] for name in fields if name in arguments), task.task.position
+            )
             yield context.report(
-                arguments.get(name, task.task.position),
-                "DRL105",
-                f"{task.label} takes its {name} from a value that cannot be known without "
+                position,
+                f"{task.label} takes its {named} from a value that cannot be known without "
                 f"running the DAG file ({reason}); whether a worker serves it is unproven",
             )
 
 
-UNSERVED_QUEUE = Rule(
+UNSERVED_QUEUE = DeploymentRule(
     code="DRL101",
     name="unserved-queue",
     summary="queue-honouring executor and no worker of it serves the task's queue",
     boundary="dispatch",
     check=check_unserved_queue,
 )
-QUEUE_IGNORED = Rule(
+QUEUE_IGNORED = DeploymentRule(
     code="DRL102",
     name="queue-ignored",
     summary="explicit queue on a task whose executor ignores queues",
     boundary="dispatch",
     check=check_queue_ignored,
 )
-UNKNOWN_EXECUTOR = Rule(
+UNKNOWN_EXECUTOR = DeploymentRule(
     code="DRL103",
     name="unknown-executor",
     summary="executor= matches no configured executor",
@@ -120,6 +117,5 @@ UNRESOLVED_ROUTING = Rule(
     summary="a routing value that cannot be known statically: coverage unproven",
     boundary="dispatch",
     check=check_unresolved_routing,
-    needs_inventory=False,
     severity="warning",
 )

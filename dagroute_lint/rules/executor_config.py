@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.resolve.tasks import ResolvedTask, Setting
-from dagroute_lint.rules.base import Context, Rule
+from dagroute_lint.rules.base import DeploymentContext, DeploymentRule
 
 # Executors whose code never reads executor_config.
 _IGNORING_KINDS = frozenset({"celery", "local", "edge"})
@@ -39,17 +39,15 @@ def _problem(setting: Setting, kind: str | None, executor: str) -> str | None:
     return None
 
 
-def check_executor_config_ignored(context: Context) -> Iterator[Diagnostic]:
-    inventory = context.inventory
-    assert inventory is not None
+def check_executor_config_ignored(context: DeploymentContext) -> Iterator[Diagnostic]:
     # default_args reach every task of a DAG: one finding per place and executor, naming a task.
     found: dict[tuple[int, int, str], list[ResolvedTask]] = {}
     problems: dict[tuple[int, int, str], tuple[Setting, str]] = {}
-    for task in context.tasks:
+    for task, placement in context.placed:
         setting = task.setting("executor_config")
-        if setting is None or not task.dispatched:
+        if setting is None:
             continue
-        executor = context.placement(task).executor
+        executor = placement.executor
         if executor is None:
             continue
         problem = _problem(setting, executor.kind, executor.display_name)
@@ -62,10 +60,10 @@ def check_executor_config_ignored(context: Context) -> Iterator[Diagnostic]:
         setting, problem = problems[key]
         others = len(tasks) - 1
         more = f" (and {others} more task{'s' if others > 1 else ''})" if others else ""
-        yield context.report(setting.position, "DRL501", f"{tasks[0].label}{more} {problem}")
+        yield context.report(setting.position, f"{tasks[0].label}{more} {problem}")
 
 
-EXECUTOR_CONFIG_IGNORED = Rule(
+EXECUTOR_CONFIG_IGNORED = DeploymentRule(
     code="DRL501",
     name="executor-config-ignored",
     summary="executor_config that the task's executor ignores (or rejects, legacy K8s form)",

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 
 from dagroute_lint.errors import ConfigError
-from dagroute_lint.rules import Rule
+from dagroute_lint.rules import AnyRule
 from dagroute_lint.rules.pages import page_text
 from dagroute_lint.rules.registry import all_rules, plugin_origin
+from dagroute_lint.wording import close_matches
 
 
 def rule_listing(output_format: str) -> str:
@@ -37,7 +37,7 @@ def rule_listing(output_format: str) -> str:
     )
 
 
-def _origin(rule: Rule) -> str:
+def _origin(rule: AnyRule) -> str:
     origin = plugin_origin(rule.code)
     return f" [plugin {origin}]" if origin else ""
 
@@ -51,15 +51,21 @@ def explain(query: str) -> str:
     return text if text.endswith("\n") else text + "\n"
 
 
-def _find(query: str) -> Rule:
+def _find(query: str) -> AnyRule:
     wanted = query.strip()
     rules = all_rules()
     for rule in rules:
         if wanted.upper() == rule.code or wanted.lower() == rule.name:
             return rule
+    unknown = f"unknown rule '{query}'"
+    family = sorted(rule.code for rule in rules if wanted and rule.code.startswith(wanted.upper()))
+    if family:
+        codes = family[0] if len(family) == 1 else f"{family[0]}..{family[-1]}"
+        raise ConfigError(
+            f"{unknown}: it is a prefix of {codes}; explain takes one rule's code or name"
+        )
     keys = {rule.code: rule.code for rule in rules} | {rule.name: rule.code for rule in rules}
-    close = difflib.get_close_matches(wanted, list(keys), n=5, cutoff=0.6)
-    close += difflib.get_close_matches(wanted.upper(), list(keys), n=5, cutoff=0.6)
+    close = close_matches(wanted.upper(), keys, limit=3) + close_matches(wanted, keys, limit=3)
     suggestions = list(dict.fromkeys(keys[match] for match in close))[:3]
     hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else ""
-    raise ConfigError(f"unknown rule '{query}'{hint} (`dagroute-lint rules` lists every rule)")
+    raise ConfigError(f"{unknown}{hint} (`dagroute-lint rules` lists every rule)")

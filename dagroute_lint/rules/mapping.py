@@ -23,7 +23,6 @@ def check_unmappable_routing(context: Context) -> Iterator[Diagnostic]:
                 if key in _UNMAPPABLE:
                     yield context.report(
                         model.position,
-                        "DRL104",
                         f"{task.label} expands '{key}', which Airflow cannot map: the DAG fails "
                         "to import (TypeError: unmappable or already specified argument); set it "
                         "in .partial() instead",
@@ -31,7 +30,6 @@ def check_unmappable_routing(context: Context) -> Iterator[Diagnostic]:
                 elif key in _IGNORED_WHEN_MAPPED:
                     yield context.report(
                         model.position,
-                        "DRL104",
                         f"{task.label} expands '{key}', but routing never varies per map index: "
                         f"the scheduler uses the .partial() value and ignores the expanded ones",
                     )
@@ -40,7 +38,6 @@ def check_unmappable_routing(context: Context) -> Iterator[Diagnostic]:
             if key in _ROUTING:
                 yield context.report(
                     model.position,
-                    "DRL104",
                     f"{task.label} passes '{key}' to a TaskFlow .partial(), which binds a "
                     f"function argument, not routing; use .override({key}=...) to route it",
                 )
@@ -52,5 +49,4 @@ UNMAPPABLE_ROUTING = Rule(
     summary="routing in .expand() or a TaskFlow .partial(), where Airflow cannot route on it",
     boundary="parse",
     check=check_unmappable_routing,
-    needs_inventory=False,
 )

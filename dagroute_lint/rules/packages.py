@@ -27,10 +27,9 @@ from dagroute_lint.deployment.requirements import parse_requirement
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.model import Const, Expr, ImportSite, SeqExpr
 from dagroute_lint.resolve.tasks import ResolvedTask
-from dagroute_lint.rules.base import Context, Rule
+from dagroute_lint.rules.base import DeploymentContext, DeploymentRule
 from dagroute_lint.rules.runtimes import CodeRuns, code_runs, outcome, workers_lacking
 
-CODE = "DRL203"
 _AIRFLOW_DISTRIBUTIONS = ("apache-airflow", "apache-airflow-core", "apache-airflow-task-sdk")
 
 
@@ -99,14 +98,11 @@ def workers_without(
     return lacking
 
 
-def check_package_on_worker(context: Context) -> Iterator[Diagnostic]:
+def check_package_on_worker(context: DeploymentContext) -> Iterator[Diagnostic]:
     inventory = context.inventory
-    assert inventory is not None
     module_imports = package_imports(context.module.imports, context.first_party)
-    for task in context.tasks:
-        if not task.dispatched:
-            continue
-        serving = context.placement(task).workers
+    for task, placement in context.placed:
+        serving = placement.workers
         if not serving:
             continue
         runs = code_runs(task)
@@ -125,7 +121,7 @@ def check_package_on_worker(context: Context) -> Iterator[Diagnostic]:
 
 
 def _on_workers(
-    context: Context,
+    context: DeploymentContext,
     task: ResolvedTask,
     item: PackageImport,
     serving: tuple[Worker, ...],
@@ -141,14 +137,13 @@ def _on_workers(
     )
     yield context.report(
         task.task.position,
-        CODE,
         f"{task.label} imports {item.where}, which needs {item.need.display}; "
         f"{workers_lacking(lacking)} lacks it" + outcome(lacking, serving, always),
     )
 
 
 def _in_virtualenv(
-    context: Context,
+    context: DeploymentContext,
     task: ResolvedTask,
     item: PackageImport,
     venv: Virtualenv,
@@ -164,7 +159,6 @@ def _in_virtualenv(
     if not venv.system_site_packages:
         yield context.report(
             task.task.position,
-            CODE,
             f"{head} and system_site_packages=False hides the worker's packages; "
             "it will fail when the import runs",
         )
@@ -173,7 +167,6 @@ def _in_virtualenv(
     if lacking:
         yield context.report(
             task.task.position,
-            CODE,
             f"{head}, and {workers_lacking(lacking)}, whose packages the venv sees "
             "(system_site_packages=True), lacks it"
             + outcome(lacking, serving, "it will fail when the import runs"),
@@ -225,8 +218,8 @@ def _requirement_names(value: Expr | None) -> frozenset[str] | None:
     return frozenset(names)
 
 
-PACKAGE_MISSING_ON_WORKER = Rule(
-    code=CODE,
+PACKAGE_MISSING_ON_WORKER = DeploymentRule(
+    code="DRL203",
     name="package-missing-on-worker",
     summary="a third-party package a task imports is missing from a worker serving it",
     boundary="startup",

@@ -7,18 +7,21 @@ The contract for a rule pack:
       [project.entry-points."dagroute_lint.rules"]
       acme = "acme_rules:RULES"
 
-- The object the entry point names is a ``dagroute_lint.rules.Rule`` or an iterable of them.
-  A rule's ``check(context)`` receives the same ``Context`` as the built-in rules (one module's
-  model, its resolved tasks, the inventory or ``None``) and yields ``Diagnostic``s, usually
-  through ``context.report(position, code, message)``; ``needs_inventory=True`` rules are skipped
-  when there is no inventory, as ours are.
+- The object the entry point names is a rule or an iterable of them: a
+  ``dagroute_lint.rules.Rule``, whose ``check(context)`` runs on every file and sees the inventory
+  when there is one (else ``None``), or a ``dagroute_lint.rules.DeploymentRule``, which runs only
+  with an inventory and whose context's ``inventory`` is never ``None``. A check yields what
+  ``context.report(position, message)`` returns: the context is bound to the rule, so each
+  diagnostic carries the rule's own code and severity.
 - Codes are letters then digits (``ACME101``), so that ``--select ACME``, ``--ignore ACME101``,
   ``per-file-ignores`` and ``# noqa: ACME101`` work as for the built-in rules. The ``DRL`` prefix
   belongs to the built-in rules.
 
-A pack that fails to import, names something that is not a rule, reuses a code, or whose check
-raises is an error (exit 2) naming the entry point and its distribution: a lint run that silently
-dropped an installed rule pack would report a clean result that nobody asked for.
+A pack that fails to import, names something that is not a rule, reuses a code, whose check
+raises, or that yields a diagnostic under another code than its rule's is an error (exit 2) naming
+the entry point and its distribution: a lint run that silently dropped an installed rule pack
+would report a clean result that nobody asked for, and one that reported under a built-in code
+would pass off its findings as ours.
 """
 
 from __future__ import annotations
@@ -27,10 +30,11 @@ import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from typing import Callable, Generic
 
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.errors import ConfigError
-from dagroute_lint.rules.base import Check, Context, Rule
+from dagroute_lint.rules.base import RULE_TYPES, AnyRule, C, Rule
 
 if sys.version_info >= (3, 10):
     from importlib.metadata import EntryPoint, entry_points
@@ -46,19 +50,30 @@ _CODE = re.compile(r"[A-Z]+[0-9]+")
 class PluginRule:
     """A rule from a pack, and where it came from: entry point and distribution."""
 
-    rule: Rule
+    rule: AnyRule
     origin: str
 
 
 @dataclass(frozen=True)
-class _GuardedCheck:
-    """A plugin's check that turns its crash into an error naming the rule pack and the file."""
+class _GuardedCheck(Generic[C]):
+    """A plugin's check that turns its crash, or a diagnostic under another code than its own,
+    into an error naming the rule pack and the file."""
 
-    check: Check
+    check: Callable[[C], Iterator[Diagnostic]]
     code: str
     origin: str
 
-    def __call__(self, context: Context) -> Iterator[Diagnostic]:
+    def __call__(self, context: C) -> Iterator[Diagnostic]:
+        for diagnostic in self._unguarded(context):
+            if diagnostic.code != self.code:
+                raise ConfigError(
+                    f"rule {self.code} from plugin {self.origin} reported code {diagnostic.code} "
+                    f"on {context.module.path}; a rule reports only its own code, through "
+                    "context.report()"
+                )
+            yield diagnostic
+
+    def _unguarded(self, context: C) -> Iterator[Diagnostic]:
         try:
             yield from self.check(context)
         except Exception as error:
@@ -74,7 +89,7 @@ def discover_entry_points() -> Sequence[EntryPoint]:
 
 
 def load_plugin_rules(
-    builtin: Sequence[Rule], found: Iterable[EntryPoint] | None = None
+    builtin: Sequence[AnyRule], found: Iterable[EntryPoint] | None = None
 ) -> tuple[PluginRule, ...]:
     """Load every rule pack; ``ConfigError`` for a broken one or a code used twice."""
     taken = {rule.code: "the built-in rules" for rule in builtin}
@@ -97,9 +112,15 @@ def load_plugin_rules(
                     "reserved for the built-in rules"
                 )
             taken[rule.code] = f"plugin {origin}"
-            guarded = replace(rule, check=_GuardedCheck(rule.check, rule.code, origin))
-            loaded.append(PluginRule(guarded, origin))
+            loaded.append(PluginRule(_guarded(rule, origin), origin))
     return tuple(loaded)
+
+
+def _guarded(rule: AnyRule, origin: str) -> AnyRule:
+    # Two branches of one line: each kind of rule keeps its own kind of context.
+    if isinstance(rule, Rule):
+        return replace(rule, check=_GuardedCheck(rule.check, rule.code, origin))
+    return replace(rule, check=_GuardedCheck(rule.check, rule.code, origin))
 
 
 def _origin(entry_point: EntryPoint) -> str:
@@ -110,28 +131,28 @@ def _origin(entry_point: EntryPoint) -> str:
     return text
 
 
-def _rules_of(entry_point: EntryPoint, origin: str) -> list[Rule]:
+def _rules_of(entry_point: EntryPoint, origin: str) -> list[AnyRule]:
     try:
         value = entry_point.load()
     except Exception as error:
         raise ConfigError(
             f"plugin {origin} failed to load: {type(error).__name__}: {error}"
         ) from None
-    if isinstance(value, Rule):
+    if isinstance(value, RULE_TYPES):
         items: list[object] = [value]
     elif isinstance(value, Iterable) and not isinstance(value, (str, bytes)):
         items = list(value)
     else:
         raise ConfigError(
-            f"plugin {origin}: expected a dagroute_lint.rules.Rule or an iterable of them, "
-            f"got {type(value).__name__}"
+            f"plugin {origin}: expected a dagroute_lint.rules.Rule or DeploymentRule or an "
+            f"iterable of them, got {type(value).__name__}"
         )
-    rules: list[Rule] = []
+    rules: list[AnyRule] = []
     for index, item in enumerate(items):
-        if not isinstance(item, Rule):
+        if not isinstance(item, RULE_TYPES):
             raise ConfigError(
-                f"plugin {origin}: item {index} is not a dagroute_lint.rules.Rule "
-                f"({type(item).__name__})"
+                f"plugin {origin}: item {index} is not a dagroute_lint.rules.Rule or "
+                f"DeploymentRule ({type(item).__name__})"
             )
         if not callable(item.check):
             raise ConfigError(f"plugin {origin}: rule {item.code}: check is not callable")

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.resolve.tasks import ResolvedTask
-from dagroute_lint.rules.base import Context, Rule
-from dagroute_lint.rules.wording import did_you_mean
+from dagroute_lint.rules.base import Context, DeploymentContext, DeploymentRule, Rule
+from dagroute_lint.wording import did_you_mean
 
 # ``models/pool.py``: a pool of -1 slots is unlimited.
 UNLIMITED = -1
@@ -25,19 +25,17 @@ def _pool(task: ResolvedTask) -> str | None:
     return pool.value if pool.known and isinstance(pool.value, str) else None
 
 
-def check_unknown_pool(context: Context) -> Iterator[Diagnostic]:
+def check_unknown_pool(context: DeploymentContext) -> Iterator[Diagnostic]:
     inventory = context.inventory
-    assert inventory is not None
     if inventory.pools is None:
         return
-    for task in context.tasks:
+    for task, _ in context.placed:
         pool = _pool(task)
-        if pool is None or pool in inventory.pools or not task.dispatched:
+        if pool is None or pool in inventory.pools:
             continue
         origin = task.fields["pool"].origin
         yield context.report(
             task.task.arguments.positions.get("pool", task.task.position),
-            "DRL301",
             f"{task.label} uses pool '{pool}' ({origin}), which the deployment does not declare "
             f"(pools: {', '.join(sorted(inventory.pools))}); the scheduler never schedules it "
             f"and it stays SCHEDULED forever{did_you_mean(pool, inventory.pools)}",
@@ -56,7 +54,6 @@ def check_pool_slots(context: Context) -> Iterator[Diagnostic]:
         if slots < 1:
             yield context.report(
                 position,
-                "DRL302",
                 f"{task.label} asks for pool_slots={slots} ({origin}); Airflow rejects pool_slots "
                 "below 1 when it parses the file (ValueError), so the DAG does not load",
             )
@@ -69,13 +66,12 @@ def check_pool_slots(context: Context) -> Iterator[Diagnostic]:
             continue
         yield context.report(
             position,
-            "DRL302",
             f"{task.label} asks for {slots} slots ({origin}) of pool '{pool}', which has only "
             f"{size}; the scheduler never finds room and it stays SCHEDULED forever",
         )
 
 
-UNKNOWN_POOL = Rule(
+UNKNOWN_POOL = DeploymentRule(
     code="DRL301",
     name="unknown-pool",
     summary="pool not declared in [pools] (when [pools] is present)",
@@ -88,5 +84,4 @@ POOL_SLOTS_EXCEED_POOL = Rule(
     summary="pool_slots larger than the pool's size, or below 1",
     boundary="dispatch",
     check=check_pool_slots,
-    needs_inventory=False,
 )

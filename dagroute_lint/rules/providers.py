@@ -10,7 +10,7 @@ from dagroute_lint.deployment.inventory import Runtime, Worker
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.model import Module, Position
 from dagroute_lint.resolve.tasks import ResolvedTask
-from dagroute_lint.rules.base import Context, Rule
+from dagroute_lint.rules.base import DeploymentContext, DeploymentRule
 from dagroute_lint.rules.runtimes import CodeRuns, code_runs, outcome, workers_lacking
 
 # ``apache-airflow-core`` 3.x hard-depends on these (semantics §6.2): any Airflow 3 runtime has
@@ -81,9 +81,8 @@ def task_needs(task: ResolvedTask, file_needs: list[Need], airflow_major: int) -
     return list(needs.values())
 
 
-def check_provider_at_parse(context: Context) -> Iterator[Diagnostic]:
+def check_provider_at_parse(context: DeploymentContext) -> Iterator[Diagnostic]:
     inventory = context.inventory
-    assert inventory is not None
     module = context.module
     runtime_name = inventory.dag_processor_runtime
     if not module.dags or runtime_name is None:
@@ -95,21 +94,16 @@ def check_provider_at_parse(context: Context) -> Iterator[Diagnostic]:
             continue
         yield context.report(
             need.position,
-            "DRL201",
             f"{need.why} needs {need.distribution}, which the DAG processor runtime "
             f"'{runtime_name}' lacks (has: {provider_names(runtime)}); the file fails to import "
             f"and its DAGs ({dags}) never load",
         )
 
 
-def check_provider_on_worker(context: Context) -> Iterator[Diagnostic]:
+def check_provider_on_worker(context: DeploymentContext) -> Iterator[Diagnostic]:
     inventory = context.inventory
-    assert inventory is not None
     file_needs = parse_needs(context.module, context.airflow_major)
-    for task in context.tasks:
-        if not task.dispatched:
-            continue
-        placement = context.placement(task)
+    for task, placement in context.placed:
         if not placement.workers:
             continue
         for need in task_needs(task, file_needs, context.airflow_major):
@@ -123,9 +117,7 @@ def check_provider_on_worker(context: Context) -> Iterator[Diagnostic]:
             if not lacking:
                 continue
             yield context.report(
-                task.task.position,
-                "DRL202",
-                _worker_message(task, need, lacking, placement.workers),
+                task.task.position, _worker_message(task, need, lacking, placement.workers)
             )
 
 
@@ -137,14 +129,14 @@ def _worker_message(
     return head + outcome(lacking, serving, "it will fail at startup, before its first line runs")
 
 
-PROVIDER_MISSING_AT_PARSE = Rule(
+PROVIDER_MISSING_AT_PARSE = DeploymentRule(
     code="DRL201",
     name="provider-missing-at-parse",
     summary="module-level import of a provider the DAG processor runtime lacks",
     boundary="parse",
     check=check_provider_at_parse,
 )
-PROVIDER_MISSING_ON_WORKER = Rule(
+PROVIDER_MISSING_ON_WORKER = DeploymentRule(
     code="DRL202",
     name="provider-missing-on-worker",
     summary="a task's operator or imports need a provider that a worker serving it lacks",

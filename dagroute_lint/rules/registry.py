@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 
-from dagroute_lint.rules import RULES, Rule
+from dagroute_lint.rules import RULES, AnyRule
 from dagroute_lint.rules.plugins import PluginRule, load_plugin_rules
 
 
@@ -18,12 +18,12 @@ def plugin_rules() -> tuple[PluginRule, ...]:
     return load_plugin_rules(RULES)
 
 
-def all_rules() -> tuple[Rule, ...]:
+def all_rules() -> tuple[AnyRule, ...]:
     """Built-in rules, then plugin rules in entry point order."""
     return _everything(plugin_rules())[0]
 
 
-def rule_by_code(code: str) -> Rule | None:
+def rule_by_code(code: str) -> AnyRule | None:
     return _everything(plugin_rules())[1].get(code)
 
 
@@ -39,7 +39,9 @@ def plugin_origin(code: str) -> str | None:
 
 
 @functools.cache
-def _everything(plugins: tuple[PluginRule, ...]) -> tuple[tuple[Rule, ...], dict[str, Rule]]:
+def _everything(
+    plugins: tuple[PluginRule, ...],
+) -> tuple[tuple[AnyRule, ...], dict[str, AnyRule]]:
     """The ordered rules and an index by code, built once for a given set of plugins: formats
     look a rule up for every diagnostic."""
     rules = RULES + tuple(plugin.rule for plugin in plugins)

@@ -105,7 +105,6 @@ def check_hardcoded_credential(context: Context) -> Iterator[Diagnostic]:
         for found in findings(setting.name, setting.name, setting.value):
             yield context.report(
                 setting.position,
-                "DRL401",
                 f"{written.owner} sets {found.what} in '{found.where}'; anyone who can read the "
                 "DAG files or the task's rendered arguments sees it: read it from an Airflow "
                 "connection, Variable or secrets backend instead",
@@ -118,5 +117,4 @@ HARDCODED_CREDENTIAL = Rule(
     summary="a literal secret in operator arguments, default_args or connection URIs",
     boundary="execution",
     check=check_hardcoded_credential,
-    needs_inventory=False,
 )

@@ -17,7 +17,7 @@ def check_syntax(context: Context) -> Iterator[Diagnostic]:
         if problem.skipped
         else "Airflow records an import error and loads no DAG from this file"
     )
-    yield context.report(problem.position, "DRL001", f"{problem.message}; {consequence}")
+    yield context.report(problem.position, f"{problem.message}; {consequence}")
 
 
 SYNTAX_ERROR = Rule(
@@ -26,5 +26,4 @@ SYNTAX_ERROR = Rule(
     summary="a file that cannot be parsed or decoded",
     boundary="parse",
     check=check_syntax,
-    needs_inventory=False,
 )

@@ -1,12 +1,15 @@
 """Build a starting inventory (``inventory init``) from what a deployment knows about itself.
 
-Three sources, each optional beyond the first:
+Sources, combinable (``facts.combine`` refuses two that disagree):
 
 - an installed Python environment (``environment.py``): the Airflow version, the providers with
   their versions and every other distribution, as one runtime;
 - ``airflow.cfg`` and ``AIRFLOW__*`` variables (``airflow_cfg.py``): executors, default queue and
   the ``default_pool`` size;
-- the queues of Celery workers as given on the command line (``--worker NAME=QUEUES``).
+- the queues of Celery workers as given on the command line (``--worker NAME=QUEUES``);
+- the deployment's own description: Helm values (``helm.py``), a compose file (``compose.py``),
+  requirements files (``requirements_file.py``), a runtime contract (``contract.py``) and the
+  running Celery workers (``celery_probe.py``).
 
 The result is commented TOML that says where each value came from, and it is read back with the
 inventory loader before anyone sees it, so what ``init`` writes always passes ``inventory check``.
@@ -17,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from dagroute_lint.catalog.airflow_defaults import DEFAULT_POOL
+from dagroute_lint.catalog.airflow_defaults import DEFAULT_QUEUE as AIRFLOW_DEFAULT_QUEUE
 from dagroute_lint.catalog.providers import PROVIDER_PREFIX
 from dagroute_lint.deployment.executors import (
     DEFAULT_EXECUTOR_2,
@@ -25,6 +30,7 @@ from dagroute_lint.deployment.executors import (
     ExecutorEntry,
     parse_executor_list,
 )
+from dagroute_lint.deployment.init import DEFAULT_RUNTIME
 from dagroute_lint.deployment.init import toml_writer as tw
 from dagroute_lint.deployment.init.airflow_cfg import (
     DEFAULT_POOL_SLOTS,
@@ -32,15 +38,22 @@ from dagroute_lint.deployment.init.airflow_cfg import (
     EXECUTOR,
     AirflowConfig,
     Setting,
+    environment_variable,
 )
 from dagroute_lint.deployment.init.environment import Environment
+from dagroute_lint.deployment.init.facts import (
+    DeploymentFacts,
+    Fact,
+    RuntimeFact,
+    WorkerFact,
+    combine,
+    contradiction,
+)
 from dagroute_lint.deployment.inventory import (
-    DEFAULT_POOL,
     SUPPORTED_AIRFLOW_MAJORS,
     Inventory,
     load_inventory_text,
 )
-from dagroute_lint.deployment.inventory import DEFAULT_QUEUE as AIRFLOW_DEFAULT_QUEUE
 from dagroute_lint.deployment.requirements import parse_requirement, release_tuple
 from dagroute_lint.errors import ConfigError
 
@@ -48,7 +61,6 @@ from dagroute_lint.errors import ConfigError
 # the version in Airflow 3, ``apache-airflow`` in Airflow 2).
 AIRFLOW_CORE_DISTRIBUTIONS = ("apache-airflow-core", "apache-airflow")
 AIRFLOW_DISTRIBUTIONS = frozenset({*AIRFLOW_CORE_DISTRIBUTIONS, "apache-airflow-task-sdk"})
-DEFAULT_RUNTIME = "base"
 # Executors whose workers are ``airflow celery worker -q QUEUES`` (the 2.x hybrid runs them too).
 CELERY_KINDS = frozenset({"celery", "celery_kubernetes"})
 WORKER_SYNTAX = "NAME=QUEUE[,QUEUE...], e.g. general=default,imports"
@@ -91,25 +103,53 @@ class Generated:
 
 
 def build_inventory(
-    environment: Environment,
+    environment: Environment | None,
     environment_label: str,
     config: AirflowConfig,
     workers: Sequence[WorkerSpec] = (),
     runtime: str = DEFAULT_RUNTIME,
+    sources: Sequence[DeploymentFacts] = (),
 ) -> Generated:
-    """The commented inventory text, validated by the loader; ``ConfigError`` for bad input."""
+    """The commented inventory text, validated by the loader; ``ConfigError`` for bad input.
+
+    ``environment`` (installed distributions, or ``None`` when none is read) becomes runtime
+    ``runtime``; ``sources`` are what the deployment's own files and workers said.
+    """
     if not runtime.strip():
         raise ConfigError("--runtime: the runtime name must not be empty")
     if not runtime.isprintable():
         raise ConfigError(f"--runtime: {runtime!r} holds unprintable characters")
-    builder = _Builder(environment, config, runtime)
-    builder.header(environment_label)
+    parts = list(sources)
+    if environment is not None:
+        parts.insert(0, environment_facts(environment, environment_label, runtime))
+    facts = combine(parts)
+    builder = _Builder(facts, _settings(config, facts), runtime)
+    builder.header(config)
     builder.deployment()
     builder.workers(workers)
-    builder.runtime()
+    builder.runtimes()
     builder.pools()
     text = "\n".join(builder.lines) + "\n"
     return Generated(text, _read_back(text))
+
+
+def _settings(config: AirflowConfig, facts: DeploymentFacts) -> dict[tuple[str, str], Setting]:
+    """``airflow.cfg`` and ``AIRFLOW__*`` options, joined with what the sources configure."""
+    settings = dict(config.settings)
+    for option, setting in facts.options.items():
+        earlier = settings.get(option)
+        if earlier is not None and earlier.value != setting.value:
+            raise ConfigError(contradiction(f"[{option[0]}] {option[1]}", earlier, setting))
+        settings.setdefault(option, setting)
+    for option, where in facts.undecided.items():
+        if option in settings or option == DEFAULT_POOL_SLOTS:
+            continue  # another source supplies it; an unknown pool size is a FILL IN line
+        variable = environment_variable(*option)
+        raise ConfigError(
+            f"{where}: [{option[0]}] {option[1]} is known only at deploy time, and no default "
+            f"may stand in for it; give it with --airflow-cfg or {variable}"
+        )
+    return settings
 
 
 def _read_back(text: str) -> Inventory:
@@ -125,17 +165,79 @@ def provider_id(distribution: str) -> str:
     return distribution[len(PROVIDER_PREFIX) :].replace("-", ".")
 
 
+def environment_facts(environment: Environment, label: str, runtime: str) -> DeploymentFacts:
+    """An installed environment as a runtime, and the Airflow version installed in it."""
+    installed = {d.name: d for d in environment.distributions}
+    found = next((installed[n] for n in AIRFLOW_CORE_DISTRIBUTIONS if n in installed), None)
+    version = None
+    notes: list[str] = []
+    if found is not None:
+        version = Fact(found.version, f"{found.name} {found.version} installed")
+    providers: list[Fact[str]] = []
+    packages: list[Fact[str]] = []
+    unpinned: list[str] = []
+    skipped: list[str] = []
+    for distribution in sorted(environment.distributions, key=lambda d: d.name):
+        name = distribution.name
+        if name in AIRFLOW_DISTRIBUTIONS:
+            continue
+        if not _is_requirement(name):
+            skipped.append(name)
+            continue
+        if name.startswith(PROVIDER_PREFIX):
+            target, written = providers, provider_id(name)
+        elif distribution.provider and "-" in name:
+            target, written = providers, name  # a third-party provider
+        else:
+            # A provider-registering distribution whose name has no dash would read as an
+            # Apache provider id under ``providers``, so it is listed as a package.
+            target, written = packages, name
+        pinned = f"{written}=={distribution.version}"
+        if _is_requirement(pinned):
+            target.append(Fact(pinned, label))
+        else:
+            target.append(Fact(written, label))
+            unpinned.append(f"{name} {distribution.version}")
+    comments = []
+    if unpinned:
+        comments.append(
+            "Installed versions that are not PEP 440 versions, listed without one: "
+            + ", ".join(unpinned)
+        )
+    if skipped:
+        comments.append("Left out, not valid distribution names: " + ", ".join(skipped))
+    return DeploymentFacts(
+        sources=(label,),
+        airflow_version=version,
+        runtimes=(
+            RuntimeFact(
+                runtime,
+                label,
+                python=Fact(environment.python, label),
+                providers=tuple(providers),
+                packages=tuple(packages),
+                comments=tuple(comments),
+            ),
+        ),
+        notes=tuple(notes),
+    )
+
+
 class _Builder:
     """Accumulates the TOML lines, section by section."""
 
-    def __init__(self, environment: Environment, config: AirflowConfig, runtime: str) -> None:
-        self.environment = environment
-        self.config = config
+    def __init__(
+        self, facts: DeploymentFacts, settings: dict[tuple[str, str], Setting], runtime: str
+    ) -> None:
+        self.facts = facts
+        self.settings = settings
         self.runtime_name = runtime
         self.lines: list[str] = []
         self.airflow_major: int | None = None
         self.executors: tuple[ExecutorEntry, ...] = ()
         self.default_queue = AIRFLOW_DEFAULT_QUEUE
+        # Runtimes the inventory refers to, in order of first use.
+        self.used_runtimes: dict[str, None] = {}
 
     def comment(self, text: str) -> None:
         self.lines.extend(tw.comment_lines(text))
@@ -145,16 +247,21 @@ class _Builder:
             self.comment(why)
         self.lines.append(f"{tw.key(name)} = {rendered}")
 
-    def header(self, environment_label: str) -> None:
+    def use_runtime(self, name: str) -> str:
+        self.used_runtimes.setdefault(name, None)
+        return name
+
+    def header(self, config: AirflowConfig) -> None:
         self.comment(
             "Deployment inventory for dagroute-lint, written by `dagroute-lint inventory init`"
         )
         self.comment("from:")
-        for source in (environment_label, *self.config.sources):
+        for source in (*self.facts.sources, *config.sources):
             self.comment(f"  - {source}")
         self.comment("A starting point: compare every value with the deployment, then validate")
-        self.comment("with `dagroute-lint inventory check`.")
-        for note in self.config.notes:
+        self.comment("with `dagroute-lint inventory check`. Lines starting with `# FILL IN` hold")
+        self.comment("what the sources could not decide.")
+        for note in (*config.notes, *self.facts.notes):
             self.comment(f"NOTE: {note}")
 
     # --- [deployment] ---------------------------------------------------------------------
@@ -163,51 +270,56 @@ class _Builder:
         self.lines += ["", "[deployment]"]
         self.airflow_version()
         self.executor_list()
-        queue = self.config.settings.get(DEFAULT_QUEUE)
+        queue = self.settings.get(DEFAULT_QUEUE)
         if queue is not None:
-            if not queue.value.strip():
-                raise ConfigError(f"{queue.source}: the default queue must not be empty")
-            if "," in queue.value:
-                # `celery worker -q` splits on commas, so no worker could consume this queue.
-                raise ConfigError(f"{queue.source}: {queue.value!r}: a queue name cannot hold ','")
-            self.default_queue = queue.value
+            self.default_queue = _queue_name(queue)
         self.value(
             "default_queue",
             tw.string(self.default_queue),
             _origin(queue, "[operators] default_queue"),
         )
+        parser = self.facts.dag_processor_runtime
+        runtime = self.use_runtime(parser.value if parser is not None else self.runtime_name)
         self.value(
             "dag_processor",
-            f"{{ runtime = {tw.string(self.runtime_name)} }}",
-            "DAG files are parsed in the runtime described below; change it if they are not.",
+            f"{{ runtime = {tw.string(runtime)} }}",
+            f"DAG files are parsed in runtime {runtime!r} ({parser.source})"
+            if parser is not None
+            else "DAG files are parsed in the runtime described below; change it if they are not.",
         )
-        self.comment("Uncomment when a triggerer runs (deferrable tasks wait for one):")
-        self.comment(f"triggerer = {{ runtime = {tw.string(self.runtime_name)} }}")
+        self.triggerer()
+
+    def triggerer(self) -> None:
+        found = self.facts.triggerer
+        if found is None:
+            self.comment("Uncomment when a triggerer runs (deferrable tasks wait for one):")
+            self.comment(f"triggerer = {{ runtime = {tw.string(self.runtime_name)} }}")
+        elif found.value:
+            self.value("triggerer", "true", f"a triggerer runs: {found.source}")
+        else:
+            self.value("triggerer", "false", f"no triggerer runs: {found.source}")
 
     def airflow_version(self) -> None:
-        installed = {d.name: d for d in self.environment.distributions}
-        found = next((installed[n] for n in AIRFLOW_CORE_DISTRIBUTIONS if n in installed), None)
+        found = self.facts.airflow_version
         if found is None:
-            self.comment("airflow_version: no apache-airflow(-core) distribution is installed in")
-            self.comment('the environment read; set it to the deployment\'s version, e.g. "3.3".')
+            self.comment("FILL IN airflow_version: no source above names the Airflow version;")
+            self.comment('set it to the deployment\'s version, e.g. "3.3".')
             return
         try:
-            release = release_tuple(found.version)
+            release = release_tuple(found.value)
         except ValueError:
             release = None
         if release is None or release[0] not in SUPPORTED_AIRFLOW_MAJORS:
             self.comment(
-                f"airflow_version: {found.name} {found.version} is installed, which "
+                f"airflow_version: {found.value} ({found.source}) is a version "
                 "dagroute-lint does not support (Airflow 2 or 3 only)"
             )
             return
         self.airflow_major = release[0]
-        self.value(
-            "airflow_version", tw.string(found.version), f"{found.name} {found.version} installed"
-        )
+        self.value("airflow_version", tw.string(found.value), found.source)
 
     def executor_list(self) -> None:
-        setting = self.config.settings.get(EXECUTOR)
+        setting = self.settings.get(EXECUTOR)
         if setting is None:
             default = DEFAULT_EXECUTOR_2 if self.airflow_major == 2 else DEFAULT_EXECUTOR_3
             setting = Setting(default, "")
@@ -225,17 +337,20 @@ class _Builder:
 
     def workers(self, specs: Sequence[WorkerSpec]) -> None:
         celery = next((entry for entry in self.executors if entry.kind in CELERY_KINDS), None)
-        if specs and celery is None:
+        found = [WorkerFact(spec.name, spec.queues, f"from --worker {spec.name}") for spec in specs]
+        found += self.facts.workers
+        if found and celery is None:
             configured = ", ".join(entry.written for entry in self.executors)
             raise ConfigError(
-                f"--worker describes Celery workers, but the configured executors ({configured}) "
-                "include no CeleryExecutor; pass --airflow-cfg or set AIRFLOW__CORE__EXECUTOR"
+                f"{found[0].source}: describes Celery workers, but the configured executors "
+                f"({configured}) include no CeleryExecutor; pass --airflow-cfg or set "
+                "AIRFLOW__CORE__EXECUTOR"
             )
         names: set[str] = set()
-        for spec in specs:
-            self.worker(spec.name, celery, spec.queues, f"from --worker {spec.name}", names)
+        for worker in found:
+            self.celery_worker(worker, celery, names)
         for entry in self.executors:
-            if specs and entry is celery:
+            if found and entry is celery:
                 continue
             queues = (self.default_queue,) if entry.kind in CELERY_KINDS else None
             why = (
@@ -243,7 +358,34 @@ class _Builder:
                 if queues
                 else _queue_note(entry)
             )
-            self.worker(_worker_name(entry), entry, queues, why, names)
+            ran_in = self.facts.executor_runtimes.get(_runtime_kind(entry))
+            runtime = self.runtime_name
+            if ran_in is not None:
+                runtime = ran_in.value
+                why += f"; its tasks run in runtime {runtime!r} ({ran_in.source})"
+            self.worker(_worker_name(entry), entry, queues, why, names, runtime)
+
+    def celery_worker(
+        self, worker: WorkerFact, celery: ExecutorEntry | None, names: set[str]
+    ) -> None:
+        runtime = worker.runtime or self.runtime_name
+        if worker.undecided is not None:
+            self.lines.append("")
+            self.comment(f"FILL IN this worker's queues and uncomment it: {worker.undecided}")
+            self.comment(f"({worker.source})")
+            for line in ("[[workers]]", f"name = {tw.string(worker.name)}", "queues = []"):
+                self.comment(line)
+            return
+        queues = worker.queues
+        why = worker.source
+        if queues is None:
+            own = worker.default_queue
+            queue = own.value if own is not None else self.default_queue
+            queues = (queue,)
+            why += f"; without -q it consumes the default queue {queue!r}"
+        if not worker.source.startswith("from --worker"):
+            why = f"from {why}"
+        self.worker(worker.name, celery, queues, why, names, self.use_runtime(runtime))
 
     def worker(
         self,
@@ -252,6 +394,7 @@ class _Builder:
         queues: tuple[str, ...] | None,
         why: str,
         names: set[str],
+        runtime: str,
     ) -> None:
         if name in names:
             raise ConfigError(f"worker name {name!r} is used twice; give each --worker its own")
@@ -263,60 +406,57 @@ class _Builder:
             self.value("executor", tw.string(executor.display_name))
         if queues is not None:
             self.value("queues", tw.array(queues))
-        self.value("runtime", tw.string(self.runtime_name))
+        self.value("runtime", tw.string(self.use_runtime(runtime)))
 
     # --- [runtimes.NAME] ------------------------------------------------------------------
 
-    def runtime(self) -> None:
-        providers: list[str] = []
-        packages: list[str] = []
-        unpinned: list[str] = []
-        skipped: list[str] = []
-        for distribution in sorted(self.environment.distributions, key=lambda d: d.name):
-            name = distribution.name
-            if name in AIRFLOW_DISTRIBUTIONS:
+    def runtimes(self) -> None:
+        known = {runtime.name: runtime for runtime in self.facts.runtimes}
+        for name in self.used_runtimes:
+            self.runtime(known.get(name) or RuntimeFact(name, "no source"))
+        for name, runtime in known.items():
+            if name not in self.used_runtimes:
+                self.lines.append("")
+                self.comment(
+                    f"Runtime {name!r} ({runtime.source}) runs no worker or DAG processor above; "
+                    "left out"
+                )
+
+    def runtime(self, runtime: RuntimeFact) -> None:
+        self.lines += ["", f"[runtimes.{tw.key(runtime.name)}]"]
+        if runtime.python is not None:
+            self.value("python", tw.string(runtime.python.value), _sources([runtime.python]))
+        for key, items, what in (
+            ("providers", runtime.providers, "Airflow providers"),
+            ("packages", runtime.packages, "Installed distributions other than providers"),
+        ):
+            if items is None:
+                self.comment(
+                    f"FILL IN {key}: no source above lists what this runtime installs (read the "
+                    "image with `inventory init --python`, or pass --requirements "
+                    f"{runtime.name}=FILE); without it every {key[:-1]} counts as missing"
+                )
+                self.comment(f"{key} = []")
                 continue
-            if not _is_requirement(name):
-                skipped.append(name)
-                continue
-            if name.startswith(PROVIDER_PREFIX):
-                target, written = providers, provider_id(name)
-            elif distribution.provider and "-" in name:
-                target, written = providers, name  # a third-party provider
-            else:
-                # A provider-registering distribution whose name has no dash would read as an
-                # Apache provider id under ``providers``, so it is listed as a package.
-                target, written = packages, name
-            pinned = f"{written}=={distribution.version}"
-            if _is_requirement(pinned):
-                target.append(pinned)
-            else:
-                target.append(written)
-                unpinned.append(f"{name} {distribution.version}")
-        self.lines += ["", f"[runtimes.{tw.key(self.runtime_name)}]"]
-        self.value("python", tw.string(self.environment.python))
-        self.value(
-            "providers",
-            tw.array(sorted(providers)),
-            "Airflow providers installed (apache_airflow_provider entry point or provider name)",
-        )
-        self.value(
-            "packages",
-            tw.array(packages),
-            "Every other installed distribution; trim it to what the DAGs import if you like",
-        )
-        if unpinned:
-            self.comment(
-                "Installed versions that are not PEP 440 versions, listed without one: "
-                + ", ".join(unpinned)
-            )
-        if skipped:
-            self.comment("Left out, not valid distribution names: " + ", ".join(skipped))
+            ordered = sorted(items, key=lambda item: item.value)
+            origin = _sources(ordered) if ordered else f"none listed in {runtime.source}"
+            self.value(key, tw.array(item.value for item in ordered), f"{what}, {origin}")
+        for label, fact in runtime.labels:
+            self.value(label, tw.string(fact.value), f"from {fact.source}")
+        for text in runtime.comments:
+            self.comment(text)
 
     # --- [pools] --------------------------------------------------------------------------
 
     def pools(self) -> None:
-        setting = self.config.settings.get(DEFAULT_POOL_SLOTS)
+        setting = self.settings.get(DEFAULT_POOL_SLOTS)
+        undecided = self.facts.undecided.get(DEFAULT_POOL_SLOTS)
+        if setting is None and undecided is not None:
+            self.lines += [""]
+            self.comment(f"FILL IN the size of default_pool ({undecided}), then uncomment:")
+            self.comment("[pools]")
+            self.comment("default_pool = 128")
+            return
         if setting is None:
             return
         try:
@@ -333,6 +473,27 @@ class _Builder:
         self.value(
             DEFAULT_POOL, str(slots), _origin(setting, "[core] default_pool_task_slot_count")
         )
+
+
+def _queue_name(queue: Setting) -> str:
+    if not queue.value.strip():
+        raise ConfigError(f"{queue.source}: the default queue must not be empty")
+    if "," in queue.value:
+        # `celery worker -q` splits on commas, so no worker could consume this queue.
+        raise ConfigError(f"{queue.source}: {queue.value!r}: a queue name cannot hold ','")
+    return queue.value
+
+
+def _sources(facts: Sequence[Fact[str]]) -> str:
+    """``from a.txt:3, b.txt:7``: each distinct source once, in order."""
+    names = list(dict.fromkeys(fact.source for fact in facts))
+    shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    return f"from {shown}" if shown else "from no source"
+
+
+def _runtime_kind(entry: ExecutorEntry) -> str:
+    """The key of ``DeploymentFacts.executor_runtimes`` for an executor."""
+    return "kubernetes" if entry.kind in ("kubernetes", "local_kubernetes") else entry.kind or ""
 
 
 def _origin(setting: Setting | None, option: str) -> str:

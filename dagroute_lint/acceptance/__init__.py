@@ -1,0 +1,1 @@
+"""Deployment acceptance: what the DAGs need that an inventory lacks, and what a change loses."""

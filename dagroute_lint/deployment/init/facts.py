@@ -1,0 +1,196 @@
+"""What one deployment source says, each value with where it came from, and how sources combine.
+
+Every source (Helm values, a compose file, a requirements file, a runtime contract, the live
+Celery workers) yields ``DeploymentFacts``; ``combine`` joins them. Two sources that disagree on
+one value are a contradiction the user must settle, never a value picked by order, so ``combine``
+raises ``ConfigError`` naming both places.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Generic, TypeVar
+
+from dagroute_lint.catalog.providers import canonical_distribution, canonical_name
+from dagroute_lint.deployment.init.airflow_cfg import Setting
+from dagroute_lint.deployment.requirements import parse_requirement
+from dagroute_lint.errors import ConfigError
+
+T = TypeVar("T")
+Option = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class Fact(Generic[T]):
+    """A value and the place it was read from (``values.yaml: triggerer.enabled``)."""
+
+    value: T
+    source: str
+
+
+@dataclass(frozen=True)
+class WorkerFact:
+    """A Celery worker: ``queues`` as given to ``-q``, ``None`` when it consumes the default queue.
+
+    ``default_queue`` is the worker's own ``[operators] default_queue`` when the source knows it
+    (a compose service's environment), for a worker started without ``-q``. ``undecided`` says
+    why the queues cannot be known from the source (a template, a variable): such a worker is
+    written as a commented block to fill in, never with a guessed queue.
+    """
+
+    name: str
+    queues: tuple[str, ...] | None
+    source: str
+    runtime: str | None = None
+    default_queue: Fact[str] | None = None
+    undecided: str | None = None
+
+
+@dataclass(frozen=True)
+class RuntimeFact:
+    """Part of a runtime: ``providers`` / ``packages`` are requirement strings (``http==6.3.0``),
+    ``None`` when this source cannot tell what the runtime has installed."""
+
+    name: str
+    source: str
+    python: Fact[str] | None = None
+    providers: tuple[Fact[str], ...] | None = None
+    packages: tuple[Fact[str], ...] | None = None
+    labels: tuple[tuple[str, Fact[str]], ...] = ()
+    comments: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DeploymentFacts:
+    """Everything the sources said. ``options`` are ``airflow.cfg`` options as Airflow would read
+    them (environment overrides already applied inside each source); ``executor_runtimes`` maps an
+    executor kind (``kubernetes``, ``local``) to the runtime its tasks run in. ``undecided`` holds
+    the options a source sets to something known only at deploy time (a template, a secret, a
+    shell variable), with where: another source may supply them, and no default may stand in."""
+
+    sources: tuple[str, ...] = ()
+    options: Mapping[Option, Setting] = field(default_factory=dict)
+    undecided: Mapping[Option, str] = field(default_factory=dict)
+    airflow_version: Fact[str] | None = None
+    triggerer: Fact[bool] | None = None
+    dag_processor_runtime: Fact[str] | None = None
+    workers: tuple[WorkerFact, ...] = ()
+    executor_runtimes: Mapping[str, Fact[str]] = field(default_factory=dict)
+    runtimes: tuple[RuntimeFact, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+def contradiction(what: str, first: Fact[Any] | Setting, second: Fact[Any] | Setting) -> str:
+    return (
+        f"{second.source}: {what} {second.value!r} contradicts {first.value!r} from "
+        f"{first.source}; make the sources agree or leave one out"
+    )
+
+
+def _same(what: str, first: Fact[T] | None, second: Fact[T] | None) -> Fact[T] | None:
+    if first is None or second is None:
+        return first or second
+    if first.value != second.value:
+        raise ConfigError(contradiction(what, first, second))
+    return first
+
+
+def _present(fact: Fact[T] | None) -> Fact[T]:
+    assert fact is not None, "combining a fact with another never loses both"
+    return fact
+
+
+def combine(parts: Iterable[DeploymentFacts]) -> DeploymentFacts:
+    """One set of facts from several sources; ``ConfigError`` where two of them disagree."""
+    result = DeploymentFacts()
+    for part in parts:
+        result = _combine_two(result, part)
+    return result
+
+
+def _combine_two(first: DeploymentFacts, second: DeploymentFacts) -> DeploymentFacts:
+    options = dict(first.options)
+    for option, setting in second.options.items():
+        earlier = options.get(option)
+        if earlier is not None and earlier.value != setting.value:
+            raise ConfigError(contradiction(f"[{option[0]}] {option[1]}", earlier, setting))
+        options.setdefault(option, setting)
+    undecided = {**second.undecided, **first.undecided}
+    executor_runtimes = dict(first.executor_runtimes)
+    for kind, ran_in in second.executor_runtimes.items():
+        executor_runtimes[kind] = _present(
+            _same(f"the {kind} runtime", executor_runtimes.get(kind), ran_in)
+        )
+    names = {worker.name: worker for worker in first.workers}
+    for worker in second.workers:
+        if worker.name in names:
+            raise ConfigError(
+                f"{worker.source}: worker {worker.name!r} is also described by "
+                f"{names[worker.name].source}; give each worker its own name"
+            )
+    runtimes = {runtime.name: runtime for runtime in first.runtimes}
+    for runtime in second.runtimes:
+        earlier_runtime = runtimes.get(runtime.name)
+        runtimes[runtime.name] = (
+            runtime if earlier_runtime is None else combine_runtimes(earlier_runtime, runtime)
+        )
+    return DeploymentFacts(
+        sources=(*first.sources, *second.sources),
+        options=options,
+        undecided=undecided,
+        airflow_version=_same("airflow version", first.airflow_version, second.airflow_version),
+        triggerer=_same("triggerer", first.triggerer, second.triggerer),
+        dag_processor_runtime=_same(
+            "DAG processor runtime", first.dag_processor_runtime, second.dag_processor_runtime
+        ),
+        workers=(*first.workers, *second.workers),
+        executor_runtimes=executor_runtimes,
+        runtimes=tuple(runtimes.values()),
+        notes=(*first.notes, *second.notes),
+    )
+
+
+def combine_runtimes(first: RuntimeFact, second: RuntimeFact) -> RuntimeFact:
+    """Two sources on one runtime: requirements add up, one distribution pinned two ways fails."""
+    labels = dict(first.labels)
+    for name, label in second.labels:
+        labels[name] = _present(_same(f"runtime {first.name!r} {name}", labels.get(name), label))
+    return replace(
+        first,
+        source=f"{first.source}; {second.source}",
+        python=_same(f"runtime {first.name!r} python", first.python, second.python),
+        providers=_requirements(
+            first.name, first.providers, second.providers, canonical_distribution
+        ),
+        packages=_requirements(first.name, first.packages, second.packages, canonical_name),
+        labels=tuple(labels.items()),
+        comments=(*first.comments, *second.comments),
+    )
+
+
+def _requirements(
+    runtime: str,
+    first: tuple[Fact[str], ...] | None,
+    second: tuple[Fact[str], ...] | None,
+    canonical: Callable[[str], str],
+) -> tuple[Fact[str], ...] | None:
+    if first is None or second is None:
+        return first if second is None else second
+    by_name = {canonical(parse_requirement(item.value).name): item for item in first}
+    for item in second:
+        name = canonical(parse_requirement(item.value).name)
+        earlier = by_name.get(name)
+        if earlier is None:
+            by_name[name] = item
+        elif _specifier(earlier.value) != _specifier(item.value):
+            if not _specifier(item.value):
+                continue  # a bare name adds nothing to a pinned one
+            if _specifier(earlier.value):
+                raise ConfigError(contradiction(f"runtime {runtime!r} {name}", earlier, item))
+            by_name[name] = item
+    return tuple(by_name.values())
+
+
+def _specifier(requirement: str) -> str:
+    return parse_requirement(requirement).specifier

@@ -1,0 +1,406 @@
+"""``--helm-values FILE`` (repeatable): the official ``apache-airflow`` chart's values.
+
+Files are merged as Helm merges ``-f a.yaml -f b.yaml``: later files win, mappings merge key by
+key, lists are replaced whole. What the chart renders from them:
+
+- ``executor`` → ``[core] executor`` (the chart's default is ``CeleryExecutor``);
+- ``config:`` sections become ``airflow.cfg``, and ``env`` entries become environment variables,
+  which win over ``airflow.cfg`` in Airflow;
+- Celery workers run only when the executor list holds a Celery executor; their queues come from
+  ``-q`` in ``workers.command`` / ``workers.args`` (the chart's own command has none: the default
+  queue). ``replicas`` are copies of one worker, so they make one worker entry;
+- ``triggerer.enabled`` (chart default: true) and ``dagProcessor.enabled``;
+- ``images.airflow`` (else ``defaultAirflowRepository:defaultAirflowTag``) names the runtime, and
+  ``images.pod_template`` (unless ``[kubernetes_executor] worker_container_repository`` / ``_tag``
+  override it) the pods of KubernetesExecutor tasks;
+- ``airflowVersion`` → ``airflow_version``.
+
+Values the chart fills in from templates (``{{ ... }}``) are not rendered: they are named in a note
+and left for the user.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from dagroute_lint.deployment.executors import ExecutorConfigError, parse_executor_list
+from dagroute_lint.deployment.init.airflow_cfg import OPTIONS, Setting, environment_variable
+from dagroute_lint.deployment.init.commands import CommandError, component, deferred, official_image
+from dagroute_lint.deployment.init.facts import DeploymentFacts, Fact, RuntimeFact, WorkerFact
+from dagroute_lint.deployment.init.yaml_file import describe, read_yaml
+from dagroute_lint.errors import ConfigError
+
+CHART_DEFAULT_EXECUTOR = "CeleryExecutor"
+# Keys only the chart's values have; a file with none of them is some other YAML.
+CHART_KEYS = frozenset(
+    {
+        "executor", "airflowVersion", "defaultAirflowRepository", "defaultAirflowTag", "images",
+        "workers", "triggerer", "dagProcessor", "scheduler", "config", "env", "webserver",
+        "apiServer", "redis", "postgresql", "pgbouncer", "flower", "statsd",
+    }
+)  # fmt: skip
+WORKER_NAME = "celery-workers"
+POD_TEMPLATE_RUNTIME = "pod-template"
+# The option names of the pod image changed section in Airflow 2.5 ([kubernetes] →
+# [kubernetes_executor]); the chart passes whichever the values use.
+POD_IMAGE_SECTIONS = ("kubernetes_executor", "kubernetes")
+
+
+def merge_values(documents: Sequence[tuple[Path, Any]]) -> dict[str, Any]:
+    """Helm's merge of several ``-f`` files (later wins; mappings merge, lists replace)."""
+    merged: dict[str, Any] = {}
+    for path, document in documents:
+        if document is None:
+            continue
+        if not isinstance(document, dict):
+            raise ConfigError(
+                f"{path}: expected the chart's values (a mapping), got {describe(document)}"
+            )
+        if not CHART_KEYS & set(document):
+            raise ConfigError(
+                f"{path}: none of the apache-airflow chart's keys (executor, workers, config, "
+                "images, ...) is set: is this a Helm values file of the official chart?"
+            )
+        merged = _deep_merge(merged, document)
+    return merged
+
+
+def _deep_merge(base: dict[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
+    result = dict(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(result.get(key), dict):
+            result[key] = _deep_merge(result[key], value)
+        else:
+            result[key] = value
+    return result
+
+
+def helm_facts(paths: Sequence[Path], runtime: str) -> DeploymentFacts:
+    """What the chart deploys with these values files."""
+    documents = [(path, read_yaml(path, "--helm-values")) for path in paths]
+    values = merge_values(documents)
+    label = " + ".join(str(path) for path in paths)
+    return _Reader(values, documents, label, runtime).facts()
+
+
+class _Reader:
+    def __init__(
+        self,
+        values: dict[str, Any],
+        documents: Sequence[tuple[Path, Any]],
+        label: str,
+        runtime: str,
+    ) -> None:
+        self.values = values
+        self.documents = documents
+        self.label = label
+        self.runtime = runtime
+        self.notes: list[str] = []
+        self.undecided: dict[tuple[str, str], str] = {}
+
+    def where(self, key: str) -> str:
+        """The last file that sets ``key`` (a dotted path): that file's value is the one used."""
+        for path, document in reversed(self.documents):
+            node: Any = document
+            for part in key.split("."):
+                if not isinstance(node, dict) or part not in node:
+                    break
+                node = node[part]
+            else:
+                return f"{path}: {key}"
+        return f"{self.label}: {key}"
+
+    def get(self, key: str, kind: type | tuple[type, ...], what: str) -> Any:
+        node: Any = self.values
+        for part in key.split("."):
+            if not isinstance(node, dict):
+                raise ConfigError(
+                    f"{self.where(key)}: expected a mapping above it, got {describe(node)}"
+                )
+            if part not in node or node[part] is None:
+                return None
+            node = node[part]
+        if not isinstance(node, kind) or (isinstance(node, bool) and bool not in _kinds(kind)):
+            raise ConfigError(f"{self.where(key)}: expected {what}, got {describe(node)}")
+        return node
+
+    def facts(self) -> DeploymentFacts:
+        options = self.options()
+        executor_text = self.executor(options)
+        image = self.image()
+        version = self.airflow_version(image)
+        runtimes = [RuntimeFact(self.runtime, self.label, labels=self.image_label(image))]
+        if image is not None:
+            official = official_image(image.value)
+            if official is not None and official.python is not None:
+                runtimes[0] = RuntimeFact(
+                    self.runtime,
+                    self.label,
+                    python=Fact(official.python, f"{image.source} (the official image's tag)"),
+                    labels=self.image_label(image),
+                )
+        executor_runtimes: dict[str, Fact[str]] = {}
+        kinds = self.executor_kinds(executor_text)
+        workers: tuple[WorkerFact, ...] = ()
+        if kinds & {"celery", "celery_kubernetes"}:
+            workers = (self.worker(),)
+        if kinds & {"kubernetes", "local_kubernetes", "celery_kubernetes"}:
+            pod_image = self.pod_image(options, image)
+            if pod_image is not None and (image is None or pod_image.value != image.value):
+                runtimes.append(
+                    RuntimeFact(
+                        POD_TEMPLATE_RUNTIME, pod_image.source, labels=self.image_label(pod_image)
+                    )
+                )
+                executor_runtimes["kubernetes"] = Fact(POD_TEMPLATE_RUNTIME, pod_image.source)
+        return DeploymentFacts(
+            sources=(f"Helm values {self.label} (apache-airflow chart)",),
+            options=options,
+            undecided=self.undecided,
+            airflow_version=version,
+            triggerer=self.enabled("triggerer.enabled", chart_default=True),
+            dag_processor_runtime=self.dag_processor(),
+            workers=workers,
+            executor_runtimes=executor_runtimes,
+            runtimes=tuple(runtimes),
+            notes=tuple(self.notes),
+        )
+
+    # --- airflow.cfg -----------------------------------------------------------------------
+
+    def options(self) -> dict[tuple[str, str], Setting]:
+        """``config:`` options, then the environment entries that win over them."""
+        config = self.get("config", dict, "a mapping of airflow.cfg sections") or {}
+        found: dict[tuple[str, str], Setting] = {}
+        for section, body in config.items():
+            if body is None:
+                continue
+            if not isinstance(body, dict):
+                raise ConfigError(
+                    f"{self.where(f'config.{section}')}: expected a mapping of options, "
+                    f"got {describe(body)}"
+                )
+            for option, value in body.items():
+                key = (str(section).lower(), str(option).lower())
+                if key in OPTIONS or key[0] in POD_IMAGE_SECTIONS:
+                    where = self.where(f"config.{section}.{option}")
+                    text = self.scalar(value, f"config.{section}.{option}")
+                    if text is not None:
+                        found[key] = Setting(text, where)
+                    else:
+                        self.undecided[key] = f"{where} is a template"
+        for name, value, where in self.environment():
+            for section, option in OPTIONS:
+                if name != environment_variable(section, option):
+                    continue
+                if value is None:
+                    found.pop((section, option), None)
+                    self.undecided[section, option] = where
+                else:
+                    found[section, option] = Setting(value, where)
+                    self.undecided.pop((section, option), None)
+        return found
+
+    def scalar(self, value: object, key: str) -> str | None:
+        if isinstance(value, bool):
+            return str(value)
+        if not isinstance(value, (str, int, float)):
+            raise ConfigError(f"{self.where(key)}: expected a value, got {describe(value)}")
+        text = str(value)
+        if deferred(text):
+            rendered = self.reference(text)
+            if rendered is not None:
+                return rendered
+            self.notes.append(
+                f"{self.where(key)} is a template ({text}), not rendered here: check it by hand"
+            )
+            return None
+        return text
+
+    def reference(self, text: str) -> str | None:
+        """The value of the one template form the chart's own values use for options:
+        ``{{ .Values.a.b }}``, optionally ``| default .Values.c``; ``None`` for anything else."""
+        match = _REFERENCE.fullmatch(text.strip())
+        if match is None:
+            return None
+        for path in (match.group("first"), match.group("fallback")):
+            if path is None:
+                continue
+            found = self.get(path, (str, int, float), "a value")
+            if found is not None and found != "":
+                return str(found)
+        return None
+
+    def environment(self) -> list[tuple[str, str | None, str]]:
+        """``env`` entries, then ``extraEnv`` (a YAML list in a string, as the chart takes it)."""
+        entries = self.get("env", list, "a list of {name, value} entries") or []
+        result = self.entries(entries, "env")
+        extra = self.get("extraEnv", str, "a string holding a list of {name, value} entries")
+        if extra is not None:
+            if deferred(extra):
+                self.notes.append(
+                    f"{self.where('extraEnv')} holds templates, not rendered here: check any "
+                    "AIRFLOW__ variable it sets by hand"
+                )
+                for section, option in OPTIONS:
+                    name = environment_variable(section, option)
+                    if name in extra:
+                        result.append((name, None, f"{self.where('extraEnv')} sets {name}"))
+            else:
+                import yaml  # read_yaml has imported it already: the values were YAML
+
+                try:
+                    parsed = yaml.safe_load(extra)
+                except yaml.YAMLError:
+                    raise ConfigError(f"{self.where('extraEnv')}: not a YAML list") from None
+                if not isinstance(parsed, list):
+                    raise ConfigError(
+                        f"{self.where('extraEnv')}: expected a list of {{name, value}} entries"
+                    )
+                result += self.entries(parsed, "extraEnv")
+        return result
+
+    def entries(self, entries: list[Any], key: str) -> list[tuple[str, str | None, str]]:
+        """``(name, value, where)``; ``value`` is ``None`` when only the cluster knows it."""
+        result: list[tuple[str, str | None, str]] = []
+        routing = {environment_variable(section, option) for section, option in OPTIONS}
+        for index, entry in enumerate(entries):
+            where = f"{self.where(key)}[{index}]"
+            if not isinstance(entry, dict) or "name" not in entry:
+                raise ConfigError(f"{where}: expected {{name, value}}, got {describe(entry)}")
+            name = str(entry["name"])
+            if name not in routing:
+                continue
+            if "value" not in entry:
+                result.append((name, None, f"{where} takes {name} from a secret or config map"))
+                continue
+            value = self.scalar(entry["value"], f"{key}[{index}]")
+            result.append((name, value, f"{where} {name}"))
+        return result
+
+    def executor(self, options: dict[tuple[str, str], Setting]) -> str:
+        value = self.get("executor", str, 'a string such as "CeleryExecutor"')
+        if value is not None:
+            options.setdefault(("core", "executor"), Setting(value, self.where("executor")))
+        elif ("core", "executor") not in options:
+            options["core", "executor"] = Setting(
+                CHART_DEFAULT_EXECUTOR, f"{self.label}: executor not set, the chart's default"
+            )
+        return options["core", "executor"].value
+
+    def executor_kinds(self, text: str) -> set[str]:
+        try:
+            return {entry.kind or "" for entry in parse_executor_list(text, None)}
+        except ExecutorConfigError as error:
+            raise ConfigError(f"{self.where('executor')}: {error}") from None
+
+    # --- images and versions ---------------------------------------------------------------
+
+    def image(self) -> Fact[str] | None:
+        """``images.airflow``, each part falling back to the chart-wide default."""
+        parts = []
+        for own, default in (
+            ("images.airflow.repository", "defaultAirflowRepository"),
+            ("images.airflow.tag", "defaultAirflowTag"),
+        ):
+            value = self.get(own, (str, int, float), "an image repository or tag")
+            key = own
+            if value is None:
+                value = self.get(default, (str, int, float), "an image repository or tag")
+                key = default
+            if value is None:
+                self.notes.append(
+                    f"{self.label}: neither {own} nor {default} is set, so the image is the "
+                    "chart's default: set runtime_version by hand"
+                )
+                return None
+            parts.append((str(value), self.where(key)))
+        (repository, first), (tag, second) = parts
+        return Fact(f"{repository}:{tag}", f"{first} and {second.split(': ', 1)[-1]}")
+
+    def image_label(self, image: Fact[str] | None) -> tuple[tuple[str, Fact[str]], ...]:
+        return () if image is None else (("runtime_version", image),)
+
+    def pod_image(
+        self, options: Mapping[tuple[str, str], Setting], image: Fact[str] | None
+    ) -> Fact[str] | None:
+        for section in POD_IMAGE_SECTIONS:
+            repository = options.get((section, "worker_container_repository"))
+            tag = options.get((section, "worker_container_tag"))
+            if repository is not None and tag is not None:
+                return Fact(f"{repository.value}:{tag.value}", f"{repository.source} and _tag")
+        repository = self.get("images.pod_template.repository", str, "an image repository")
+        tag = self.get("images.pod_template.tag", (str, int, float), "an image tag")
+        if repository and tag:
+            return Fact(f"{repository}:{tag}", self.where("images.pod_template.repository"))
+        return image
+
+    def airflow_version(self, image: Fact[str] | None) -> Fact[str] | None:
+        version = self.get("airflowVersion", (str, int, float), 'a version such as "3.0.2"')
+        if version is not None:
+            return Fact(str(version), self.where("airflowVersion"))
+        official = official_image(image.value) if image is not None else None
+        if official is not None and image is not None:
+            return Fact(official.airflow, f"{image.source} (the official image's tag)")
+        return None
+
+    # --- components ------------------------------------------------------------------------
+
+    def enabled(self, key: str, chart_default: bool) -> Fact[bool]:
+        value = self.get(key, bool, "true or false")
+        if value is None:
+            state = "enabled" if chart_default else "disabled"
+            return Fact(
+                chart_default, f"{self.label}: {key} not set, the chart's default ({state})"
+            )
+        return Fact(value, self.where(key))
+
+    def dag_processor(self) -> Fact[str]:
+        """Where DAG files are parsed: a standalone DAG processor or the scheduler, both run from
+        ``images.airflow``."""
+        enabled = self.get("dagProcessor.enabled", bool, "true or false")
+        if enabled is None:
+            how = "dagProcessor.enabled not set: the chart's default for its Airflow version"
+        elif enabled:
+            how = f"{self.where('dagProcessor.enabled')}: a standalone DAG processor"
+        else:
+            how = f"{self.where('dagProcessor.enabled')} is false: the scheduler parses DAG files"
+        return Fact(self.runtime, f"{how}, from images.airflow")
+
+    def worker(self) -> WorkerFact:
+        for key in ("workers.args", "workers.command"):
+            command = self.get(key, list, "a list of command words")
+            if command is None:
+                continue
+            try:
+                found = component(command)
+            except CommandError as error:
+                raise ConfigError(f"{self.where(key)}: {error}") from None
+            if found is None or found.kind != "celery-worker":
+                continue
+            undecided = None
+            if found.deferred is not None:
+                undecided = f"-q {found.deferred} is known only at deploy time"
+            return WorkerFact(
+                WORKER_NAME, found.queues, self.where(key), self.runtime, undecided=undecided
+            )
+        return WorkerFact(
+            WORKER_NAME,
+            None,
+            f"{self.label}: no -q in workers.args / workers.command: `airflow celery worker` "
+            "consumes the default queue",
+            self.runtime,
+        )
+
+
+_REFERENCE = re.compile(
+    r"\{\{-?\s*\.Values\.(?P<first>[A-Za-z0-9_.]+)"
+    r"(?:\s*\|\s*default\s+\.Values\.(?P<fallback>[A-Za-z0-9_.]+))?\s*-?\}\}"
+)
+
+
+def _kinds(kind: type | tuple[type, ...]) -> tuple[type, ...]:
+    return kind if isinstance(kind, tuple) else (kind,)

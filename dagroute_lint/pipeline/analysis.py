@@ -1,0 +1,377 @@
+"""The analysis every front end starts from: discover → extract → resolve → place, once."""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from dagroute_lint.catalog.airflow_defaults import DEFAULT_AIRFLOW_MAJOR, DEFAULT_QUEUE
+from dagroute_lint.config import Settings
+from dagroute_lint.deployment.inventory import Inventory
+from dagroute_lint.model import Expr, Module, Position, Ref, Source, SyntaxProblem
+from dagroute_lint.pipeline.cache import SummaryCache
+from dagroute_lint.pipeline.dependents import importers
+from dagroute_lint.pipeline.extraction import Extractor, Request
+from dagroute_lint.pipeline.progress import ProgressLine
+from dagroute_lint.resolve.placement import place_dispatched
+from dagroute_lint.resolve.repository import AnalysedFile, Repository
+from dagroute_lint.resolve.tasks import Resolver
+from dagroute_lint.resolve.values import Known, SymbolTable, as_expr
+from dagroute_lint.sources.discovery import (
+    SourceFile,
+    absolute,
+    cwd_relative,
+    discover,
+    force_excluded,
+    might_define_dags,
+    module_candidates,
+    module_name,
+)
+from dagroute_lint.sources.files import MAX_FILE_BYTES, read_source
+from dagroute_lint.sources.first_party import FirstParty
+
+# Allocations between two young-generation collections during a run (CPython's default: 700).
+RARE_COLLECTIONS = 200_000
+
+
+@dataclass(frozen=True)
+class Execution:
+    """How a run does its work; the output never depends on any of it.
+
+    ``jobs`` worker processes extract files, ``cache_dir`` keeps their summaries between runs
+    (``None``: no cache), and ``progress`` is told of every file extracted.
+    """
+
+    jobs: int = 1
+    cache_dir: Path | None = None
+    progress: ProgressLine | None = None
+
+    def extractor(self) -> Extractor:
+        cache = SummaryCache(self.cache_dir) if self.cache_dir is not None else None
+        return Extractor(self.jobs, cache, self.progress)
+
+
+class ModuleIndex:
+    """Extracted modules by name; files outside the report set are read only when referenced.
+
+    pre-commit passes only changed files, so a constant imported from ``common/`` must still be
+    found on disk: ``lookup`` searches the import roots as Python would, and remembers misses.
+    """
+
+    def __init__(self, roots: Sequence[Path], extractor: Extractor | None = None) -> None:
+        self.roots = list(dict.fromkeys(roots))
+        self.extractor = extractor or Extractor()
+        self._by_name: dict[str, Module | None] = {}
+
+    def request(self, source: SourceFile, data: bytes) -> Request:
+        name, is_package = module_name(source.path, self.roots)
+        return Request(data, source.display, name, is_package)
+
+    def add(self, module: Module, replace: bool = False) -> None:
+        if replace or module.module_name not in self._by_name:
+            self._by_name[module.module_name] = module
+
+    def with_loop_values(
+        self, requests: Sequence[Request], modules: Sequence[Module], symbols: SymbolTable
+    ) -> list[Module]:
+        """Extract again the files that loop over other modules' names, with those values, and
+        the files that call other modules' functions, with those modules' sources."""
+        again: list[tuple[int, Request]] = []
+        for position, (request, module) in enumerate(zip(requests, modules)):
+            externals: dict[str, Expr] = {}
+            for qualname in module.loop_refs:
+                resolved = symbols.evaluate(Ref(qualname))
+                if isinstance(resolved, Known):
+                    externals[qualname] = as_expr(resolved.value)
+            sources = self.sources_for(module.call_refs)
+            if externals or sources:
+                again.append((position, replace(request, externals=externals, sources=sources)))
+        result = list(modules)
+        redone = self.extractor.extract([request for _, request in again])
+        for (position, _), module in zip(again, redone):
+            result[position] = module
+            self.add(module, replace=True)
+        return result
+
+    def sources_for(self, qualnames: Sequence[str]) -> dict[str, Source]:
+        """The repository modules defining the called names, and the repository modules they
+        import (one level: a helper calling another helper), by module name."""
+        found: dict[str, Source] = {}
+        pending = [self._defining_module(qualname) for qualname in qualnames]
+        for depth in range(2):
+            following: list[str | None] = []
+            for name in pending:
+                if name is None or name in found:
+                    continue
+                source = self._source(name)
+                if source is None:
+                    continue
+                found[name] = source
+                module = self.lookup(name)
+                if depth == 0 and module is not None:
+                    following += [self._defining_module(site.module) for site in module.imports]
+            pending = following
+        return found
+
+    def _defining_module(self, qualname: str) -> str | None:
+        """The longest prefix of ``qualname`` that is a readable module of the repository."""
+        parts = qualname.split(".")
+        for cut in range(len(parts), 0, -1):
+            name = ".".join(parts[:cut])
+            module = self.lookup(name)
+            if module is not None and module.syntax_error is None:
+                return name
+        return None
+
+    def _source(self, name: str) -> Source | None:
+        for candidate in module_candidates(name, self.roots):
+            if candidate.is_file():
+                source = SourceFile(str(candidate), absolute(candidate))
+                data = _read(source)
+                if not isinstance(data, bytes):
+                    return None
+                _, is_package = module_name(source.path, self.roots)
+                return Source(data, is_package, source.display)
+        return None
+
+    def lookup(self, name: str) -> Module | None:
+        if name in self._by_name:
+            return self._by_name[name]
+        found: Module | None = None
+        for candidate in module_candidates(name, self.roots):
+            if candidate.is_file():
+                source = SourceFile(str(candidate), absolute(candidate))
+                data = _read(source)
+                if isinstance(data, bytes):
+                    found = self.extractor.extract([self.request(source, data)])[0]
+                else:
+                    found = self.unreadable(source, data)
+                break
+        self._by_name[name] = found
+        return found
+
+    def unreadable(self, source: SourceFile, problem: SyntaxProblem) -> Module:
+        """The model of a file that could not be read: only its name and why."""
+        name, _ = module_name(source.path, self.roots)
+        return Module(path=source.display, module_name=name, syntax_error=problem)
+
+
+def _read(source: SourceFile) -> bytes | SyntaxProblem:
+    """The file's bytes, or why it cannot be read."""
+    try:
+        return read_source(source.path, MAX_FILE_BYTES + 1)
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        return SyntaxProblem(f"cannot read file: {reason}", Position(1, 1), skipped=True)
+
+
+def import_roots(paths: Sequence[str], settings: Settings) -> list[Path]:
+    """What Airflow puts on ``sys.path``: the DAG folders, then the repository root and extras.
+
+    A file passed alone (as pre-commit does) outside any configured DAG folder counts its own
+    folder as one, since that is the folder Airflow would be pointed at.
+    """
+    roots = list(settings.dags)
+    for given in paths:
+        path = absolute(Path(given))
+        if path.is_dir():
+            roots.append(path)
+        elif not any(path.is_relative_to(root) for root in settings.dags):
+            roots.append(path.parent)
+    return [*roots, *settings.roots, settings.root]
+
+
+def analyse(
+    paths: Sequence[str],
+    settings: Settings,
+    inventory: Inventory | None,
+    stdin: tuple[str, bytes] | None = None,
+    execution: Execution | None = None,
+) -> Repository:
+    """The model of ``paths`` (or of one buffer from stdin, named as a file): every reported
+    file's summary and resolved tasks, each dispatched task placed in the inventory's deployment.
+    """
+    execution = execution or Execution()
+    with _rare_collections(), execution.extractor() as extractor:
+        return _analyse(paths, settings, inventory, stdin, extractor)
+
+
+@contextlib.contextmanager
+def _rare_collections() -> Iterator[None]:
+    """Run the cyclic garbage collector rarely while summaries pile up; restore it after.
+
+    A run allocates millions of small objects that all live until it ends (summaries read from
+    the cache, resolved tasks); each collection would traverse all of them again, which cost more
+    than half of a warm run over 5,000 files. Summaries hold no reference cycles, so reference
+    counting still frees whatever dies early. (mypy tunes its collector the same way.)
+    """
+    previous = gc.get_threshold()
+    gc.set_threshold(RARE_COLLECTIONS, *previous[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*previous)
+
+
+def _analyse(
+    paths: Sequence[str],
+    settings: Settings,
+    inventory: Inventory | None,
+    stdin: tuple[str, bytes] | None,
+    extractor: Extractor,
+) -> Repository:
+    index = ModuleIndex(import_roots([stdin[0]] if stdin else paths, settings), extractor)
+    symbols = SymbolTable(index.lookup)
+    if stdin is not None:
+        display, data = stdin
+        source = SourceFile(display, absolute(Path(display)), named=True)
+        files: list[tuple[SourceFile, bytes | SyntaxProblem]] = [(source, data)]
+        if settings.force_exclude and force_excluded(
+            display, settings.excludes(), settings.respect_gitignore, settings.root
+        ):
+            files = []
+        dependents: list[tuple[SourceFile, bytes | SyntaxProblem]] = []
+    else:
+        syntax = _ignore_syntax(settings, inventory)
+        sources = discover(
+            paths,
+            settings.excludes(),
+            settings.dags,
+            syntax,
+            force_exclude=settings.force_exclude,
+            respect_gitignore=settings.respect_gitignore,
+            root=settings.root,
+            skip=settings.skip_folders,
+        )
+        files = [(source, _read(source)) for source in sources]
+        dependents = _dependents(files, settings, syntax, index)
+        files += dependents
+    sources, modules = _extract_reported(files, index, symbols)
+    resolver = Resolver(
+        symbols,
+        inventory.default_queue if inventory is not None else DEFAULT_QUEUE,
+        _airflow_major(inventory),
+    )
+    analysed = []
+    for source, module in zip(sources, modules):
+        tasks = tuple(resolver.tasks(module))
+        placed = place_dispatched(tasks, inventory) if inventory is not None else ()
+        analysed.append(AnalysedFile(source, module, tasks, placed))
+    return Repository(
+        tuple(analysed),
+        inventory,
+        resolver.airflow_major,
+        FirstParty(index.roots),
+        tuple(source.display for source, _ in dependents),
+    )
+
+
+def _dependents(
+    files: Sequence[tuple[SourceFile, bytes | SyntaxProblem]],
+    settings: Settings,
+    syntax: str,
+    index: ModuleIndex,
+) -> list[tuple[SourceFile, bytes | SyntaxProblem]]:
+    """The DAG files of the DAG folders (or the project) that import a file named on the command
+    line and are not being linted already: their problems are that file's problems."""
+    named = [source for source, data in files if source.named and isinstance(data, bytes)]
+    if not named:
+        return []
+    folders = [str(cwd_relative(folder)) for folder in settings.dags or (settings.root,)]
+    linted = {source.path for source, _ in files}
+    candidates = []
+    for source in discover(folders, settings.exclude, settings.dags, syntax):
+        data = _read(source) if source.path not in linted else None
+        if isinstance(data, bytes):
+            candidates.append((source, data))
+
+    def name_of(source: SourceFile) -> str:
+        return module_name(source.path, index.roots)[0]
+
+    def extract(batch: Sequence[tuple[SourceFile, bytes]]) -> list[Module]:
+        return index.extractor.extract([index.request(source, data) for source, data in batch])
+
+    return list(importers(named, candidates, name_of, extract))
+
+
+def _extract_reported(
+    files: Sequence[tuple[SourceFile, bytes | SyntaxProblem]],
+    index: ModuleIndex,
+    symbols: SymbolTable,
+) -> tuple[list[SourceFile], list[Module]]:
+    """Summaries of the files to report on, in display order.
+
+    Files found in folders that cannot define a DAG are left out, unless a reported file imports
+    them (then the DAG processor runs them too, so their problems are the importer's problems).
+    """
+    waiting: dict[str, tuple[SourceFile, bytes | SyntaxProblem]] = {}
+    batch: list[tuple[SourceFile, bytes | SyntaxProblem]] = []
+    for source, data in files:
+        if source.named or not isinstance(data, bytes) or might_define_dags(data):
+            batch.append((source, data))
+        else:
+            waiting.setdefault(module_name(source.path, index.roots)[0], (source, data))
+    reported: list[tuple[SourceFile, Request | None, Module]] = []
+    while batch:
+        found = _summaries(batch, index)
+        reported.extend(found)
+        batch = [
+            waiting.pop(name)
+            for _, _, module in found
+            for name in _imported_modules(module)
+            if name in waiting
+        ]
+    reported.sort(key=lambda entry: entry[0].display)
+    readable = [(request, module) for _, request, module in reported if request is not None]
+    redone = iter(
+        index.with_loop_values(
+            [request for request, _ in readable], [module for _, module in readable], symbols
+        )
+    )
+    modules = [module if request is None else next(redone) for _, request, module in reported]
+    return [source for source, _, _ in reported], modules
+
+
+def _summaries(
+    batch: Sequence[tuple[SourceFile, bytes | SyntaxProblem]], index: ModuleIndex
+) -> list[tuple[SourceFile, Request | None, Module]]:
+    """Extract a batch together (in parallel when it is large) and add it to the index."""
+    requests = [
+        index.request(source, data) if isinstance(data, bytes) else None for source, data in batch
+    ]
+    extracted = iter(index.extractor.extract([r for r in requests if r is not None]))
+    found: list[tuple[SourceFile, Request | None, Module]] = []
+    for (source, data), request in zip(batch, requests):
+        if isinstance(data, SyntaxProblem):
+            module = index.unreadable(source, data)
+        else:
+            module = next(extracted)
+        index.add(module)
+        found.append((source, request, module))
+    return found
+
+
+def _imported_modules(module: Module) -> Iterator[str]:
+    """Every module the file runs by importing (``import a.b`` runs ``a`` too), once each."""
+    sites = [*module.imports, *(site for task in module.tasks for site in task.imports)]
+    names = {site.module for site in sites}
+    for name in sorted(names):
+        parts = name.split(".")
+        for end in range(1, len(parts) + 1):
+            yield ".".join(parts[:end])
+
+
+def _ignore_syntax(settings: Settings, inventory: Inventory | None) -> str:
+    """``[core] dag_ignore_file_syntax``: the setting, else the default of the Airflow version."""
+    if settings.dag_ignore_file_syntax is not None:
+        return settings.dag_ignore_file_syntax
+    return "regexp" if _airflow_major(inventory) == 2 else "glob"
+
+
+def _airflow_major(inventory: Inventory | None) -> int:
+    if inventory is None or inventory.airflow_major is None:
+        return DEFAULT_AIRFLOW_MAJOR
+    return inventory.airflow_major

@@ -1,0 +1,57 @@
+"""The analysed repository: every reported file's model, its resolved tasks, each placed once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from dagroute_lint.deployment.inventory import Inventory
+from dagroute_lint.model import Module
+from dagroute_lint.resolve.coverage import Coverage, coverage
+from dagroute_lint.resolve.placement import PlacedTask
+from dagroute_lint.resolve.tasks import ResolvedTask
+from dagroute_lint.sources.discovery import SourceFile
+
+
+@dataclass(frozen=True)
+class AnalysedFile:
+    """One reported file: its model, its resolved tasks, and, with an inventory, where each
+    dispatched task lands (``placed``; empty without an inventory)."""
+
+    source: SourceFile
+    module: Module
+    tasks: tuple[ResolvedTask, ...]
+    placed: tuple[PlacedTask, ...] = ()
+
+
+@dataclass(frozen=True)
+class Repository:
+    """What every front end starts from: the files to report on, in display order, and what they
+    were analysed under.
+
+    ``first_party`` tells whether a module name is the repository's own (on the import roots).
+    ``dependents`` are the files reported only because they import a file that was named (as
+    pre-commit names the changed files), shown as in diagnostics.
+    """
+
+    files: tuple[AnalysedFile, ...]
+    inventory: Inventory | None
+    airflow_major: int
+    first_party: Callable[[str], bool]
+    dependents: tuple[str, ...] = ()
+
+    @property
+    def tasks(self) -> list[ResolvedTask]:
+        """Every resolved task, file by file."""
+        return [task for file in self.files for task in file.tasks]
+
+    @property
+    def placed(self) -> list[PlacedTask]:
+        """Every dispatched task with its placement (none without an inventory)."""
+        return [placed for file in self.files for placed in file.placed]
+
+    @property
+    def coverage(self) -> Coverage:
+        """Tasks and DAGs seen, and places where tasks may be missing (DRL106's, selected or
+        not): what every summary says, so that a clean result never hides what was not seen."""
+        return coverage((file.module, file.tasks) for file in self.files)

@@ -1,0 +1,10 @@
+from airflow.sdk import DAG, task
+
+with DAG("broken", schedule=None):
+
+    @task
+    def run() -> None:
+        print("a")
+      print("b")
+
+    run()

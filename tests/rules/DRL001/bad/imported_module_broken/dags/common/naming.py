@@ -1,0 +1,2 @@
+def table_name(kind: str) -> str:
+    return f"raw_{kind"

@@ -1,0 +1,5 @@
+# -*- coding: klingon -*-
+from airflow.sdk import DAG
+
+with DAG("broken", schedule=None):
+    pass

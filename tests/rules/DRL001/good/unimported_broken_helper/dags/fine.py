@@ -1,0 +1,4 @@
+from airflow.sdk import DAG
+
+with DAG("fine", schedule=None):
+    pass

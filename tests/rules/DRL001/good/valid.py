@@ -1,0 +1,5 @@
+from airflow.providers.standard.operators.bash import BashOperator
+from airflow.sdk import DAG
+
+with DAG("fine", schedule=None):
+    BashOperator(task_id="t", bash_command="x")

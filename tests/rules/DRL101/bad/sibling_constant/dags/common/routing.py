@@ -1,0 +1,2 @@
+IMPORTS_QUEUE = "imports"
+REPORTS_QUEUE = "reports"

@@ -1,0 +1,1 @@
+IMPORTS_QUEUE = "imports"

@@ -1,0 +1,7 @@
+from airflow.providers.standard.operators.bash import BashOperator
+from airflow.sdk import DAG
+
+with DAG("fan_out", schedule=None):
+    BashOperator.partial(task_id="run", bash_command="run.sh").expand(
+        env=[{"PART": "1"}, {"PART": "2"}],
+    )

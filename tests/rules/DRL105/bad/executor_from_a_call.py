@@ -1,0 +1,18 @@
+from airflow.sdk import dag, task
+
+
+def pick_executor() -> str:
+    return "KubernetesExecutor"
+
+
+@task(executor=pick_executor(), pool_slots=int("2"))
+def export() -> None:
+    print("export")
+
+
+@dag(schedule=None)
+def nightly():
+    export()
+
+
+nightly()

@@ -1,0 +1,3 @@
+import os
+
+EXPORT_QUEUE = os.environ.get("EXPORT_QUEUE", "default")

@@ -1,0 +1,2 @@
+EXPORT_QUEUE = "imports"
+EXPORT_POOL = EXPORT_QUEUE + "_pool"

@@ -1,0 +1,2 @@
+def columns() -> list[str]:
+    return ["x", "y"]

@@ -1,0 +1,1 @@
+REPORTS = "reporting"

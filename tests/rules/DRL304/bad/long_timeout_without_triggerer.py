@@ -1,0 +1,5 @@
+from airflow.providers.standard.sensors.filesystem import FileSensor
+from airflow.sdk import DAG
+
+with DAG("landing", schedule=None):
+    FileSensor(task_id="landed", filepath="/data/in/ready", timeout=3 * 60 * 60, mode="poke")

@@ -1,0 +1,5 @@
+from airflow.providers.standard.sensors.filesystem import FileSensor
+from airflow.sdk import DAG, Variable
+
+with DAG("landing", schedule=None):
+    FileSensor(task_id="landed", filepath="/data/in/ready", timeout=Variable.get("landing_timeout"))

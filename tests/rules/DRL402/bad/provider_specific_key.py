@@ -1,0 +1,5 @@
+from airflow.providers.amazon.aws.operators.s3 import S3CreateBucketOperator
+from airflow.sdk import DAG
+
+with DAG("reports", schedule=None):
+    S3CreateBucketOperator(task_id="bucket", bucket_name="lab", aws_conn_id="aws_prod")

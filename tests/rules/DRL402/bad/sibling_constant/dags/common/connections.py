@@ -1,0 +1,1 @@
+WAREHOUSE = "warehouse_v2"

@@ -1,0 +1,10 @@
+from airflow.providers.standard.operators.bash import BashOperator
+from airflow.sdk import DAG
+
+with DAG("train", schedule=None):
+    BashOperator(
+        task_id="fit",
+        bash_command="train.sh",
+        executor="KubernetesExecutor",
+        executor_config={"KubernetesExecutor": {"request_memory": "4Gi"}},
+    )

@@ -1,0 +1,12 @@
+import os
+
+from airflow.providers.standard.operators.bash import BashOperator
+from airflow.sdk import DAG
+
+with DAG("train", schedule=None):
+    BashOperator(
+        task_id="fit",
+        bash_command="train.sh",
+        executor=os.environ["TRAIN_EXECUTOR"],
+        executor_config={"pod_override": None, "cpu": 4},
+    )
