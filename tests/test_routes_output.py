@@ -70,23 +70,23 @@ dags/dag.py:14  routes  local     main     LocalExecutor       default_pool  1  
 dags/dag.py:15  routes  chosen    main     ?                   default_pool  1      BashOperator
 dags/dag.py:16  routes  mapped    main     -                   ?             1      BashOperator
 
-9 tasks, 3 with unresolved routing
+9 tasks in 1 DAGs, 3 with unresolved routing, 0 built under a condition; 0 places where tasks may be missing
 per queue: gpu=1, main=6, reports=1
 queues used but unserved: gpu, reports
 worker queues no task uses: spare
-"""
+"""  # noqa: E501 (the summary line is as long as it is printed)
 
 CSV = """\
-file,line,column,dag_id,task_id,queue,executor,pool,pool_slots,deferrable,mapped,operator,provider,unresolved
-dags/dag.py,8,5,routes,start,main,,default_pool,1,False,False,airflow.providers.standard.operators.empty.EmptyOperator,apache-airflow-providers-standard,
-dags/dag.py,9,5,routes,dyn,,,default_pool,,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,"queue,pool_slots"
-dags/dag.py,10,5,routes,served,main,,default_pool,1,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,
-dags/dag.py,11,5,routes,unserved,reports,,big,2,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,
-dags/dag.py,12,5,routes,pods,main,KubernetesExecutor,default_pool,1,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,
-dags/dag.py,13,5,routes,gpu,gpu,,default_pool,1,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,
-dags/dag.py,14,5,routes,local,main,LocalExecutor,default_pool,1,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,
-dags/dag.py,15,5,routes,chosen,main,,default_pool,1,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,executor
-dags/dag.py,16,5,routes,mapped,main,,,1,False,True,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,pool
+file,line,column,dag_id,task_id,queue,executor,pool,pool_slots,deferrable,mapped,conditional,operator,provider,unresolved
+dags/dag.py,8,5,routes,start,main,,default_pool,1,False,False,False,airflow.providers.standard.operators.empty.EmptyOperator,apache-airflow-providers-standard,
+dags/dag.py,9,5,routes,dyn,,,default_pool,,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,"queue,pool_slots"
+dags/dag.py,10,5,routes,served,main,,default_pool,1,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,
+dags/dag.py,11,5,routes,unserved,reports,,big,2,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,
+dags/dag.py,12,5,routes,pods,main,KubernetesExecutor,default_pool,1,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,
+dags/dag.py,13,5,routes,gpu,gpu,,default_pool,1,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,
+dags/dag.py,14,5,routes,local,main,LocalExecutor,default_pool,1,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,
+dags/dag.py,15,5,routes,chosen,main,,default_pool,1,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,executor
+dags/dag.py,16,5,routes,mapped,main,,,1,False,True,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,pool
 """
 
 
@@ -139,6 +139,9 @@ def test_json_summary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     document = json.loads(text)
     assert document["summary"] == {
         "tasks": 9,
+        "dags": 1,
+        "conditional_tasks": 0,
+        "places_where_tasks_may_be_missing": 0,
         "unresolved_tasks": 3,
         "tasks_per_queue": {"gpu": 1, "main": 6, "reports": 1},
         "tasks_per_executor": {"(default)": 6, "KubernetesExecutor": 1, "LocalExecutor": 1},
@@ -156,11 +159,11 @@ def test_an_empty_repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert routes(tmp_path, monkeypatch, "table", dag=empty) == textwrap.dedent("""\
         location  dag  task  queue  executor  pool  slots  operator
 
-        0 tasks, 0 with unresolved routing
+        0 tasks in 0 DAGs, 0 with unresolved routing, 0 built under a condition; 0 places where tasks may be missing
         per queue: -
         queues used but unserved: none
         worker queues no task uses: main, spare
-        """)
+        """)  # noqa: E501
 
 
 def test_a_deployment_whose_worker_queues_are_all_used(
