@@ -184,7 +184,9 @@ class Resolver:
         if dag_id is None and dag is not None:
             unresolved += (("dag_id", self._reason(dag.dag_id)),)
         if task_id is None:
-            unresolved += (("task_id", self._reason(task.task_id)),)
+            own_known = self._string(task.task_id) is not None
+            reason = _GROUP_UNKNOWN if own_known else self._reason(task.task_id)
+            unresolved += (("task_id", reason),)
         return ResolvedTask(
             module=module,
             task=task,
@@ -503,29 +505,34 @@ class Resolver:
         return self._string(module.groups[index].group_id)
 
     def _group_id(self, module: Module, index: int) -> str | None:
-        """``TaskGroup.group_id``: prefixed by the parent when the parent prefixes its children."""
+        """``TaskGroup.group_id``: the parent's ``child_id`` of the group's own id.
+
+        Airflow prefixes only when the parent prefixes and has a non-empty id, which is what
+        ``child_id`` checks too; ``None`` when any id or flag on the way cannot be known.
+        """
         own = self._own_id(module, index)
         group = module.groups[index]
         if own is None or group.parent is None:
             return own
-        parent = module.groups[group.parent]
-        parent_own = self._own_id(module, group.parent)
-        if parent_own and self._flag(parent.prefix_group_id):
-            return self._child_id(module, group.parent, own)
-        return own
+        return self._child_id(module, group.parent, own)
 
     def _child_id(self, module: Module, index: int, label: str) -> str | None:
+        """``TaskGroup.child_id``: ``label`` under the group's id when the group prefixes."""
         group = module.groups[index]
-        if not self._flag(group.prefix_group_id):
+        prefix = self._flag(group.prefix_group_id)
+        if prefix is None:
+            return None
+        if not prefix:
             return label
         group_id = self._group_id(module, index)
         if group_id is None:
-            return None if self._own_id(module, index) is None else label
+            return None
         return f"{group_id}.{label}" if group_id else label
 
-    def _flag(self, expr: Expr) -> bool:
+    def _flag(self, expr: Expr) -> bool | None:
+        """The truth of a flag argument, ``None`` when it cannot be known."""
         resolved = self.symbols.evaluate(expr)
-        return bool(resolved.value) if isinstance(resolved, Known) else True
+        return bool(resolved.value) if isinstance(resolved, Known) else None
 
     def _string(self, expr: Expr) -> str | None:
         resolved = self.symbols.evaluate(expr)
@@ -540,6 +547,9 @@ class Resolver:
         if isinstance(expr, Const) and expr.value is None:
             return "not given"
         return "not a string"
+
+
+_GROUP_UNKNOWN = "the id or prefix_group_id of an enclosing TaskGroup cannot be known statically"
 
 
 def _set_true(key: str, origin: str) -> str:
