@@ -198,7 +198,15 @@ def _analyse(
         tasks = tuple(resolver.tasks(module))
         placed = place_dispatched(tasks, inventory) if inventory is not None else ()
         analysed.append(AnalysedFile(source, module, tasks, placed))
-    return Repository(tuple(analysed), inventory, resolver.airflow_major, FirstParty(index.roots))
+    first_party = FirstParty(index.roots)
+    return Repository(
+        tuple(analysed),
+        inventory,
+        resolver.airflow_major,
+        first_party,
+        lookup=index.lookup,
+        locations=first_party,
+    )
 
 
 def _extract_reported(

@@ -10,6 +10,7 @@ from dagroute_lint.model import Module
 from dagroute_lint.resolve.placement import PlacedTask
 from dagroute_lint.resolve.tasks import ResolvedTask
 from dagroute_lint.sources.discovery import SourceFile
+from dagroute_lint.sources.first_party import FirstParty
 
 
 @dataclass(frozen=True)
@@ -23,18 +24,27 @@ class AnalysedFile:
     placed: tuple[PlacedTask, ...] = ()
 
 
+def _no_module(name: str) -> Module | None:
+    """For a repository analysed without an index of its modules."""
+    return None
+
+
 @dataclass(frozen=True)
 class Repository:
     """What every front end starts from: the files to report on, in display order, and what they
     were analysed under.
 
-    ``first_party`` tells whether a module name is the repository's own (on the import roots).
+    ``first_party`` tells whether a module name is the repository's own (on the import roots);
+    ``lookup`` finds the model of a repository module by name, reported or not (``None`` for any
+    other), and ``locations`` answers where on (or off) the import roots a module lies.
     """
 
     files: tuple[AnalysedFile, ...]
     inventory: Inventory | None
     airflow_major: int
     first_party: Callable[[str], bool]
+    lookup: Callable[[str], Module | None] = _no_module
+    locations: FirstParty | None = None
 
     @property
     def tasks(self) -> list[ResolvedTask]:
