@@ -6,7 +6,9 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
+from click.testing import CliRunner
 
+from dagroute_lint.cli import main
 from dagroute_lint.deployment.executors import (
     CELERY_EXECUTOR_PATH,
     KUBERNETES_EXECUTOR_PATH,
@@ -625,6 +627,45 @@ MALFORMED = [
         id="exec_local_k8s_3",
     ),
     pytest.param(
+        '[runtimes.base]\nproviders = ["standard", "amazn"]\n',
+        "dagroute.toml: runtimes.base.providers[1]: unknown provider id 'amazn'; "
+        "did you mean 'amazon'?",
+        id="provider_id_typo",
+    ),
+    pytest.param(
+        '[runtimes.base]\nproviders = ["apache-airflow-providers-postgress"]\n',
+        "dagroute.toml: runtimes.base.providers[0]: unknown Apache Airflow provider "
+        "'apache-airflow-providers-postgress'; did you mean 'postgres'?",
+        id="provider_distribution_typo",
+    ),
+    pytest.param(
+        '[runtimes.base]\nproviders = ["nonexistent"]\n',
+        "dagroute.toml: runtimes.base.providers[0]: unknown provider id 'nonexistent'",
+        id="provider_id_unknown",
+    ),
+    pytest.param(
+        '[runtimes.base]\npackages = ["pandas", "-pandas"]\n',
+        "dagroute.toml: runtimes.base.packages[1]: '-pandas': not a distribution name with an "
+        "optional version specifier",
+        id="package_invalid_name",
+    ),
+    pytest.param(
+        '[runtimes.base]\npackages = ["Django!"]\n',
+        "dagroute.toml: runtimes.base.packages[0]: 'Django!': invalid version specifier '!' "
+        "(expected an operator ==, !=, <=, >=, <, >, ~= or === and a version)",
+        id="package_invalid_character",
+    ),
+    pytest.param(
+        "a = " + "[" * 500 + "]" * 500 + "\n",
+        "dagroute.toml: invalid TOML: arrays or inline tables nested too deeply to read",
+        id="nested_500_arrays",
+    ),
+    pytest.param(
+        "a = " + "{ b = " * 500 + "1" + " }" * 500 + "\n",
+        "dagroute.toml: invalid TOML: arrays or inline tables nested too deeply to read",
+        id="nested_500_inline_tables",
+    ),
+    pytest.param(
         "[deployment]\nairflow_version = 2025-01-01\n",
         'dagroute.toml: deployment.airflow_version: expected a string such as "3.3", got date',
         id="version_date",
@@ -1011,3 +1052,36 @@ def test_parse_requirement_rejects(text: str, message: str) -> None:
 )
 def test_release_tuple(version: str, release: tuple[int, ...]) -> None:
     assert release_tuple(version) == release
+
+
+def test_providers_in_pip_spelling_are_provider_ids(load: Loader) -> None:
+    """``common-sql`` (the id as pip spells it) is ``common.sql``; a prefixed distribution name
+    of a provider newer than the shipped table is kept as written."""
+    inventory = load(
+        '[runtimes.base]\nproviders = ["common-sql", "cncf_kubernetes", "Amazon", '
+        '"apache-airflow-providers-brand-new", "acme-airflow-provider"]\n'
+    )
+    assert [r.name for r in inventory.runtimes["base"].providers] == [
+        "apache-airflow-providers-common-sql",
+        "apache-airflow-providers-cncf-kubernetes",
+        "apache-airflow-providers-amazon",
+        "apache-airflow-providers-brand-new",
+        "acme-airflow-provider",
+    ]
+
+
+def test_a_provider_id_twice_in_two_spellings_is_one_error(load: Loader) -> None:
+    message = error_of(load, '[runtimes.base]\nproviders = ["common.sql", "common-sql"]\n')
+    assert message == (
+        "dagroute.toml: runtimes.base.providers[1]: apache-airflow-providers-common-sql is listed "
+        "twice (also providers[0] 'common.sql')"
+    )
+
+
+def test_inventory_check_of_a_deeply_nested_document_exits_2(tmp_path: Path) -> None:
+    path = tmp_path / "deep.toml"
+    path.write_text("a = " + "[" * 500 + "]" * 500 + "\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["inventory", "check", str(path)])
+    assert result.exit_code == 2
+    deep = "invalid TOML: arrays or inline tables nested too deeply to read"
+    assert result.stderr == f"dagroute-lint: {path}: {deep}\n"

@@ -11,7 +11,12 @@ from pathlib import Path
 from typing import NoReturn
 
 from dagroute_lint.catalog.airflow_defaults import DEFAULT_POOL, DEFAULT_POOL_SIZE, DEFAULT_QUEUE
-from dagroute_lint.catalog.providers import PROVIDER_PREFIX, canonical_distribution, canonical_name
+from dagroute_lint.catalog.providers import (
+    PROVIDER_PREFIX,
+    canonical_distribution,
+    canonical_name,
+    known_provider_ids,
+)
 from dagroute_lint.deployment.executors import (
     DEFAULT_EXECUTOR_2,
     DEFAULT_EXECUTOR_3,
@@ -213,6 +218,11 @@ class _Loader:
             document: dict[str, object] = toml.loads(text)
         except toml.TOMLDecodeError as exc:
             raise ConfigError(self._syntax_error(text, exc)) from None
+        except RecursionError:
+            # The TOML parser recurses once per nested array or inline table.
+            raise ConfigError(
+                f"{self.filename}: invalid TOML: arrays or inline tables nested too deeply to read"
+            ) from None
         return document
 
     def _syntax_error(self, text: str, exc: ValueError) -> str:
@@ -433,9 +443,7 @@ class _Loader:
             except ValueError as exc:
                 self.fail(item_path, str(exc))
             if providers:
-                # "standard" and "cncf.kubernetes" are provider ids; dashed names are
-                # distributions (apache-airflow-providers-amazon, third-party providers).
-                canonical = canonical_distribution(parsed.name)
+                canonical = self.provider(parsed.name, item_path)
             else:
                 canonical = canonical_name(parsed.name)
                 if canonical.startswith(PROVIDER_PREFIX):
@@ -453,6 +461,36 @@ class _Loader:
             seen[canonical] = index
             result.append(Requirement(canonical, parsed.specifier, written, parsed.extras))
         return tuple(result)
+
+    def provider(self, name: str, path: str) -> str:
+        """The distribution a ``providers`` entry names, or an error for a misspelt provider.
+
+        ``standard`` and ``cncf.kubernetes`` are Apache provider ids, which must be known;
+        ``common-sql`` (the id as pip spells it) is read as ``common.sql``. Other dashed names
+        are distributions: ``apache-airflow-providers-<id>`` (an id newer than the shipped table
+        is accepted, one close to a known id is called a typo) or a third-party provider
+        (accepted unless it is close to a known id: ``amazn-aws``).
+        """
+        ids = known_provider_ids()
+        lowered = name.lower()
+        if "-" not in name and "_" not in name:
+            if lowered not in ids:
+                self.fail(path, f"unknown provider id {_quote(name)}{did_you_mean(lowered, ids)}")
+            return canonical_distribution(lowered)
+        dotted = re.sub(r"[-_.]+", ".", lowered).removeprefix("apache.airflow.providers.")
+        if dotted in ids:
+            return canonical_distribution(dotted)
+        canonical = canonical_name(name)
+        hint = did_you_mean(dotted, ids)
+        if hint and canonical.startswith(PROVIDER_PREFIX):
+            self.fail(path, f"unknown Apache Airflow provider {_quote(name)}{hint}")
+        if hint:
+            self.fail(
+                path,
+                f"{_quote(name)} is no provider id{hint} (a third-party provider is listed by "
+                "its distribution name)",
+            )
+        return canonical
 
     def workers(
         self,
