@@ -121,7 +121,8 @@ def wheel_of(requirement: str, wheels: Path) -> Path | None:
     if found is None:
         pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "download"]
         options = ["--no-deps", "--only-binary=:all:", "--python-version", "3.11", "-d"]
-        result = subprocess.run([*pip, *options, str(wheels), requirement], capture_output=True)
+        command = [*pip, *options, str(wheels), requirement]
+        result = subprocess.run(command, check=False, capture_output=True)
         if result.returncode != 0:
             return None
         found = find()
