@@ -666,6 +666,12 @@ MALFORMED = [
         id="nested_500_inline_tables",
     ),
     pytest.param(
+        '[runtimes.base]\nimports = ["cloudvolume", "cloud-volume"]\n',
+        "dagroute.toml: runtimes.base.imports[1]: 'cloud-volume' is not a module name such as "
+        "'cloudvolume' or 'google.cloud'",
+        id="imports_not_a_module_name",
+    ),
+    pytest.param(
         "[deployment]\nairflow_version = 2025-01-01\n",
         'dagroute.toml: deployment.airflow_version: expected a string such as "3.3", got date',
         id="version_date",

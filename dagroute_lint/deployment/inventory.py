@@ -45,7 +45,8 @@ _DEPLOYMENT_KEYS = (
     "triggerer",
 )
 _WORKER_KEYS = ("name", "executor", "queues", "runtime")
-_RUNTIME_KEYS = ("python", "providers", "packages", *RUNTIME_LABELS)
+_RUNTIME_KEYS = ("python", "providers", "packages", "imports", *RUNTIME_LABELS)
+_MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?")
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 _PYTHON_VERSION = re.compile(r"[0-9]+\.[0-9]+(?:\.[0-9]+)?")
 _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
@@ -64,13 +65,19 @@ class Requirement:
 
 @dataclass(frozen=True)
 class Runtime:
-    """An environment (image, virtualenv) that parses DAG files or runs tasks."""
+    """An environment (image, virtualenv) that parses DAG files or runs tasks.
+
+    ``imports`` are module names the runtime says it provides (``inventory init --python`` writes
+    those its distributions install under names unlike their own): an import of one of them is
+    satisfied whatever the tables say. Optional; it adds to ``packages``, never replaces them.
+    """
 
     name: str
     python: str | None
     providers: tuple[Requirement, ...]
     packages: tuple[Requirement, ...]
     labels: dict[str, str] = field(default_factory=dict)
+    imports: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -429,6 +436,7 @@ class _Loader:
             providers=self.requirements(table.get("providers", []), f"{path}.providers", True),
             packages=self.requirements(table.get("packages", []), f"{path}.packages", False),
             labels=labels,
+            imports=self.module_names(table.get("imports", []), f"{path}.imports"),
         )
 
     def requirements(self, value: object, path: str, providers: bool) -> tuple[Requirement, ...]:
@@ -461,6 +469,17 @@ class _Loader:
             seen[canonical] = index
             result.append(Requirement(canonical, parsed.specifier, written, parsed.extras))
         return tuple(result)
+
+    def module_names(self, value: object, path: str) -> frozenset[str]:
+        """``imports``: top-level module names, or ``namespace.part`` inside a namespace."""
+        names = self.string_list(value, path, '["cloudvolume", "google.cloud"]')
+        for index, name in enumerate(names):
+            if not _MODULE_NAME.fullmatch(name):
+                self.fail(
+                    f"{path}[{index}]",
+                    f"{_quote(name)} is not a module name such as 'cloudvolume' or 'google.cloud'",
+                )
+        return frozenset(names)
 
     def provider(self, name: str, path: str) -> str:
         """The distribution a ``providers`` entry names, or an error for a misspelt provider.

@@ -74,8 +74,9 @@ def has_provider(runtime: Runtime, distribution: str, airflow_major: int) -> boo
 
 
 def has_package(runtime: Runtime, need: ImportNeed) -> bool:
-    """A runtime has what its ``packages`` and ``providers`` list, and everything Airflow brings."""
-    if need.airflow_brings_it:
+    """A runtime has the modules it says it has (``imports``), what its ``packages`` and
+    ``providers`` list, and everything Airflow brings."""
+    if need.key in runtime.imports or need.airflow_brings_it:
         return True
     return need.met_by({r.name for r in (*runtime.packages, *runtime.providers)})
 
