@@ -1091,3 +1091,36 @@ def test_inventory_check_of_a_deeply_nested_document_exits_2(tmp_path: Path) -> 
     assert result.exit_code == 2
     deep = "invalid TOML: arrays or inline tables nested too deeply to read"
     assert result.stderr == f"dagroute-lint: {path}: {deep}\n"
+
+
+def test_packages_from_a_lock_file_beside_the_inventory(load: Loader) -> None:
+    Path("requirements.lock").write_text(
+        "# pip freeze of the image\ncloud-volume==12.2.0\n"
+        "apache-airflow-providers-amazon==9.1.0\npandas==2.2.3\n",
+        encoding="utf-8",
+    )
+    inventory = load(
+        '[runtimes.base]\nproviders = ["celery"]\npackages = ["pandas>=2"]\n'
+        'packages_from = "requirements.lock"\n'
+    )
+    runtime = inventory.runtimes["base"]
+    assert [(r.name, r.specifier) for r in runtime.providers] == [
+        ("apache-airflow-providers-celery", ""),
+        ("apache-airflow-providers-amazon", "==9.1.0"),
+    ]
+    # What the inventory writes itself wins over the file.
+    assert [(r.name, r.specifier) for r in runtime.packages] == [
+        ("pandas", ">=2"),
+        ("cloud-volume", "==12.2.0"),
+    ]
+
+
+def test_packages_from_a_missing_or_broken_file_is_an_error(load: Loader) -> None:
+    text = '[runtimes.base]\npackages_from = "requirements.lock"\n'
+    missing = error_of(load, text)
+    assert missing.startswith(
+        "dagroute.toml: runtimes.base.packages_from: 'requirements.lock': no such file"
+    )
+    Path("requirements.lock").write_text("pandas===\n", encoding="utf-8")
+    broken = error_of(load, text)
+    assert broken.startswith("dagroute.toml: runtimes.base.packages_from: requirements.lock:1")

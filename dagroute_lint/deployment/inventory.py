@@ -26,6 +26,7 @@ from dagroute_lint.deployment.executors import (
     parse_executor_list,
     resolve_executor,
 )
+from dagroute_lint.deployment.init.requirements_file import requirements_facts
 from dagroute_lint.deployment.requirements import parse_requirement, release_tuple
 from dagroute_lint.deployment.toml import toml
 from dagroute_lint.errors import ConfigError
@@ -45,7 +46,7 @@ _DEPLOYMENT_KEYS = (
     "triggerer",
 )
 _WORKER_KEYS = ("name", "executor", "queues", "runtime")
-_RUNTIME_KEYS = ("python", "providers", "packages", "imports", *RUNTIME_LABELS)
+_RUNTIME_KEYS = ("python", "providers", "packages", "packages_from", "imports", *RUNTIME_LABELS)
 _MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?")
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 _PYTHON_VERSION = re.compile(r"[0-9]+\.[0-9]+(?:\.[0-9]+)?")
@@ -430,11 +431,17 @@ class _Loader:
             for label in RUNTIME_LABELS
             if label in table
         }
+        providers = self.requirements(table.get("providers", []), f"{path}.providers", True)
+        packages = self.requirements(table.get("packages", []), f"{path}.packages", False)
+        if "packages_from" in table:
+            providers, packages = self.packages_from(
+                table["packages_from"], f"{path}.packages_from", name, providers, packages
+            )
         return Runtime(
             name=name,
             python=python,
-            providers=self.requirements(table.get("providers", []), f"{path}.providers", True),
-            packages=self.requirements(table.get("packages", []), f"{path}.packages", False),
+            providers=providers,
+            packages=packages,
             labels=labels,
             imports=self.module_names(table.get("imports", []), f"{path}.imports"),
         )
@@ -469,6 +476,44 @@ class _Loader:
             seen[canonical] = index
             result.append(Requirement(canonical, parsed.specifier, written, parsed.extras))
         return tuple(result)
+
+    def packages_from(
+        self,
+        value: object,
+        path: str,
+        runtime: str,
+        providers: tuple[Requirement, ...],
+        packages: tuple[Requirement, ...],
+    ) -> tuple[tuple[Requirement, ...], tuple[Requirement, ...]]:
+        """Add what a requirements / ``pip freeze`` file installs (relative to this inventory) to
+        the runtime's ``providers`` and ``packages``; an entry written in the inventory wins."""
+        written = self.string(value, path, "requirements.lock")
+        lock = Path(self.filename).parent / written
+        if not lock.is_file():
+            self.fail(path, f"{_quote(written)}: no such file ({lock})")
+        try:
+            facts = requirements_facts(lock, runtime).runtimes[0]
+        except ConfigError as error:
+            self.fail(path, str(error))
+        added_providers = list(providers)
+        added_packages = list(packages)
+        known = {r.name for r in (*providers, *packages)}
+        for facts_list, target, is_provider in (
+            (facts.providers or (), added_providers, True),
+            (facts.packages or (), added_packages, False),
+        ):
+            for fact in facts_list:
+                parsed = parse_requirement(fact.value)
+                if is_provider:
+                    canonical = self.provider(parsed.name, f"{path} ({fact.source})")
+                else:
+                    canonical = canonical_name(parsed.name)
+                if canonical not in known:
+                    known.add(canonical)
+                    target.append(
+                        Requirement(canonical, parsed.specifier, fact.value, parsed.extras)
+                    )
+        return tuple(added_providers), tuple(added_packages)
 
     def module_names(self, value: object, path: str) -> frozenset[str]:
         """``imports``: top-level module names, or ``namespace.part`` inside a namespace."""
