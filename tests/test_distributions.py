@@ -6,6 +6,7 @@ import pytest
 
 from dagroute_lint.catalog.distributions import (
     airflow_dependencies,
+    brought_by,
     import_need,
     is_airflow,
     is_stdlib,
@@ -160,3 +161,11 @@ def test_airflow_and_its_providers() -> None:
     assert is_airflow("airflow")
     assert is_airflow("airflow.providers.amazon.aws.hooks.s3")
     assert not is_airflow("airflow_utils")
+
+
+def test_a_provider_brings_its_requirements_and_those_of_the_providers_it_requires() -> None:
+    brought = brought_by({"apache-airflow-providers-amazon"})
+    assert {"boto3", "botocore", "jmespath", "apache-airflow-providers-common-sql"} <= brought
+    assert "sqlparse" in brought  # through common-sql
+    assert "flower" in brought_by({"apache-airflow-providers-celery"})
+    assert brought_by({"pandas"}) == frozenset()

@@ -29,6 +29,7 @@ from dagroute_lint.catalog.providers import canonical_name
 STDLIB_FILE = "stdlib_modules.txt"
 AIRFLOW_DEPENDENCIES_FILE = "airflow_dependencies.tsv"
 IMPORT_NAMES_FILE = "import_names.tsv"
+PROVIDER_DEPENDENCIES_FILE = "provider_dependencies.tsv"
 
 # Import names whose distributions publish no wheel to read (sdists only), and namespace parts
 # that no RECORD names on their own; several entries name alternatives: any one satisfies.
@@ -213,3 +214,30 @@ def common_import_names() -> dict[str, tuple[str, ...]]:
         assert name is not None and distribution is not None, f"{IMPORT_NAMES_FILE}: empty cell"
         names[name] = (*names.get(name, ()), distribution)
     return names
+
+
+def brought_by(distributions: Collection[str]) -> frozenset[str]:
+    """Canonical names of what installing ``distributions`` brings: for each Apache provider
+    among them, its requirements (``data/provider_dependencies.tsv``), followed through the
+    providers it requires in turn. Other distributions' own requirements are not known."""
+    table = _provider_requirements()
+    found: set[str] = set()
+    pending = [name for name in distributions if name in table]
+    while pending:
+        for dependency in table.get(pending.pop(), ()):
+            if dependency not in found:
+                found.add(dependency)
+                pending.append(dependency)
+    return frozenset(found)
+
+
+@functools.cache
+def _provider_requirements() -> dict[str, tuple[str, ...]]:
+    columns = ("provider", "version", "dependency")
+    requirements: dict[str, tuple[str, ...]] = {}
+    for provider, _, dependency in read_table(PROVIDER_DEPENDENCIES_FILE, columns):
+        assert provider is not None, f"{PROVIDER_DEPENDENCIES_FILE}: a row without provider"
+        listed = requirements.setdefault(provider, ())
+        if dependency is not None:
+            requirements[provider] = (*listed, canonical_name(dependency))
+    return requirements

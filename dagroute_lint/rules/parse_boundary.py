@@ -27,7 +27,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from dagroute_lint.catalog.distributions import ImportNeed, import_need, is_airflow, is_stdlib
+from dagroute_lint.catalog.distributions import (
+    ImportNeed,
+    brought_by,
+    import_need,
+    is_airflow,
+    is_stdlib,
+)
 from dagroute_lint.catalog.providers import provider_for_decorator, provider_for_module
 from dagroute_lint.deployment.inventory import Inventory, Runtime
 from dagroute_lint.diagnostics import Diagnostic
@@ -75,10 +81,11 @@ def has_provider(runtime: Runtime, distribution: str, airflow_major: int) -> boo
 
 def has_package(runtime: Runtime, need: ImportNeed) -> bool:
     """A runtime has the modules it says it has (``imports``), what its ``packages`` and
-    ``providers`` list, and everything Airflow brings."""
+    ``providers`` list, what its providers require, and everything Airflow brings."""
     if need.key in runtime.imports or need.airflow_brings_it:
         return True
-    return need.met_by({r.name for r in (*runtime.packages, *runtime.providers)})
+    listed = {r.name for r in (*runtime.packages, *runtime.providers)}
+    return need.met_by(listed | brought_by(listed))
 
 
 def provider_names(runtime: Runtime) -> str:
