@@ -532,10 +532,8 @@ with DAG("lab"):
     assert lint(tmp_path, body) == []
     (tmp_path / "dags" / "helpers.py").unlink()
     (message,) = lint(tmp_path / "elsewhere", body)
-    assert (
-        "imports 'helpers' (module-level import, line 5), which needs an unknown distribution providing 'helpers';"
-        in message
-    )
+    assert "imports 'helpers' (module-level import, line 5), which needs an unknown" in message
+    assert "distribution providing 'helpers';" in message
 
 
 def test_the_inventorys_airflow_version_decides_what_providers_mean(tmp_path: Path) -> None:
