@@ -12,63 +12,72 @@ import sys
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import click
 
 from dagroute_lint import __version__
-from dagroute_lint.acceptance.coverage import checked, gaps
-from dagroute_lint.acceptance.coverage import lint as acceptance_lint
-from dagroute_lint.acceptance.diff import coverage_diff
-from dagroute_lint.acceptance.render import diff_json, diff_text, needs_table
 from dagroute_lint.config import Settings, load_settings
-from dagroute_lint.deployment.diff import inventory_changes
-from dagroute_lint.deployment.init.airflow_cfg import read_airflow_config
-from dagroute_lint.deployment.init.build import (
-    DEFAULT_RUNTIME,
-    WorkerSpec,
-    build_inventory,
-    parse_worker,
-)
-from dagroute_lint.deployment.init.celery_probe import celery_facts
-from dagroute_lint.deployment.init.compose import compose_facts
-from dagroute_lint.deployment.init.contract import contract_facts
-from dagroute_lint.deployment.init.environment import current_environment, interpreter_environment
-from dagroute_lint.deployment.init.facts import DeploymentFacts
-from dagroute_lint.deployment.init.helm import helm_facts
-from dagroute_lint.deployment.init.requirements_file import requirements_facts
+from dagroute_lint.deployment.init import DEFAULT_RUNTIME
 from dagroute_lint.deployment.inventory import Inventory, load_inventory
+from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.errors import ConfigError
-from dagroute_lint.formatters import FORMATTERS
+from dagroute_lint.formatters import FORMATTERS, ROUTE_FORMATS
 from dagroute_lint.formatters.escape import printable
-from dagroute_lint.formatters.routes import ROUTE_FORMATS
 from dagroute_lint.formatters.statistics import STATISTICS_FORMATS, format_statistics
+from dagroute_lint.formatters.summary import count, summary_line, wants_colour
+from dagroute_lint.formatters.text import format_text
 from dagroute_lint.pipeline.analysis import Execution, analyse
 from dagroute_lint.pipeline.cache import DEFAULT_CACHE_DIR
 from dagroute_lint.pipeline.extraction import available_cores
 from dagroute_lint.pipeline.progress import progress_line
 from dagroute_lint.pipeline.runner import Report, run
-from dagroute_lint.pipeline.targets import STDIN, Targets, lint_targets
-from dagroute_lint.rules.listing import explain as explain_rule
-from dagroute_lint.rules.listing import rule_listing
+from dagroute_lint.pipeline.settings_report import describe_settings
+from dagroute_lint.pipeline.targets import STDIN, ProjectRun, Targets, plan
+from dagroute_lint.resolve.coverage import Coverage
 from dagroute_lint.rules.registry import all_rules
+from dagroute_lint.sources.discovery import cwd_relative
 from dagroute_lint.sources.files import write_atomically
 
+# Modules only some commands use are imported by those commands: a lint of one file (what
+# pre-commit and editors run) loads neither the inventory builder nor the acceptance reports.
 if TYPE_CHECKING:
+    from dagroute_lint.deployment.init.build import WorkerSpec
+    from dagroute_lint.deployment.init.facts import DeploymentFacts
     from dagroute_lint.fix import FixOutcome
 
 EXIT_CLEAN, EXIT_REPORTED, EXIT_ERROR = 0, 1, 2
 
 
 class _LintByDefault(click.Group):
-    """``dagroute-lint PATH...`` means ``dagroute-lint check PATH...``, as with flake8."""
+    """``dagroute-lint PATH...`` means ``dagroute-lint check PATH...``, as with flake8.
+
+    Flags before a command name belong to it (``-q routes`` is ``routes -q``), and the top-level
+    help lists the options of ``check`` too, since they are what a bare command line takes.
+    """
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if args and args[0] not in self.commands and args[0] not in ("--help", "--version"):
+        if args and args[0] in ("--help", "-h", "--version"):
+            return super().parse_args(ctx, args)
+        leading = 0
+        while leading < len(args) and args[leading].startswith("-") and args[leading] != "-":
+            leading += 1
+        if leading < len(args) and args[leading] in self.commands:
+            args = [args[leading], *args[:leading], *args[leading + 1 :]]
+        elif not args or args[0] not in self.commands:
             args = ["check", *args]
-        elif not args:
-            args = ["check"]
         return super().parse_args(ctx, args)
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_options(ctx, formatter)
+        command = self.commands["check"]
+        rows = [
+            row
+            for param in command.get_params(ctx)
+            if (row := param.get_help_record(ctx)) is not None and param.name != "help"
+        ]
+        with formatter.section("Options of check (the default command)"):
+            formatter.write_dl(rows)
 
 
 def _split_codes(values: Sequence[str]) -> list[str]:
@@ -80,18 +89,19 @@ def _fail(message: str) -> None:
     sys.exit(EXIT_ERROR)
 
 
-def _settings(config: Path | None) -> Settings:
-    return load_settings(config, Path.cwd())
-
-
 def _inventory(settings: Settings, quiet: bool) -> Inventory | None:
     if settings.default_inventory() is None:
         if not quiet:
-            running = ", ".join(rule.code for rule in all_rules() if not rule.needs_inventory)
+            selected = settings.selected_codes()
+            running = ", ".join(
+                rule.code
+                for rule in all_rules()
+                if not rule.needs_inventory and rule.code in selected
+            )
             click.echo(
                 "dagroute-lint: no inventory (no --inventory, no `inventory` setting, no "
-                f"dagroute.toml in the project root): only {running} run; queue, executor and "
-                "provider checks need to know what the deployment provides",
+                f"dagroute.toml in {cwd_relative(settings.root)}): only {running} run; queue, "
+                "executor and provider checks need to know what the deployment provides",
                 err=True,
             )
         return None
@@ -141,7 +151,10 @@ _config_option = click.option(
     help="pyproject.toml to read [tool.dagroute-lint] from (default: the nearest one).",
 )
 _verbose_option = click.option(
-    "--verbose", is_flag=True, help="Show tracebacks of internal errors."
+    "--verbose",
+    "-v",
+    is_flag=True,
+    help="Name the settings and inventory each project uses; show tracebacks of internal errors.",
 )
 
 
@@ -177,18 +190,51 @@ def _execution(
 @click.argument("paths", nargs=-1)
 @_inventory_option
 @_config_option
-@click.option("--select", multiple=True, help="Rule codes or prefixes to run (ALL, DRL1, DRL101).")
-@click.option("--ignore", multiple=True, help="Rule codes or prefixes to skip.")
-@click.option("--extend-select", multiple=True, help="Rule codes to add to the selection.")
+# -- rule and file selection, as ruff's (README "Selecting rules and files") --
 @click.option(
+    "--select", multiple=True, help="Rules to run, replacing every selection (ALL, DRL1, DRL101)."
+)
+@click.option("--extend-select", multiple=True, help="Rules to run besides those selected.")
+@click.option("--ignore", multiple=True, help="Rules to skip, besides the settings' `ignore`.")
+@click.option("--extend-ignore", multiple=True, help="Rules to skip (the same as --ignore).")
+@click.option(
+    "--extend-exclude", multiple=True, help="Globs of files and folders to leave out, besides."
+)
+@click.option(
+    "--force-exclude/--no-force-exclude",
+    default=None,
+    help="Apply the excludes to files named on the command line too (for pre-commit).",
+)
+@click.option(
+    "--respect-gitignore/--no-respect-gitignore",
+    default=None,
+    help="Leave out files git ignores (default: on).",
+)
+@click.option(
+    "--show-settings",
+    is_flag=True,
+    help="Print the settings and inventory that apply to the first path, and where each came "
+    "from; lint nothing.",
+)
+# -- output --
+@click.option(
+    "--output-format",
     "--format",
     "output_format",
     type=click.Choice(sorted(FORMATTERS)),
     default="text",
     show_default=True,
+    help="How diagnostics are printed (--format is the same flag).",
 )
-@click.option("--output-file", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--stdin-filename", help="Name of the file read from stdin with `-`.")
+@click.option(
+    "--output-file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write the diagnostics here (missing folders are created).",
+)
+@click.option(
+    "--stdin-filename",
+    help="Read the file from stdin and name it so (with `-` or no paths).",
+)
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when diagnostics are reported.")
 @click.option(
     "--statistics", is_flag=True, help="Count diagnostics per rule instead of listing them."
@@ -206,8 +252,13 @@ def check(
     inventory: Path | None,
     config: Path | None,
     select: tuple[str, ...],
-    ignore: tuple[str, ...],
     extend_select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    extend_ignore: tuple[str, ...],
+    extend_exclude: tuple[str, ...],
+    force_exclude: bool | None,
+    respect_gitignore: bool | None,
+    show_settings: bool,
     output_format: str,
     output_file: Path | None,
     stdin_filename: str | None,
@@ -222,42 +273,120 @@ def check(
     verbose: bool,
 ) -> None:
     """Lint DAG files and folders (the default command)."""
-    settings = _settings(config).with_overrides(
-        inventory, _split_codes(select), _split_codes(ignore), _split_codes(extend_select)
-    )
+
+    def flags(settings: Settings) -> Settings:
+        return settings.with_overrides(
+            inventory,
+            _split_codes(select),
+            _split_codes(ignore),
+            _split_codes(extend_select),
+            _split_codes(extend_ignore),
+            extend_exclude=extend_exclude,
+            force_exclude=force_exclude,
+            respect_gitignore=respect_gitignore,
+        )
+
     if statistics and output_format not in STATISTICS_FORMATS:
         raise ConfigError(f"--statistics prints text or json, not {output_format}")
-    targets = lint_targets(paths, settings)
-    if not quiet:
-        _explain_targets(targets)
+    if stdin_filename is not None and paths != (STDIN,):
+        if paths:
+            click.echo(
+                "dagroute-lint: ignoring " + ", ".join(paths) + " in favour of stdin "
+                "(--stdin-filename)",
+                err=True,
+            )
+        paths = (STDIN,)
+    if show_settings:
+        click.echo(describe_settings(paths, config, stdin_filename, flags), nl=False)
+        sys.exit(EXIT_CLEAN)
+    runs = plan(paths, config, stdin_filename, flags)
     stdin: tuple[str, bytes] | None = None
-    if targets.paths == (STDIN,):
+    if runs[0].targets.paths == (STDIN,):
         if fix or diff:
             raise ConfigError("--fix and --diff rewrite files: they cannot read stdin")
         stdin = (stdin_filename or "stdin.py", sys.stdin.buffer.read())
-    deployment = _inventory(settings, quiet)
-    execution = _execution(
-        settings, jobs, no_cache, cache_dir, progress=output_format == "text" and not quiet
-    )
-    report = _lint(targets, settings, deployment, stdin, execution)
+    projects = []
+    for project in runs:
+        if not quiet:
+            _explain_targets(project.targets)
+        if verbose:
+            _say_settings(project.settings)
+        deployment = _inventory(project.settings, quiet)
+        execution = _execution(
+            project.settings,
+            jobs,
+            no_cache,
+            cache_dir,
+            progress=output_format == "text" and not quiet,
+        )
+        projects.append((project, deployment, execution))
+    diagnostics, seen, dependents = _lint_projects(projects, stdin)
     if fix or diff:
         # Imported here: it loads libcst, which a run answered from the cache never needs.
         from dagroute_lint.fix import fix_files
     if diff:
-        _print_diff(fix_files(report.diagnostics, write=False), quiet)
+        _print_diff(fix_files(diagnostics, write=False), quiet, exit_zero)
     if fix:
-        outcome = fix_files(report.diagnostics, write=True)
+        outcome = fix_files(diagnostics, write=True)
         _say_fixed(outcome, quiet)
         if outcome.files:  # fixes move lines: lint again for what remains, where it now is
-            report = _lint(targets, settings, deployment, stdin, execution)
+            diagnostics, seen, dependents = _lint_projects(projects, stdin)
     if statistics:
-        _emit(format_statistics(report.diagnostics, output_format), output_file)
+        _emit(format_statistics(diagnostics, output_format), output_file)
+    elif output_format == "text":
+        colour = output_file is None and wants_colour(sys.stdout, os.environ)
+        _emit(format_text(diagnostics, colour), output_file, colour)
     else:
-        _emit(FORMATTERS[output_format](report.diagnostics), output_file)
+        _emit(FORMATTERS[output_format](diagnostics), output_file)
+    if not quiet and dependents:
+        _say_dependents(dependents)
     if not quiet and output_format == "text":
-        found = _count(len(report.diagnostics), "problem")
-        click.echo(f"{found} in {_count(report.files, 'file')}", err=True)
-    sys.exit(EXIT_REPORTED if report.diagnostics and not exit_zero else EXIT_CLEAN)
+        colour = wants_colour(sys.stderr, os.environ)
+        click.echo(seen.line, err=True)
+        click.echo(summary_line(diagnostics, colour), err=True, color=colour)
+    sys.exit(EXIT_REPORTED if diagnostics and not exit_zero else EXIT_CLEAN)
+
+
+def _lint_projects(
+    projects: Sequence[tuple[ProjectRun, Inventory | None, Execution]],
+    stdin: tuple[str, bytes] | None,
+) -> tuple[list[Diagnostic], Coverage, list[str]]:
+    """Each project's paths under its own settings and inventory, in one report; how much of
+    them was seen; and the files linted only because they import a file given."""
+    merged: list[Diagnostic] = []
+    seen = Coverage()
+    dependents: list[str] = []
+    for project, deployment, execution in projects:
+        report = _lint(project.targets, project.settings, deployment, stdin, execution)
+        merged.extend(report.diagnostics)
+        seen += report.repository.coverage
+        dependents += report.repository.dependents
+    return sorted(merged), seen, dependents
+
+
+def _one_project(
+    what: str,
+    paths: Sequence[str],
+    config: Path | None,
+    flags: Callable[[Settings], Settings] = lambda settings: settings,
+) -> ProjectRun:
+    """The one project ``paths`` belong to: a routing map or a coverage table describes one
+    deployment, so paths spanning projects (each with its inventory) are refused."""
+    runs = plan(paths, config, None, flags)
+    if len(runs) > 1:
+        roots = ", ".join(str(project.settings.root) for project in runs)
+        raise ConfigError(f"{what} one project at a time; these paths span {roots}")
+    return runs[0]
+
+
+def _say_settings(settings: Settings) -> None:
+    """``--verbose``: which settings and inventory a project's files are linted under."""
+    where = settings.config_file or "none (defaults)"
+    inventory = settings.default_inventory()
+    shown = f"{inventory} ({settings.inventory_origin()})" if inventory else "none"
+    click.echo(
+        f"dagroute-lint: project {settings.root}: settings {where}; inventory {shown}", err=True
+    )
 
 
 def _lint(
@@ -275,24 +404,25 @@ def _lint(
             execution.progress.close()
 
 
-def _print_diff(outcome: FixOutcome, quiet: bool) -> None:
-    """``--diff``: the fixes as a diff on stdout; exit 1 if there are any, as ruff does."""
+def _print_diff(outcome: FixOutcome, quiet: bool, exit_zero: bool) -> None:
+    """``--diff``: the fixes as a diff on stdout; exit 1 if there are any, as ruff does (0 with
+    ``--exit-zero``)."""
     for fixed in outcome.files:
         click.echo(fixed.diff(), nl=False)
     _say_unfixable(outcome)
     if not quiet:
         files = len(outcome.files)
         click.echo(
-            f"would fix {_count(outcome.fixed, 'problem')} in {_count(files, 'file')}", err=True
+            f"Would fix {count(outcome.fixed, 'problem')} in {count(files, 'file')}.", err=True
         )
-    sys.exit(EXIT_REPORTED if outcome.files else EXIT_CLEAN)
+    sys.exit(EXIT_REPORTED if outcome.files and not exit_zero else EXIT_CLEAN)
 
 
 def _say_fixed(outcome: FixOutcome, quiet: bool) -> None:
     _say_unfixable(outcome)
     if not quiet and outcome.files:
         files = len(outcome.files)
-        click.echo(f"fixed {_count(outcome.fixed, 'problem')} in {_count(files, 'file')}", err=True)
+        click.echo(f"Fixed {count(outcome.fixed, 'problem')} in {count(files, 'file')}.", err=True)
 
 
 def _say_unfixable(outcome: FixOutcome) -> None:
@@ -302,8 +432,21 @@ def _say_unfixable(outcome: FixOutcome) -> None:
         click.echo(f"dagroute-lint: {path} changed since it was linted; not fixed", err=True)
 
 
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}"
+# How many of the dependents the note names; their diagnostics name every one that has a problem.
+_DEPENDENTS_NAMED = 10
+
+
+def _say_dependents(dependents: Sequence[str]) -> None:
+    """Files reported although not given: they import one that was (pre-commit passes only the
+    files a commit changed)."""
+    named = [printable(name) for name in dependents[:_DEPENDENTS_NAMED]]
+    if len(dependents) > _DEPENDENTS_NAMED:
+        named.append(f"and {len(dependents) - _DEPENDENTS_NAMED} more")
+    click.echo(
+        f"dagroute-lint: also linted {count(len(dependents), 'file')} that import the files "
+        f"given: {', '.join(named)}",
+        err=True,
+    )
 
 
 def _explain_targets(targets: Targets) -> None:
@@ -321,11 +464,16 @@ def _explain_targets(targets: Targets) -> None:
         )
 
 
-def _emit(text: str, output_file: Path | None) -> None:
+def _emit(text: str, output_file: Path | None, colour: bool = False) -> None:
+    """``text`` on stdout, or written to ``output_file`` (its folders created, as ruff does).
+
+    ``colour``: the text holds colour codes on purpose (click strips them from pipes otherwise).
+    """
     if output_file is None:
-        click.echo(text, nl=False)
+        click.echo(text, nl=False, color=colour or None)
         return
     try:
+        output_file.absolute().parent.mkdir(parents=True, exist_ok=True)
         write_atomically(output_file, text.encode("utf-8"))
     except OSError as error:
         raise ConfigError(f"cannot write {output_file}: {error.strerror or error}") from None
@@ -336,13 +484,20 @@ def _emit(text: str, output_file: Path | None) -> None:
 @_inventory_option
 @_config_option
 @click.option(
+    "--output-format",
     "--format",
     "output_format",
     type=click.Choice(sorted(ROUTE_FORMATS)),
     default="table",
     show_default=True,
+    help="table, json, csv, or the routing map: dot (Graphviz), mermaid, svg, html (one page).",
 )
-@click.option("--output-file", type=click.Path(path_type=Path, dir_okay=False))
+@click.option(
+    "--output-file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write here (missing folders are created).",
+)
+@click.option("--quiet", "-q", is_flag=True, help="Say nothing on stderr but errors.")
 @_execution_options
 @_verbose_option
 @_guarded
@@ -352,20 +507,61 @@ def routes(
     config: Path | None,
     output_format: str,
     output_file: Path | None,
+    quiet: bool,
     jobs: int | None,
     no_cache: bool,
     cache_dir: Path | None,
     verbose: bool,
 ) -> None:
-    """Print every task's resolved routing (queue, executor, pool, pool_slots)."""
-    settings = _settings(config).with_overrides(inventory)
-    targets = lint_targets(paths, settings)
-    if targets.paths == (STDIN,):
+    """Print every task's resolved routing (queue, executor, pool, pool_slots), or draw it.
+
+    Exits 1, naming them, when some files could not be read or parsed: their tasks are missing.
+    """
+    if STDIN in paths:
         raise ConfigError("routes reads files, not stdin")
+    project = _one_project(
+        "routes draws", paths, config, lambda settings: settings.with_overrides(inventory)
+    )
+    settings, targets = project.settings, project.targets
     deployment = _inventory(settings, quiet=True)
     execution = _execution(settings, jobs, no_cache, cache_dir, progress=False)
     repository = analyse(targets.paths, settings, deployment, None, execution)
     _emit(ROUTE_FORMATS[output_format](repository), output_file)
+    click.echo(repository.coverage.line, err=True)
+    unreadable = [file.module for file in repository.files if file.module.syntax_error]
+    for module in unreadable:
+        assert module.syntax_error is not None
+        click.echo(
+            f"dagroute-lint: {printable(module.path)}: {printable(module.syntax_error.message)}",
+            err=True,
+        )
+    if unreadable:
+        if not quiet:
+            click.echo(
+                f"dagroute-lint: {count(len(unreadable), 'file')} could not be read or "
+                "parsed: the routes above lack their tasks",
+                err=True,
+            )
+        sys.exit(EXIT_REPORTED)
+
+
+# --- the language server ---------------------------------------------------------------------
+
+
+@main.command()
+@_guarded
+def server() -> None:
+    """Run the language server over stdio, for editors (needs dagroute-lint[server])."""
+    try:
+        # Imported here: pygls is an optional extra, and no other command needs it.
+        from dagroute_lint.server.app import serve
+    except ModuleNotFoundError as error:
+        if error.name is None or error.name.split(".")[0] not in ("pygls", "lsprotocol"):
+            raise
+        raise ConfigError(
+            "the language server needs pygls: pip install 'dagroute-lint[server]'"
+        ) from None
+    serve()
 
 
 @main.command(name="rules")
@@ -373,6 +569,8 @@ def routes(
 @_guarded
 def list_rules(output_format: str) -> None:
     """List every rule with its code, name and the boundary it guards."""
+    from dagroute_lint.rules.listing import rule_listing
+
     click.echo(rule_listing(output_format), nl=False)
 
 
@@ -381,6 +579,8 @@ def list_rules(output_format: str) -> None:
 @_guarded
 def explain(code: str) -> None:
     """Print a rule's page: what it reports, why it matters, examples, how to fix."""
+    from dagroute_lint.rules.listing import explain as explain_rule
+
     click.echo(explain_rule(code), nl=False)
 
 
@@ -390,7 +590,7 @@ def inventory_group() -> None:
 
 
 @inventory_group.command(name="check")
-@click.argument("path", type=click.Path(path_type=Path, dir_okay=False), default="dagroute.toml")
+@click.argument("path", type=click.Path(path_type=Path, dir_okay=False), required=False)
 @click.option(
     "--against",
     multiple=True,
@@ -403,7 +603,7 @@ def inventory_group() -> None:
 @_verbose_option
 @_guarded
 def inventory_check(
-    path: Path,
+    path: Path | None,
     against: tuple[str, ...],
     config: Path | None,
     jobs: int | None,
@@ -411,7 +611,17 @@ def inventory_check(
     cache_dir: Path | None,
     verbose: bool,
 ) -> None:
-    """Validate an inventory file; exit 2 with the first mistake found."""
+    """Validate an inventory file (default: the one the project's settings name); exit 2 with
+    the first mistake found."""
+    if path is None:
+        settings = load_settings(config, Path.cwd())
+        path = settings.default_inventory()
+        if path is None:
+            raise ConfigError(
+                f"no inventory to check: no `inventory` setting and no dagroute.toml in "
+                f"{settings.root}"
+            )
+        path = cwd_relative(path)
     deployment = load_inventory(path)
     click.echo(
         f"{path}: ok ({len(deployment.executors)} executors, {len(deployment.workers)} workers, "
@@ -419,10 +629,14 @@ def inventory_check(
     )
     if not against:
         return
-    settings = _settings(config)
-    targets = lint_targets(against, settings)
+    project = _one_project("--against reads", against, config)
+    settings, targets = project.settings, project.targets
     if targets.paths == (STDIN,):
         raise ConfigError("--against reads files, not stdin")
+    from dagroute_lint.acceptance.coverage import checked, gaps
+    from dagroute_lint.acceptance.coverage import lint as acceptance_lint
+    from dagroute_lint.acceptance.render import needs_table
+
     execution = _execution(settings, jobs, no_cache, cache_dir, progress=False)
     report = acceptance_lint(targets.paths, settings, deployment, execution)
     found = gaps(report.diagnostics)
@@ -458,10 +672,15 @@ def inventory_diff(
     only NEW has is coverage lost, and the exit code is then 1, so it can gate a deployment.
     """
     before, after = load_inventory(old), load_inventory(new)
-    settings = _settings(config)
-    targets = lint_targets(paths, settings)
+    project = _one_project("inventory diff reads", paths, config)
+    settings, targets = project.settings, project.targets
     if targets.paths == (STDIN,):
         raise ConfigError("inventory diff reads files, not stdin")
+    from dagroute_lint.acceptance.coverage import lint as acceptance_lint
+    from dagroute_lint.acceptance.diff import coverage_diff
+    from dagroute_lint.acceptance.render import diff_json, diff_text
+    from dagroute_lint.deployment.diff import inventory_changes
+
     execution = _execution(settings, jobs, no_cache, cache_dir, progress=False)
     old_report = acceptance_lint(targets.paths, settings, before, execution)
     new_report = acceptance_lint(targets.paths, settings, after, execution)
@@ -475,6 +694,8 @@ def inventory_diff(
 def _worker_option(
     ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
 ) -> list[WorkerSpec]:
+    from dagroute_lint.deployment.init.build import parse_worker
+
     try:
         return [parse_worker(value) for value in values]
     except ValueError as error:
@@ -590,6 +811,13 @@ def inventory_init(
         raise ConfigError(f"{output}: already exists (use --force to overwrite it)")
     if output is not None and not output.absolute().parent.is_dir():
         raise ConfigError(f"{output}: no such directory: {output.absolute().parent}")
+    from dagroute_lint.deployment.init.airflow_cfg import read_airflow_config
+    from dagroute_lint.deployment.init.build import build_inventory
+    from dagroute_lint.deployment.init.environment import (
+        current_environment,
+        interpreter_environment,
+    )
+
     sources = _deployment_sources(
         helm_values, compose, requirements, contracts, celery_broker, celery_timeout, runtime
     )
@@ -626,6 +854,12 @@ def _deployment_sources(
     runtime: str,
 ) -> list[DeploymentFacts]:
     """What each ``inventory init`` source says, in the order the options are listed."""
+    from dagroute_lint.deployment.init.celery_probe import celery_facts
+    from dagroute_lint.deployment.init.compose import compose_facts
+    from dagroute_lint.deployment.init.contract import contract_facts
+    from dagroute_lint.deployment.init.helm import helm_facts
+    from dagroute_lint.deployment.init.requirements_file import requirements_facts
+
     found: list[DeploymentFacts] = []
     if helm_values:
         found.append(helm_facts(helm_values, runtime))

@@ -1,17 +1,24 @@
-"""Settings from ``[tool.dagroute-lint]`` in ``pyproject.toml``, merged under command-line flags."""
+"""Settings from ``[tool.dagroute-lint]``, found per project as ruff finds its own; flags on top.
+
+A project is the nearest folder, from a file up, holding a ``pyproject.toml`` with a
+``[tool.dagroute-lint]`` table or a ``dagroute.toml`` inventory; its settings and its inventory
+govern the files under it. ``--config`` names the settings file instead, for every file.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from dagroute_lint.deployment.inventory import Inventory, load_inventory
 from dagroute_lint.deployment.toml import toml
 from dagroute_lint.errors import ConfigError
-from dagroute_lint.rules.registry import all_rules
+from dagroute_lint.rules.selection import RuleSelection, expand_all, resolve_selection
 from dagroute_lint.sources.airflowignore import SYNTAXES
-from dagroute_lint.sources.discovery import absolute
+from dagroute_lint.sources.discovery import DEFAULT_EXCLUDES, absolute
+from dagroute_lint.sources.globs import ProjectGlob, project_glob
 from dagroute_lint.wording import did_you_mean
 
 SECTION = "dagroute-lint"
@@ -21,17 +28,27 @@ _KEYS = (
     "select",
     "ignore",
     "extend-select",
+    "extend-ignore",
     "per-file-ignores",
     "exclude",
+    "extend-exclude",
+    "force-exclude",
+    "respect-gitignore",
     "dags",
     "roots",
     "dag-ignore-file-syntax",
 )
+COMMAND_LINE = "the command line"
 
 
 @dataclass(frozen=True)
 class Settings:
-    """Resolved settings; paths are absolute."""
+    """Resolved settings; paths are absolute.
+
+    ``select``, ``ignore``, ``extend_select`` and ``extend_ignore`` are the settings file's;
+    ``command_line`` holds the flags, a second layer resolved after the file's (as ruff does).
+    ``given`` names the settings the file or the flags set, with where, for ``--show-settings``.
+    """
 
     root: Path
     config_file: Path | None = None
@@ -39,11 +56,18 @@ class Settings:
     select: tuple[str, ...] = ()  # empty: every rule that is on by default
     ignore: tuple[str, ...] = ()
     extend_select: tuple[str, ...] = ()
-    per_file_ignores: dict[str, frozenset[str]] = field(default_factory=dict)  # pattern: codes
+    extend_ignore: tuple[str, ...] = ()
+    command_line: RuleSelection = field(default_factory=RuleSelection)
+    per_file_ignores: tuple[tuple[ProjectGlob, frozenset[str]], ...] = ()
     exclude: tuple[str, ...] = ()
+    extend_exclude: tuple[str, ...] = ()
+    force_exclude: bool = False
+    respect_gitignore: bool = True
     dags: tuple[Path, ...] = ()
     roots: tuple[Path, ...] = ()
     dag_ignore_file_syntax: str | None = None
+    given: tuple[tuple[str, str], ...] = ()
+    skip_folders: tuple[Path, ...] = ()  # projects of their own inside this one's folders
 
     def with_overrides(
         self,
@@ -51,39 +75,60 @@ class Settings:
         select: Sequence[str] | None = None,
         ignore: Sequence[str] | None = None,
         extend_select: Sequence[str] | None = None,
+        extend_ignore: Sequence[str] | None = None,
+        extend_exclude: Sequence[str] | None = None,
+        force_exclude: bool | None = None,
+        respect_gitignore: bool | None = None,
     ) -> Settings:
-        """Command-line flags win over the file."""
+        """Command-line flags over the file: values replace, selectors form a layer of their own,
+        ``--extend-exclude`` adds to the file's."""
+        layer = RuleSelection(
+            select=tuple(select or ()),
+            extend_select=tuple(extend_select or ()),
+            ignore=(*(ignore or ()), *(extend_ignore or ())),
+            where=COMMAND_LINE,
+        )
+        layer.check()
+        given = {
+            "inventory": inventory is not None,
+            "selection": layer != RuleSelection(where=COMMAND_LINE),
+            "extend_exclude": bool(extend_exclude),
+            "force_exclude": force_exclude is not None,
+            "respect_gitignore": respect_gitignore is not None,
+        }
         return replace(
             self,
             inventory=inventory.resolve() if inventory is not None else self.inventory,
-            select=tuple(select) if select else self.select,
-            ignore=tuple(ignore) if ignore else self.ignore,
-            extend_select=tuple(extend_select) if extend_select else self.extend_select,
+            command_line=layer,
+            extend_exclude=(*self.extend_exclude, *(extend_exclude or ())),
+            force_exclude=self.force_exclude if force_exclude is None else force_exclude,
+            respect_gitignore=(
+                self.respect_gitignore if respect_gitignore is None else respect_gitignore
+            ),
+            given=(*self.given, *((name, COMMAND_LINE) for name, on in given.items() if on)),
+        )
+
+    def file_selection(self) -> RuleSelection:
+        where = f"{self.config_file}: tool.{SECTION}" if self.config_file else "the defaults"
+        return RuleSelection(
+            self.select, self.extend_select, (*self.ignore, *self.extend_ignore), where
         )
 
     def selected_codes(self) -> frozenset[str]:
-        """Rule codes that run: select (+ extend-select) minus ignore, by code prefix.
+        """Rule codes that run: the file's layer, then the command line's (see selection)."""
+        return resolve_selection((self.file_selection(), self.command_line))
 
-        Opt-in rules run only when a selector names them (``ALL``, a prefix or the code).
-        """
-        if self.select:
-            chosen = _expand(self.select, "select")
-        else:
-            chosen = {rule.code for rule in all_rules() if rule.default_enabled}
-        chosen |= _expand(self.extend_select, "extend-select")
-        return frozenset(chosen - _expand(self.ignore, "ignore"))
+    def excludes(self) -> tuple[str, ...]:
+        return (*self.exclude, *self.extend_exclude)
 
     def ignored_for(self, path: Path) -> frozenset[str]:
         """Codes ``per-file-ignores`` turns off for ``path``."""
         if not self.per_file_ignores:
             return frozenset()
-        try:
-            relative = absolute(path).relative_to(self.root)
-        except ValueError:
-            relative = path
+        resolved = absolute(path)
         codes: set[str] = set()
-        for pattern, ignored in self.per_file_ignores.items():
-            if relative.match(pattern) or Path(relative.as_posix()).match(pattern):
+        for pattern, ignored in self.per_file_ignores:
+            if pattern.matches(resolved):
                 codes |= ignored
         return frozenset(codes)
 
@@ -93,47 +138,69 @@ class Settings:
         candidate = self.root / DEFAULT_INVENTORY
         return candidate if candidate.is_file() else None
 
+    def inventory_origin(self) -> str:
+        """Where the inventory in use was named: a flag, the settings, or the project root."""
+        if self.inventory is None:
+            return "found in the project root" if self.default_inventory() else "none found"
+        return dict(self.given).get("inventory", "")
+
     def load_inventory(self) -> Inventory | None:
         """The inventory in use, loaded; ``None`` when there is none to find."""
         path = self.default_inventory()
         return load_inventory(path) if path is not None else None
 
 
-def _expand(selectors: Iterable[str], where: str) -> set[str]:
-    codes = [rule.code for rule in all_rules()]
-    chosen: set[str] = set()
-    for selector in selectors:
-        wanted = selector.strip().upper()
-        if not wanted:
-            continue
-        if wanted == "ALL":
-            chosen.update(codes)
-            continue
-        matches = {code for code in codes if code.startswith(wanted)}
-        if not matches:
-            suggestion = did_you_mean(wanted, codes, quote=str)
-            raise ConfigError(
-                f"unknown rule selector '{selector}' in {where} (see `dagroute-lint rules`)"
-                f"{suggestion}"
-            )
-        chosen |= matches
-    return chosen
+@dataclass(frozen=True)
+class Project:
+    """Where a file's settings come from: the project folder and its settings file, if any."""
+
+    root: Path
+    config_file: Path | None = None
 
 
-def find_config(start: Path) -> tuple[Path, dict[str, object]] | None:
-    """The nearest ``pyproject.toml`` with a ``[tool.dagroute-lint]`` table, from ``start`` up,
-    with its parsed document."""
+def find_project(start: Path) -> Project:
+    """The nearest folder from ``start`` up with settings or an inventory; else the repository
+    root (the nearest folder with ``.git`` or ``pyproject.toml``), else ``start``.
+
+    A ``pyproject.toml`` met on the way that is not valid TOML is an error, never skipped: its
+    settings might have been the ones meant.
+    """
+    start = absolute(start)
     for directory in (start, *start.parents):
-        candidate = directory / "pyproject.toml"
-        if candidate.is_file():
-            try:
-                document = toml.loads(candidate.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, toml.TOMLDecodeError):
+        if is_project(directory):
+            candidate = directory / "pyproject.toml"
+            has_settings = candidate.is_file() and SECTION in _tool(candidate)
+            return Project(directory, candidate if has_settings else None)
+    cwd = Path.cwd()
+    return Project(project_root(start if not start.is_relative_to(cwd) else cwd))
+
+
+def is_project(directory: Path) -> bool:
+    """Whether ``directory`` holds settings (a ``[tool.dagroute-lint]`` table) or an inventory."""
+    if (directory / DEFAULT_INVENTORY).is_file():
+        return True
+    candidate = directory / "pyproject.toml"
+    if not candidate.is_file():
+        return False
+    return SECTION in _tool(candidate)
+
+
+def nested_projects(folder: Path) -> list[Path]:
+    """The outermost projects inside ``folder`` (not ``folder`` itself), as walked from it: their
+    files follow their own settings, as ruff gives each file its nearest configuration."""
+    found: list[Path] = []
+    for directory, subdirectories, _ in os.walk(folder):
+        kept = []
+        for name in sorted(subdirectories):
+            if name in DEFAULT_EXCLUDES:
                 continue
-            tool = document.get("tool")
-            if isinstance(tool, dict) and SECTION in tool:
-                return candidate, document
-    return None
+            inner = Path(directory) / name
+            if is_project(inner):
+                found.append(inner)
+            else:
+                kept.append(name)
+        subdirectories[:] = kept
+    return found
 
 
 def project_root(start: Path) -> Path:
@@ -144,21 +211,28 @@ def project_root(start: Path) -> Path:
     return start
 
 
-def load_settings(config: Path | None, cwd: Path) -> Settings:
-    """Settings from ``config`` (or the nearest pyproject), defaults when there is none."""
+def load_settings(config: Path | None, start: Path) -> Settings:
+    """Settings from ``config``, else those of the project holding ``start`` (a folder)."""
     if config is not None:
-        path = config.resolve()
-        document = _read_config(path)
-    else:
-        found = find_config(cwd.resolve())
-        if found is None:
-            return Settings(root=project_root(cwd.resolve()))
-        path, document = found
-    tool = document.get("tool", {})
+        return settings_of(Project(config.resolve().parent, config.resolve()))
+    return settings_of(find_project(start))
+
+
+def settings_of(project: Project) -> Settings:
+    """The project's settings, defaults when it has no settings file."""
+    if project.config_file is None:
+        return Settings(root=project.root)
+    path = project.config_file
+    tool = _read_config(path).get("tool", {})
     table = tool.get(SECTION, {}) if isinstance(tool, dict) else {}
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: tool.{SECTION}: expected a table")
     return _settings_from_table(table, path)
+
+
+def _tool(path: Path) -> dict[str, object]:
+    tool = _read_config(path).get("tool")
+    return tool if isinstance(tool, dict) else {}
 
 
 def _read_config(path: Path) -> dict[str, object]:
@@ -186,19 +260,15 @@ def _settings_from_table(table: dict[str, object], path: Path) -> Settings:
             raise ConfigError(f"{where}.{key}: expected a list of strings")
         return tuple(value)
 
+    def flag(key: str, default: bool) -> bool:
+        value = table.get(key, default)
+        if not isinstance(value, bool):
+            raise ConfigError(f"{where}.{key}: expected true or false")
+        return value
+
     inventory = table.get("inventory")
     if inventory is not None and not isinstance(inventory, str):
         raise ConfigError(f"{where}.inventory: expected a string (a path)")
-    per_file = table.get("per-file-ignores", {})
-    if not isinstance(per_file, dict):
-        raise ConfigError(f"{where}.per-file-ignores: expected a table of glob = [codes]")
-    per_file_ignores: dict[str, frozenset[str]] = {}
-    for pattern, codes in per_file.items():
-        if not isinstance(codes, list) or not all(isinstance(code, str) for code in codes):
-            raise ConfigError(f"{where}.per-file-ignores.{pattern}: expected a list of codes")
-        # Expanded once, here, so an unknown code is reported with the file even when no file
-        # matches the pattern.
-        per_file_ignores[pattern] = frozenset(_expand(codes, f"{where}.per-file-ignores.{pattern}"))
     syntax = table.get("dag-ignore-file-syntax")
     if syntax is not None and syntax not in SYNTAXES:
         raise ConfigError(f"{where}.dag-ignore-file-syntax: expected one of {', '.join(SYNTAXES)}")
@@ -209,11 +279,32 @@ def _settings_from_table(table: dict[str, object], path: Path) -> Settings:
         select=strings("select"),
         ignore=strings("ignore"),
         extend_select=strings("extend-select"),
-        per_file_ignores=per_file_ignores,
+        extend_ignore=strings("extend-ignore"),
+        per_file_ignores=_per_file_ignores(table.get("per-file-ignores", {}), root, where),
         exclude=strings("exclude"),
+        extend_exclude=strings("extend-exclude"),
+        force_exclude=flag("force-exclude", False),
+        respect_gitignore=flag("respect-gitignore", True),
         dags=tuple((root / item).resolve() for item in strings("dags")),
         roots=tuple((root / item).resolve() for item in strings("roots")),
         dag_ignore_file_syntax=syntax,
+        given=tuple((key.replace("-", "_"), f"{where}.{key}") for key in table),
     )
-    settings.selected_codes()  # reject unknown selectors now, with the file named
+    settings.file_selection().check()  # reject unknown selectors now, with the file named
     return settings
+
+
+def _per_file_ignores(
+    value: object, root: Path, where: str
+) -> tuple[tuple[ProjectGlob, frozenset[str]], ...]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}.per-file-ignores: expected a table of glob = [codes]")
+    compiled: list[tuple[ProjectGlob, frozenset[str]]] = []
+    for pattern, codes in value.items():
+        key = f"{where}.per-file-ignores.{pattern}"
+        if not isinstance(codes, list) or not all(isinstance(code, str) for code in codes):
+            raise ConfigError(f"{key}: expected a list of codes")
+        # Expanded once, here, so an unknown code is reported with the file even when no file
+        # matches the pattern.
+        compiled.append((project_glob(pattern, root, key), expand_all(codes, key)))
+    return tuple(compiled)

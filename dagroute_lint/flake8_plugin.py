@@ -2,7 +2,7 @@
 
 flake8 hands plugins one file at a time; the file is linted as the command line lints a buffer
 from stdin, so constants imported from other modules are still read from disk (never imported).
-Settings and the inventory are found from the working directory, as the command line finds them.
+Settings and the inventory are those of the file's project, as the command line finds them.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from dagroute_lint import __version__
-from dagroute_lint.config import Settings, load_settings
+from dagroute_lint.config import Project, Settings, find_project, settings_of
 from dagroute_lint.deployment.inventory import Inventory
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.formatters.escape import printable
@@ -40,12 +40,15 @@ class DagrouteChecker:
         self.lines = lines
 
     def run(self) -> Iterator[tuple[int, int, str, type[DagrouteChecker]]]:
-        configuration = _configuration(Path.cwd())
+        try:
+            configuration = _configuration(find_project(Path(self.filename).absolute().parent))
+        except ConfigError as error:  # a broken pyproject.toml on the way up
+            configuration = printable(f"dagroute-lint cannot run: {error}")
         if isinstance(configuration, str):
             yield 1, 0, f"{UNUSABLE} {configuration}", type(self)
             return
         settings, inventory = configuration
-        if walk_excludes(self.filename, settings.exclude):
+        if walk_excludes(self.filename, settings.excludes(), settings.root):
             return
         buffer = (self.filename, _source_bytes(self.lines))
         try:
@@ -56,19 +59,20 @@ class DagrouteChecker:
             return
         for diagnostic in diagnostics:
             # flake8 columns are 0-based and printed plus one; ours are 1-based.
-            message = printable(f"{diagnostic.code} {diagnostic.message}")
+            # The severity as the command line's text shows it, so both print the same line.
+            message = printable(f"{diagnostic.code} [{diagnostic.severity}] {diagnostic.message}")
             yield diagnostic.line, diagnostic.column - 1, message, type(self)
 
 
 @functools.cache
-def _configuration(cwd: Path) -> tuple[Settings, Inventory | None] | str:
-    """Settings and inventory, read once per process, or why they cannot be used.
+def _configuration(project: Project) -> tuple[Settings, Inventory | None] | str:
+    """A project's settings and inventory, read once per process, or why they cannot be used.
 
     flake8 turns a plugin's exception into a traceback (from its worker processes), so a broken
     inventory becomes one ``DRL000`` line per file instead, naming the file, key and position.
     """
     try:
-        settings = load_settings(None, cwd)
+        settings = settings_of(project)
         return settings, settings.load_inventory()
     except ConfigError as error:
         return printable(f"dagroute-lint cannot run: {error}")

@@ -76,8 +76,9 @@ class Operation:
 
     ``op`` is one of ``add`` (``a + b``), ``mul`` (``a * b``, numbers only), ``mod`` (``a % b``),
     ``format`` (``a.format(*b, **c)``), ``fstring`` (concatenation of parts), ``field`` (one
-    f-string replacement field: value, conversion, format spec) and ``timedelta`` (positional
-    and keyword arguments of ``datetime.timedelta``).
+    f-string replacement field: value, conversion, format spec), ``timedelta`` (positional
+    and keyword arguments of ``datetime.timedelta``), ``without`` (a dict less one key, after
+    ``del d[k]`` or ``d.pop(k)``) and ``get`` (``d.get(k, default)``).
     """
 
     op: str
@@ -129,11 +130,16 @@ class ImportSite:
 
 @dataclass(frozen=True)
 class Dag:
-    """A DAG constructed in the file (``DAG(...)``, ``with DAG(...)`` or a called ``@dag``)."""
+    """A DAG constructed in the file (``DAG(...)``, ``with DAG(...)`` or a called ``@dag``).
+
+    ``registered`` is false for a DAG Airflow may not collect: built outside a ``with`` block and
+    held by no module-level name at the end (``dag = DAG("x"); dag = DAG("x")``: the first).
+    """
 
     dag_id: Expr
     position: Position
     default_args: Expr | None
+    registered: bool = True
 
 
 @dataclass(frozen=True)
@@ -165,6 +171,9 @@ class Task:
     (``python``, ``virtualenv``...) for TaskFlow tasks; ``partial_keys`` are the TaskFlow
     ``.partial()`` keywords, which bind function arguments and never route. ``overridden`` holds
     attributes assigned after construction (``t.queue = ...``), which win over everything.
+    ``dag_default_args`` is set when the DAG's ``default_args`` changed after this task was built
+    (``dag.default_args["queue"] = ...``): the task got them as they were then. ``conditional``
+    marks a task built under a condition (or in a loop) the walk could not decide: it may not exist.
     """
 
     task_id: Expr
@@ -180,6 +189,39 @@ class Task:
     partial_keys: tuple[str, ...] = ()
     imports: tuple[ImportSite, ...] = ()
     overridden: dict[str, Expr] = field(default_factory=dict)
+    dag_default_args: Expr | None = None
+    conditional: bool = False
+
+
+@dataclass(frozen=True)
+class Source:
+    """Another module of the repository, for running its functions: text, package flag, path."""
+
+    data: bytes
+    is_package: bool
+    path: str
+
+
+@dataclass(frozen=True)
+class Unmodelled:
+    """A place where tasks may be built that extraction could not follow, and why (DRL106)."""
+
+    position: Position
+    message: str
+
+
+@dataclass(frozen=True)
+class ClassInfo:
+    """A class defined in the file, for tasks built from it here or in another file.
+
+    ``bases`` are qualified names (``?`` for a base that cannot be named); ``routes`` are the
+    routing fields its own code may set (``*``: any); ``operator`` is false for a class that
+    cannot be an operator whatever its bases (``@dataclass``).
+    """
+
+    bases: tuple[str, ...]
+    routes: tuple[str, ...]
+    operator: bool = True
 
 
 @dataclass(frozen=True)
@@ -201,6 +243,12 @@ class Module:
 
     ``loop_refs`` are names from other modules that the file loops over: the runner folds them
     and extracts the file again with their values, so tasks built in those loops are unrolled.
+    ``noqa`` and ``file_noqa`` map the lines of ``# noqa`` and ``# dagroute-lint: noqa``
+    comments to the codes they name (``None``: every code).
+    ``call_refs`` are names from other modules that the file calls and could not follow: the
+    runner extracts the file again with those modules' sources, so their functions are run.
+    ``classes`` are the classes the file defines, by name within the module (``Outer.Inner``);
+    ``unmodelled`` the places where tasks may be missing.
     """
 
     path: str
@@ -211,6 +259,9 @@ class Module:
     groups: tuple[TaskGroup, ...] = ()
     tasks: tuple[Task, ...] = ()
     noqa: dict[int, frozenset[str] | None] = field(default_factory=dict)
-    file_noqa: bool = False
+    file_noqa: dict[int, frozenset[str] | None] = field(default_factory=dict)
     syntax_error: SyntaxProblem | None = None
     loop_refs: tuple[str, ...] = ()
+    call_refs: tuple[str, ...] = ()
+    classes: dict[str, ClassInfo] = field(default_factory=dict)
+    unmodelled: tuple[Unmodelled, ...] = ()

@@ -37,7 +37,7 @@ STAGES: tuple[tuple[str, ...], ...] = (
     ("config",),
     ("pipeline",),
     ("acceptance",),  # deployment acceptance: lints with inventories and compares
-    ("cli", "flake8_plugin", "fix", "__main__"),  # front ends
+    ("cli", "flake8_plugin", "fix", "server", "__main__"),  # front ends
 )
 RANK = {name: rank for rank, names in enumerate(STAGES) for name in names}
 LIBCST_ALLOWED = ("dagroute_lint.extract", "dagroute_lint.fix")

@@ -178,8 +178,15 @@ def test_new_output_file_gets_the_umask_mode(repo: Path) -> None:
     assert stat.S_IMODE((repo / "new.txt").stat().st_mode) == 0o644
 
 
+def test_output_file_in_a_missing_folder_creates_it_as_ruff_does(repo: Path) -> None:
+    code, _, _ = invoke("dags", "--output-file", "missing/deeper/out.txt")
+    assert code == 1
+    assert (repo / "missing/deeper/out.txt").read_text().startswith("dags/dag.py:4:5: DRL101")
+
+
 def test_unwritable_output_file_is_a_clear_error(repo: Path) -> None:
-    code, _, err = invoke("dags", "--output-file", "missing/out.txt")
+    (repo / "blocker").write_text("a file, not a folder\n")
+    code, _, err = invoke("dags", "--output-file", "blocker/out.txt")
     assert code == 2
-    assert "cannot write missing/out.txt: No such file or directory" in err
+    assert "cannot write blocker/out.txt: " in err
     assert "Traceback" not in err

@@ -40,8 +40,10 @@ def invoke(*args: str, input: str | None = None) -> tuple[int, str, str]:
 def test_reports_with_exit_code_one_and_flake8_lines(repo: Path) -> None:
     code, out, err = invoke("dags")
     assert code == 1
-    assert out.startswith("dags/dag.py:4:5: DRL101 task 'build' in dag 'lab' routes to queue")
-    assert "1 problem in 1 file" in err
+    assert out.startswith(
+        "dags/dag.py:4:5: DRL101 [error] task 'build' in dag 'lab' routes to queue"
+    )
+    assert "Found 1 problem in 1 file." in err
 
 
 def test_clean_run_exits_zero(repo: Path) -> None:
@@ -81,7 +83,7 @@ def test_missing_inventory_is_said_on_stderr(repo: Path) -> None:
     code, out, err = invoke("dags")
     assert (code, out) == (0, "")
     assert "no inventory" in err
-    assert "only DRL001, DRL104, DRL105, DRL204, DRL206, DRL302, DRL401 run" in err
+    assert "only DRL001, DRL104, DRL105, DRL106, DRL204, DRL206, DRL302, DRL401 run" in err
 
 
 def test_pyproject_settings_and_cli_precedence(repo: Path) -> None:
@@ -113,7 +115,7 @@ def test_exclude_setting(repo: Path) -> None:
     (repo / "pyproject.toml").write_text('[tool.dagroute-lint]\nexclude = ["dag.py"]\n')
     code, out, err = invoke("dags")
     assert (code, out) == (0, "")
-    assert "0 problems in 0 files" in err
+    assert "All checks passed!" in err
 
 
 def test_roots_setting_resolves_constants_from_extra_import_roots(repo: Path) -> None:
@@ -213,6 +215,7 @@ def test_rules_lists_every_code() -> None:
         "DRL103",
         "DRL104",
         "DRL105",
+        "DRL106",
         "DRL201",
         "DRL202",
         "DRL203",
@@ -226,6 +229,7 @@ def test_rules_lists_every_code() -> None:
         "DRL401",
         "DRL402",
         "DRL501",
+        "DRL901",
     ]
     (poke,) = [line for line in out.splitlines() if line.startswith("DRL304")]
     assert poke.endswith("(opt-in)")
@@ -264,7 +268,7 @@ def test_console_script_on_the_bundled_example() -> None:
     )
     assert result.returncode == 1, result.stderr
     lines = result.stdout.splitlines()
-    assert any(" DRL101 task 'grp.render' in dag 'lab_report'" in line for line in lines)
+    assert any(" DRL101 [error] task 'grp.render' in dag 'lab_report'" in line for line in lines)
     assert any(
         " DRL202 " in line and "apache-airflow-providers-apache-spark" in line for line in lines
     )

@@ -39,7 +39,7 @@ def test_fix_writes_and_reports_what_remains_where_it_now_is(repo: Path) -> None
         ["dags/dag.py:2:1:", "DRL204"],  # the subdag import: reported, not fixable
         ["dags/dag.py:5:5:", "DRL101"],
     ]
-    assert "fixed 1 problem in 1 file" in err
+    assert "Fixed 1 problem in 1 file." in err
 
 
 def test_fix_applies_only_selected_rules(repo: Path) -> None:
@@ -56,7 +56,7 @@ def test_fix_exits_zero_when_everything_is_fixed(repo: Path) -> None:
     (repo / "dags" / "dag.py").write_text("from airflow.operators.bash import BashOperator\n")
     code, out, err = invoke("dags", "--fix")
     assert (code, out) == (0, "")
-    assert "fixed 1 problem in 1 file" in err and "0 problems in 1 file" in err
+    assert "Fixed 1 problem in 1 file." in err and "All checks passed!" in err
 
 
 def test_diff_prints_without_writing_and_exits_one(repo: Path) -> None:
@@ -73,7 +73,7 @@ def test_diff_prints_without_writing_and_exits_one(repo: Path) -> None:
         " from airflow.sdk import DAG\n"
         ' with DAG("lab"):\n'
     )
-    assert "would fix 1 problem in 1 file" in err
+    assert "Would fix 1 problem in 1 file." in err
 
 
 def test_diff_with_nothing_to_fix_exits_zero(repo: Path) -> None:

@@ -163,11 +163,14 @@ def test_vscode_problem_matcher_from_the_readme_parses_real_output(repo: Path) -
     assert isinstance(matcher, dict)
     spec = matcher["pattern"]
     regexp = re.compile(spec["regexp"])  # the JavaScript pattern uses no syntax Python lacks
+    assert "severity" not in matcher, "the severity comes from each line, not a fixed one"
     text, expected = text_output()
     parsed = []
+    severities = []
     for line in text.splitlines():
         match = regexp.match(line)
         assert match is not None, line
+        severities.append(match[spec["severity"]])
         parsed.append(
             (
                 match[spec["file"]],
@@ -178,6 +181,8 @@ def test_vscode_problem_matcher_from_the_readme_parses_real_output(repo: Path) -
             )
         )
     assert parsed == expected
+    _, out, _ = invoke("--format", "json", "-", "--stdin-filename", "dags/report.py", input=BUFFER)
+    assert severities == [item["severity"] for item in json.loads(out)] == ["error", "error"]
 
 
 def test_vscode_task_command_runs(repo: Path) -> None:
@@ -203,7 +208,7 @@ def test_vim_errorformat_from_the_readme_parses_real_output(repo: Path) -> None:
         assert match is not None, line
         parsed.append((match["file"], int(match["line"]), int(match["column"]), match["message"]))
     assert parsed == [
-        (f, line, col, f"{code} {message}") for f, line, col, code, message in expected
+        (f, line, col, f"{code} [error] {message}") for f, line, col, code, message in expected
     ]
 
 
@@ -254,5 +259,6 @@ def test_real_vim_make_with_the_readme_snippet(repo: Path) -> None:
     rows = [line.split("\t") for line in result_file.read_text().splitlines()]
     expected = json_rows("dags/report.py")
     assert rows == [
-        [f, str(line), str(col), f"{code} {message}"] for f, line, col, code, message in expected
+        [f, str(line), str(col), f"{code} [error] {message}"]
+        for f, line, col, code, message in expected
     ]

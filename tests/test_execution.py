@@ -128,7 +128,7 @@ def test_output_is_identical_across_jobs_and_cache_states(repo: Path, pools: lis
 def test_routes_are_identical_across_jobs_and_cache_states(repo: Path) -> None:
     def routes(*args: str) -> str:
         result = CliRunner().invoke(main, ["routes", "dags", "--format", "json", *args])
-        assert result.exit_code == 0, result.output
+        assert result.exit_code == 1, result.output  # dags/broken.py does not parse
         return result.stdout
 
     reference = routes("--no-cache", "-j", "1")
@@ -338,3 +338,38 @@ def test_a_warm_run_never_imports_libcst(repo: Path) -> None:
     assert "libcst imported: True" in runs[0].stderr  # the cold run extracted
     assert "exit 1 libcst imported: False" in runs[1].stderr
     assert runs[1].stdout == runs[0].stdout
+
+
+# What a lint never needs: the inventory builder, the acceptance reports, the rule listing and
+# pages' reader of `explain`, the fixer (without --fix), the language server.
+UNNEEDED = (
+    "dagroute_lint.deployment.init.build",
+    "dagroute_lint.acceptance.coverage",
+    "dagroute_lint.rules.listing",
+    "dagroute_lint.fix",
+    "dagroute_lint.server",
+    "pygls",
+)
+ONE_FILE_RUN = """
+import sys
+from dagroute_lint.cli import main
+path, names = sys.argv[1], sys.argv[2:]
+sys.argv = ["dagroute-lint", "--quiet", path]
+try:
+    main()
+except SystemExit as done:
+    print("exit", done.code, file=sys.stderr)
+    for name in names:
+        print("imported:", name, name in sys.modules, file=sys.stderr)
+"""
+
+
+def test_linting_one_file_imports_only_what_the_lint_uses(repo: Path) -> None:
+    """pre-commit and editors start a process per file: its start-up is most of its time."""
+    dag = next((repo / "dags").glob("*.py"))
+    command = [sys.executable, "-c", ONE_FILE_RUN, str(dag), *UNNEEDED]
+    result = subprocess.run(command, cwd=repo, capture_output=True, text=True, check=False)
+    assert "exit 1" in result.stderr or "exit 0" in result.stderr, result.stderr
+    assert [line for line in result.stderr.splitlines() if line.startswith("imported:")] == [
+        f"imported: {name} False" for name in UNNEEDED
+    ]

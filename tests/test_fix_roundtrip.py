@@ -49,7 +49,7 @@ def test_fix_rewrites_airflow_2_examples_into_parseable_airflow_3_files(
 
     code, _, err = invoke("dags", "--fix", "--select", "DRL204")
     assert code in (0, 1), err
-    match = re.search(r"fixed (\d+) problems? in (\d+) files?", err)
+    match = re.search(r"Fixed (\d+) problems? in (\d+) files?\.", err)
     assert match is not None, err
     rewritten, changed_files = int(match.group(1)), int(match.group(2))
 
@@ -65,7 +65,7 @@ def test_fix_rewrites_airflow_2_examples_into_parseable_airflow_3_files(
 
     # A fixed point: the second run finds nothing left to fix and writes nothing.
     _, _, err = invoke("dags", "--fix", "--select", "DRL204")
-    assert "fixed" not in err
+    assert "Fixed" not in err
     assert {path: path.read_bytes() for path in before} == after
     print(
         f"\nround-trip over {AIRFLOW_2} example DAGs: {len(before)} files, "

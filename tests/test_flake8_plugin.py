@@ -59,7 +59,14 @@ def cli_rows(
     result = command(repo, "dagroute_lint", "--format", "json", *args, input=input)
     assert result.returncode == 1, result.stderr
     return [
-        (item["file"], item["line"], item["column"], item["code"], item["message"])
+        # flake8 shows the severity in the message, as the command line's text lines do
+        (
+            item["file"],
+            item["line"],
+            item["column"],
+            item["code"],
+            f"[{item['severity']}] {item['message']}",
+        )
         for item in json.loads(result.stdout)
     ]
 
@@ -83,7 +90,7 @@ def test_default_flake8_line_is_the_cli_text_line(repo: Path) -> None:
     cli = command(repo, "dagroute_lint", "dags")
     plugin = flake8(repo, "dags")
     assert plugin.stdout == cli.stdout
-    assert "dags/report.py:8:18: DRL103 task 'grp.render'" in plugin.stdout
+    assert "dags/report.py:8:18: DRL103 [error] task 'grp.render'" in plugin.stdout
 
 
 def test_noqa_codes_are_honoured_like_the_cli(repo: Path) -> None:

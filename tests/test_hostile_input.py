@@ -297,8 +297,10 @@ def test_symlink_loop_named_on_the_command_line(
     code, out, _ = invoke("loop.py", "gone.py", "--quiet")
     assert code == 1
     assert out == (
-        "gone.py:1:1: DRL001 cannot read file: No such file or directory" + SKIPPED + "\n"
-        "loop.py:1:1: DRL001 cannot read file: Too many levels of symbolic links" + SKIPPED + "\n"
+        "gone.py:1:1: DRL001 [error] cannot read file: No such file or directory" + SKIPPED + "\n"
+        "loop.py:1:1: DRL001 [error] cannot read file: Too many levels of symbolic links"
+        + SKIPPED
+        + "\n"
     )
 
 
@@ -323,8 +325,8 @@ def test_file_deleted_while_the_run_is_under_way(
     write_repo(tmp_path, {"dags/a.py": DAG, "dags/b.py": DAG.replace("lab", "b")})
     real_discover = analysis.discover
 
-    def discover_then_delete(*args: Any) -> list[SourceFile]:
-        sources = real_discover(*args)
+    def discover_then_delete(*args: Any, **options: Any) -> list[SourceFile]:
+        sources = real_discover(*args, **options)
         (tmp_path / "dags" / "a.py").unlink()
         return sources
 
@@ -362,20 +364,20 @@ def test_one_bad_file_never_stops_the_others(tmp_path: Path) -> None:
     assert result.returncode == 1, result.stderr
     assert "Traceback" not in result.stderr and "internal error" not in result.stderr
     expected = [
-        ("dags/binary.py", "DRL001 cannot decode file: 'utf-8' codec"),
-        ("dags/deep.py", "DRL001 syntax error: too many nested parentheses"),
-        ("dags/huge.py", "DRL001 file is larger than the 1 MB analysed; skipped"),
-        ("dags/loop.py", "DRL001 cannot read file: Too many levels of symbolic links"),
-        ("dags/nul.py", "DRL001 source code cannot contain null bytes"),
-        ("dags/syntax.py", "DRL001 syntax error: invalid syntax"),
-        ("dags/zz_good.py", "DRL101 task 't' in dag 'lab' routes to queue 'q'"),
+        ("dags/binary.py", "DRL001 [error] cannot decode file: 'utf-8' codec"),
+        ("dags/deep.py", "DRL001 [error] syntax error: too many nested parentheses"),
+        ("dags/huge.py", "DRL001 [error] file is larger than the 1 MB analysed; skipped"),
+        ("dags/loop.py", "DRL001 [error] cannot read file: Too many levels of symbolic links"),
+        ("dags/nul.py", "DRL001 [error] source code cannot contain null bytes"),
+        ("dags/syntax.py", "DRL001 [error] syntax error: invalid syntax"),
+        ("dags/zz_good.py", "DRL101 [error] task 't' in dag 'lab' routes to queue 'q'"),
     ]
     lines = result.stdout.splitlines()
     assert len(lines) == len(expected)
     for line, (path, start) in zip(lines, expected):
         assert line.startswith(path + ":") and line.split(": ", 1)[1].startswith(start), line
     # empty.py mentions no DAG: passed over, as Airflow passes over it
-    assert result.stderr.strip().endswith("7 problems in 7 files")
+    assert result.stderr.strip().endswith("Found 7 problems in 7 files.")
 
 
 def test_warnings_about_the_linted_code_are_neither_printed_nor_fatal() -> None:

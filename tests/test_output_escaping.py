@@ -60,8 +60,8 @@ def test_text_format(hostile_repo: Path) -> None:
     assert code == 1
     assert_inert(out, 1)
     assert out.startswith("dags/x\\n::error file=a.py::forged\\r\\x1b[31m")
-    assert "DRL101 task 'x\\n::error file=a.py::forged\\r\\x1b[31m" in out
-    assert_inert(err, 1)
+    assert "DRL101 [error] task 'x\\n::error file=a.py::forged\\r\\x1b[31m" in out
+    assert_inert(err, 2)  # the coverage line, then the count of problems
 
 
 def test_github_format(hostile_repo: Path) -> None:

@@ -119,7 +119,7 @@ def run_installed(command: Path, repo: Path, *args: str) -> subprocess.Completed
 def test_installed_plugin_rule_runs_and_honours_noqa(plugin_venv: Path, repo: Path) -> None:
     result = run_installed(plugin_venv, repo, "dags")
     assert result.returncode == 1, result.stderr
-    assert result.stdout == "dags/dag.py:4:5: XYZ100 task 'build' sets no retries\n"
+    assert result.stdout == "dags/dag.py:4:5: XYZ100 [error] task 'build' sets no retries\n"
 
 
 def test_installed_plugin_rule_is_selected_and_ignored_like_ours(
@@ -286,7 +286,7 @@ def test_a_crashing_plugin_rule_names_itself_and_the_file(
     installed(entry("ok", f"{pack}:ONE"), entry("crash", f"{pack}:CRASHING"))
     result = CliRunner().invoke(main, ["dags", "--select", "ABC100"])
     assert result.exit_code == 1
-    assert "ABC100 fires" in result.stdout
+    assert "ABC100 [error] fires" in result.stdout
     result = CliRunner().invoke(main, ["dags", "--quiet"])
     assert result.exit_code == 2
     assert result.stderr == (
@@ -342,7 +342,7 @@ def test_a_deployment_rule_runs_only_with_an_inventory(
     with_inventory = CliRunner().invoke(main, ["dags", "--select", "ABC700"])
     assert with_inventory.exit_code == 1, with_inventory.stderr
     assert with_inventory.stdout.splitlines() == [
-        "dags/dag.py:4:5: ABC700 build on default: celery-general",
-        "dags/dag.py:5:5: ABC700 noqa on default: celery-general",
-        "dags/dag.py:6:5: ABC700 safe on default: celery-general",
+        "dags/dag.py:4:5: ABC700 [error] build on default: celery-general",
+        "dags/dag.py:5:5: ABC700 [error] noqa on default: celery-general",
+        "dags/dag.py:6:5: ABC700 [error] safe on default: celery-general",
     ]

@@ -125,8 +125,9 @@ def test_commits_fail_then_pass_and_an_inventory_change_rechecks_every_dag(
     output = failing.stdout + failing.stderr
     assert failing.returncode == 1, output
     assert "dagroute-lint" in output and "Failed" in output
-    assert "dags/report.py:5:5: DRL101 task 'build' in dag 'lab' routes to queue 'reports'" in (
-        output
+    assert (
+        "dags/report.py:5:5: DRL101 [error] task 'build' in dag 'lab' routes to queue 'reports'"
+        in (output)
     )
     assert commits(hooked_repository) == 1
 
@@ -145,10 +146,53 @@ def test_commits_fail_then_pass_and_an_inventory_change_rechecks_every_dag(
     broken = commit(hooked_repository, pre_commit_home, "stop serving imports")
     output = broken.stdout + broken.stderr
     assert broken.returncode == 1, output
-    assert "dags/report.py:5:5: DRL101 task 'build' in dag 'lab' routes to queue 'imports'" in (
-        output
+    assert (
+        "dags/report.py:5:5: DRL101 [error] task 'build' in dag 'lab' routes to queue 'imports'"
+        in (output)
     )
     assert "dagroute.toml is the deployment inventory or the settings" in output
+    assert commits(hooked_repository) == 2
+
+
+def test_a_commit_changing_only_a_shared_module_lints_the_dags_that_import_it(
+    hooked_repository: Path, pre_commit_home: Path
+) -> None:
+    installed = pre_commit(hooked_repository, pre_commit_home, "install")
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    # Two DAGs on a served queue, one through a module that re-exports the routing constants,
+    # and a DAG that imports nothing shared (broken, committed past the hook).
+    write_repo(
+        hooked_repository,
+        {
+            "dags/report.py": DAG.format(name="IMPORTS_QUEUE"),
+            "dags/common/queues.py": "from common.routing import IMPORTS_QUEUE\n",
+            "dags/nightly.py": DAG.format(name="IMPORTS_QUEUE").replace(
+                "common.routing", "common.queues"
+            ),
+            "dags/unrelated.py": DAG.replace("from common.routing import {name}\n", "").format(
+                name='"reports"'
+            ),
+        },
+    )
+    _git(hooked_repository, "add", "-A")
+    _git(hooked_repository, "commit", "-q", "--no-verify", "-m", "DAGs")
+
+    routing = hooked_repository / "dags/common/routing.py"
+    routing.write_text(routing.read_text().replace('"imports"', '"nowhere"'))
+    _git(hooked_repository, "add", "dags/common/routing.py")
+    assert _git(hooked_repository, "diff", "--cached", "--name-only").split() == [
+        "dags/common/routing.py"
+    ]
+    broken = commit(hooked_repository, pre_commit_home, "move imports to nowhere")
+    output = broken.stdout + broken.stderr
+    assert broken.returncode == 1, output
+    reported = sorted(line.split(": DRL")[0] for line in output.splitlines() if ": DRL" in line)
+    assert reported == ["dags/nightly.py:5:5", "dags/report.py:5:5"], output
+    assert "routes to queue 'nowhere'" in output
+    assert (
+        "also linted 2 files that import the files given: dags/nightly.py, dags/report.py" in output
+    )
+    assert "unrelated.py" not in output  # it imports nothing the commit changed
     assert commits(hooked_repository) == 2
 
 
@@ -175,7 +219,7 @@ def test_run_reports_only_the_files_passed_and_all_files_reports_all(
     assert every.returncode == 1, every.stdout + every.stderr
     reported = [line for line in every.stdout.splitlines() if ": DRL" in line]
     assert reported == [
-        "dags/bad.py:5:5: DRL101 task 'build' in dag 'lab' routes to queue 'reports', "
+        "dags/bad.py:5:5: DRL101 [error] task 'build' in dag 'lab' routes to queue 'reports', "
         "but no CeleryExecutor worker serves it (served: default, imports); it will stay "
         "queued and never start"
     ]
@@ -206,8 +250,9 @@ def test_try_repo_fails_on_the_failing_commit_and_passes_on_the_fixed_one(
 
     failing = try_repo()
     assert failing.returncode == 1, failing.stdout + failing.stderr
-    assert "dags/report.py:5:5: DRL101 task 'build' in dag 'lab' routes to queue 'reports'" in (
-        failing.stdout
+    assert (
+        "dags/report.py:5:5: DRL101 [error] task 'build' in dag 'lab' routes to queue 'reports'"
+        in (failing.stdout)
     )
 
     write_repo(tmp_path, {"dags/report.py": DAG.format(name="IMPORTS_QUEUE")})
@@ -215,3 +260,24 @@ def test_try_repo_fails_on_the_failing_commit_and_passes_on_the_fixed_one(
     passing = try_repo()
     assert passing.returncode == 0, passing.stdout + passing.stderr
     assert ": DRL" not in passing.stdout
+
+
+def test_an_excluded_file_does_not_block_a_commit(
+    hooked_repository: Path, pre_commit_home: Path
+) -> None:
+    """The hook runs with ``--force-exclude``: pre-commit names the file, the settings exclude it,
+    and the commit goes through as ``dagroute-lint dags/`` would pass it over."""
+    write_repo(
+        hooked_repository,
+        {
+            "pyproject.toml": '[tool.dagroute-lint]\ndags = ["dags"]\nexclude = ["scratch"]\n',
+            "dags/scratch/bad.py": DAG.format(name="REPORTS_QUEUE"),
+        },
+    )
+    _git(hooked_repository, "add", "-A")
+    result = pre_commit(
+        hooked_repository, pre_commit_home, "run", "dagroute-lint", "--files",
+        "dags/scratch/bad.py",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Passed" in result.stdout

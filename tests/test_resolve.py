@@ -170,7 +170,8 @@ with DAG("p", default_args={default_args}):
     [
         ('os.environ["Q"]', "environment variable"),
         ('os.getenv("Q")', "environment variable"),
-        ("compute_queue()", "compute_queue()"),
+        ("compute_queue()", "environment variable"),
+        ("imported_queue()", "helpers.imported_queue()"),
         ('"a" if os.getenv("X") else "b"', "conditional"),
     ],
 )
@@ -181,8 +182,9 @@ def test_dynamic_values_are_unresolved_with_a_reason(
         tmp_path,
         HEADER
         + f"""
+from helpers import imported_queue
 def compute_queue():
-    return "q"
+    return os.environ.get("Q", "q")
 with DAG("p"):
     BashOperator(task_id="t", bash_command="x", queue={expression})
 """,

@@ -6,6 +6,12 @@ gives them, so every public path of each object in both major versions is listed
 
 from __future__ import annotations
 
+import functools
+
+from dagroute_lint.catalog.data_files import read_table
+
+REEXPORTS_FILE = "reexports.tsv"
+
 DAG_CLASSES = frozenset(
     {
         "airflow.DAG",
@@ -70,6 +76,9 @@ DYNAMIC_MAPPINGS = {
 # §1.5): routing never varies per map index.
 MAPPED_OPERATOR_METHODS = frozenset({"expand", "expand_kwargs"})
 
+# ``functools.partial(BashOperator, queue=...)``: calling it builds the operator.
+PARTIAL = "functools.partial"
+
 # ``timeout=timedelta(hours=6)``: sensors take durations.
 TIMEDELTA = "datetime.timedelta"
 
@@ -81,3 +90,69 @@ ASSET_DECORATORS = frozenset(
     {"airflow.sdk.asset", "airflow.sdk.definitions.asset.decorators.asset"}
 )
 ASSET_OPERATOR = "airflow.sdk.definitions.asset.decorators._AssetMainOperator"
+
+# Bases and decorators that make a class something other than an operator, however it is called.
+NOT_OPERATOR_BASES = frozenset(
+    {
+        "builtins.object",
+        "builtins.dict",
+        "builtins.Exception",
+        "builtins.str",
+        "builtins.int",
+        "builtins.list",
+        "builtins.tuple",
+        "typing.NamedTuple",
+        "typing.TypedDict",
+        "typing.Protocol",
+        "typing.Generic",
+        "enum.Enum",
+        "enum.IntEnum",
+        "enum.StrEnum",
+        "abc.ABC",
+        "pydantic.BaseModel",
+    }
+)
+NOT_OPERATOR_DECORATORS = frozenset(
+    {"dataclasses.dataclass", "attr.s", "attr.define", "attrs.define", "attr.attrs"}
+)
+
+# ``TriggerRule`` is a ``str`` Enum equal to its value; DAGs use members as task ids too
+# (``EmptyOperator(task_id=TriggerRule.ALL_SUCCESS)``). Members of Airflow 2.10 and 3.3.
+_TRIGGER_RULES = [
+    "all_success",
+    "all_failed",
+    "all_done",
+    "all_done_min_one_success",
+    "all_done_setup_success",
+    "one_success",
+    "one_failed",
+    "one_done",
+    "none_failed",
+    "none_failed_or_skipped",
+    "none_skipped",
+    "dummy",
+    "always",
+    "none_failed_min_one_success",
+    "all_skipped",
+]
+_TRIGGER_RULE_CLASSES = (
+    "airflow.utils.trigger_rule.TriggerRule",
+    "airflow.task.trigger_rule.TriggerRule",
+    "airflow.sdk.TriggerRule",
+    "airflow.sdk.api.datamodels._generated.TriggerRule",
+)
+AIRFLOW_CONSTANTS: dict[str, str] = {
+    f"{owner}.{rule.upper()}": rule for owner in _TRIGGER_RULE_CLASSES for rule in _TRIGGER_RULES
+}
+
+
+@functools.cache
+def _reexports() -> dict[str, str]:
+    rows = read_table(REEXPORTS_FILE, ("alias", "target"))
+    return {str(alias): str(target) for alias, target in rows}
+
+
+def canonical(qualname: str) -> str:
+    """Where a re-exported name is defined (``airflow.providers.common.compat.sdk.DAG`` is
+    ``airflow.sdk.DAG``), so that every table here is keyed by one spelling."""
+    return _reexports().get(qualname, qualname)

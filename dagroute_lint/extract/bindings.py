@@ -7,7 +7,7 @@ from typing import Union
 
 import libcst as cst
 
-from dagroute_lint.model import Expr
+from dagroute_lint.model import ClassInfo, Expr, Unknown
 
 
 @dataclass(frozen=True)
@@ -39,12 +39,14 @@ class Function:
     """A function: its body's imports run wherever it is used as a ``python_callable``.
 
     ``node`` is ``None`` for a function imported from another module (its body is not read);
-    ``closure`` is the scope it was defined in, which an ``@dag``/``@task_group`` body sees.
+    ``closure`` is the scope it was defined in, which its body sees when it is called;
+    ``defaults`` are its parameters' defaults, evaluated where it was defined, as Python does.
     """
 
     node: cst.FunctionDef | None
     qualname: str
     closure: object = None
+    defaults: dict[str, Binding] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -53,12 +55,17 @@ class Function:
 
 @dataclass(frozen=True)
 class CallArguments:
-    """Keyword arguments as written, with the bindings needed to follow ``dag=``/``task_group=``."""
+    """Keyword arguments as written, with the bindings needed to follow ``dag=``/``task_group=``.
+
+    ``spread_bindings`` are the objects behind ``spreads``: a decorator keeps the very dicts it
+    was given, so ``@dag(default_args=ARGS)`` sees changes made to ``ARGS`` before the call.
+    """
 
     named: dict[str, Expr] = field(default_factory=dict)
     spreads: tuple[Expr, ...] = ()
     bindings: dict[str, Binding] = field(default_factory=dict)
     nodes: dict[str, cst.CSTNode] = field(default_factory=dict)
+    spread_bindings: tuple[Binding, ...] = ()
 
     def merged(self, other: CallArguments) -> CallArguments:
         """``other`` on top of ``self``, as ``.override()`` merges into decorator kwargs."""
@@ -67,6 +74,7 @@ class CallArguments:
             spreads=self.spreads + other.spreads,
             bindings={**self.bindings, **other.bindings},
             nodes={**self.nodes, **other.nodes},
+            spread_bindings=self.spread_bindings + other.spread_bindings,
         )
 
 
@@ -121,11 +129,71 @@ class AssetDecorator:
     arguments: CallArguments
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class LocalClass:
-    """A class defined in the file, by qualified name (custom operators)."""
+    """A class defined in the file, by qualified name (custom operators, constant holders).
+
+    ``attributes`` are what its body binds (``class QUEUE: SNAP = "snap"``); ``enum`` marks an
+    ``Enum``, whose attributes are members (``.value`` is the literal); ``info`` is what it may
+    do to tasks built from it; ``operator`` whether calling it can build a task at all; ``dag``
+    marks a subclass of ``DAG``: calling it builds a DAG, whose own code is not run.
+    """
 
     qualname: str
+    info: ClassInfo | None = None
+    attributes: dict[str, Binding] = field(default_factory=dict)
+    enum: bool = False
+    operator: bool = True
+    dag: bool = False
+
+
+@dataclass(frozen=True, eq=False)
+class Partial:
+    """``functools.partial(callee, *positional, **arguments)``: calling it calls ``callee``."""
+
+    callee: Binding
+    positional: tuple[Binding, ...]
+    arguments: CallArguments
+
+
+@dataclass(frozen=True, eq=False)
+class EnumMember:
+    """``Color.RED`` of an ``Enum`` defined in the file: its ``.value`` and ``.name`` are known."""
+
+    name: str
+    value: Binding
+
+
+# How a dict part was written: ``d[k] = v``, ``**v``, ``del d[k]`` or ``d.pop(k)``,
+# ``d.setdefault(k, v)``.
+SET, SPREAD, REMOVE, DEFAULT = "set", "spread", "remove", "default"
+
+
+@dataclass(eq=False)
+class DictObject:
+    """A dict built while walking: one object shared by every name bound to it, so that a change
+    made through one name (``args = BASE; args["queue"] = ...``) is seen through all of them.
+
+    ``parts`` are ``(kind, key, value)`` in the order they happened; ``level`` is how many
+    undecided conditions surrounded its creation, so that a change under a further condition
+    spoils it; ``spoiled`` says why its contents can no longer be known; ``version`` counts
+    changes, so that a task can tell whether its DAG's ``default_args`` changed since.
+    """
+
+    parts: list[tuple[str, Binding | None, Binding]]
+    level: int = 0
+    spoiled: Unknown | None = None
+    version: int = 0
+
+
+@dataclass(eq=False)
+class ListObject:
+    """A list or tuple built while walking, shared like ``DictObject``."""
+
+    items: list[Binding]
+    level: int = 0
+    spoiled: Unknown | None = None
+    version: int = 0
 
 
 @dataclass(frozen=True, eq=False)
@@ -151,4 +219,8 @@ Binding = Union[
     AssetDecorator,
     LocalClass,
     BoundMethod,
+    DictObject,
+    ListObject,
+    EnumMember,
+    Partial,
 ]

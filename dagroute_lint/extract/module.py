@@ -1,68 +1,62 @@
-"""Walk one parsed file statement by statement, as Python would run it, recording DAGs and tasks.
+"""Build one file's model: walk the parsed file as Python runs it, then freeze what was found.
 
-The walk follows execution order (so a name holds the value it has when a task is built), only
-descends into what can build DAGs, tasks or routing values, and evaluates nothing but literals and
-names bound to them. ``@dag`` and ``@task_group`` bodies are walked where the function is called,
-like pyflakes defers function bodies, because that is when Airflow runs them.
+The walk (``extract.evaluator``: statements, expressions, calls, functions, stores, over the
+shared state) follows execution order, so a name holds the value it has when a task is built; it
+runs the file's own functions with their arguments, folds only what the file fixes, and turns
+every value a statement it cannot model may change into an unknown with the reason. The Airflow
+layer (``extract.airflow``) recognises DAGs, TaskGroups, operators and TaskFlow by qualified name.
 """
 
 from __future__ import annotations
 
-import re
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 
 import libcst as cst
-from libcst.helpers import get_full_name_for_node
 
-from dagroute_lint.catalog import airflow_names as names
+from dagroute_lint.extract.airflow import AirflowObjects
 from dagroute_lint.extract.bindings import (
-    AssetDecorator,
-    Binding,
-    BoundMethod,
-    CallArguments,
-    DagFactory,
     DagHandle,
-    Function,
-    GroupFactory,
-    GroupHandle,
     Imported,
     LocalClass,
-    OperatorPartial,
-    TaskDecorator,
-    TaskFlow,
-    TaskHandles,
 )
-from dagroute_lint.extract.imports import import_bindings, imported_names, is_relative
+from dagroute_lint.extract.containers import (
+    CONTAINERS,
+    EXPR_TYPES,
+    snapshot,
+)
+from dagroute_lint.extract.evaluator.calls import Calls
+from dagroute_lint.extract.evaluator.expressions import Expressions
+from dagroute_lint.extract.evaluator.functions import Functions
+from dagroute_lint.extract.evaluator.helpers import (
+    class_constants,
+)
+from dagroute_lint.extract.evaluator.state import (
+    MAX_FOREIGN_MODULES,
+    DraftImport,
+    DraftTask,
+    Scope,
+)
+from dagroute_lint.extract.evaluator.statements import Statements
+from dagroute_lint.extract.evaluator.stores import Stores
+from dagroute_lint.extract.imports import imported_names, is_relative
 from dagroute_lint.extract.positions import node_positions
 from dagroute_lint.extract.source import decode, noqa_comments, parse
 from dagroute_lint.model import (
     Arguments,
-    Const,
     Dag,
     DictExpr,
     Expr,
     ImportSite,
     Module,
-    Operation,
     Position,
     Ref,
-    SeqExpr,
-    Subscript,
+    Source,
     SyntaxProblem,
     Task,
     TaskGroup,
-    Unknown,
+    Unmodelled,
 )
-
-# Bounds that keep a hostile or generated file from making the walk unbounded.
-MAX_LOOP_ITERATIONS = 1000
-MAX_TASKS = 20000
-
-_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
-_EXPR_TYPES = (Const, Unknown, Ref, SeqExpr, DictExpr, Subscript, Operation)
 
 
 def extract_module(
@@ -71,11 +65,13 @@ def extract_module(
     module_name: str,
     is_package: bool = False,
     externals: Mapping[str, Expr] | None = None,
+    sources: Mapping[str, Source] | None = None,
 ) -> Module:
     """Build the model of one file. Never raises on bad input: problems become ``syntax_error``.
 
     ``externals`` gives the values of names from other modules that the file loops over (see
-    ``Module.loop_refs``), folded by the caller from the repository's symbol table.
+    ``Module.loop_refs``), folded by the caller from the repository's symbol table; ``sources``
+    the repository modules whose functions it calls (``Module.call_refs``), run where called.
     """
     text = decode(data)
     if isinstance(text, SyntaxProblem):
@@ -86,7 +82,7 @@ def extract_module(
         return Module(
             path=path, module_name=module_name, syntax_error=tree, noqa=noqa, file_noqa=file_noqa
         )
-    walker = _Walker(module_name, is_package, path, externals or {})
+    walker = _Walker(module_name, is_package, path, externals or {}, sources)
     try:
         with warnings.catch_warnings():
             # libcst folds strings with ast.literal_eval, which warns about the user's invalid
@@ -106,1075 +102,113 @@ def extract_module(
     return walker.build(tree, path, noqa, file_noqa)
 
 
-# --- drafts: mutable while walking, frozen into the model at the end ---------------------------
+_FIRST_LINE = Position(1, 1)
 
 
-# Operators folded by ``symbols``; ``|`` (dict union) is built as a dict of two spreads.
-_ARITHMETIC: dict[type[cst.CSTNode], str] = {cst.Add: "add", cst.Modulo: "mod", cst.Multiply: "mul"}
-_AUGMENTED: dict[type[cst.CSTNode], type[cst.CSTNode]] = {
-    cst.AddAssign: cst.Add,
-    cst.ModuloAssign: cst.Modulo,
-    cst.MultiplyAssign: cst.Multiply,
-    cst.BitOrAssign: cst.BitOr,
-}
+class _Walker(Statements, Functions, Expressions, Calls, AirflowObjects, Stores):
+    """The whole walk; what it learned becomes the file's model in ``build``."""
 
-
-@dataclass
-class _DraftDag:
-    dag_id: Expr
-    node: cst.CSTNode
-    default_args: Expr | None
-
-
-@dataclass
-class _DraftGroup:
-    group_id: Expr
-    node: cst.CSTNode
-    dag: int | None
-    parent: int | None
-    default_args: Expr | None
-    prefix_group_id: Expr
-    suffix_on_collision: bool = False
-
-
-@dataclass
-class _DraftTask:
-    task_id: Expr
-    node: cst.CSTNode
-    operator: str | None
-    dag: int | None
-    group: int | None
-    arguments: CallArguments
-    applies_default_args: bool
-    taskflow: str | None = None
-    mapped: bool = False
-    expand_keys: tuple[str, ...] = ()
-    partial_keys: tuple[str, ...] = ()
-    imports: list[_DraftImport] = field(default_factory=list)
-    overridden: dict[str, Expr] = field(default_factory=dict)
-
-
-@dataclass
-class _DraftImport:
-    module: str
-    node: cst.Import | cst.ImportFrom
-    scope: str
-    guarded: bool
-
-
-class _Scope:
-    """Name bindings of one function or of the module, chained to the enclosing scope."""
-
-    def __init__(self, parent: _Scope | None = None) -> None:
-        self.names: dict[str, Binding] = {}
-        self.parent = parent
-
-    def lookup(self, name: str) -> Binding | None:
-        scope: _Scope | None = self
-        while scope is not None:
-            if name in scope.names:
-                return scope.names[name]
-            scope = scope.parent
-        return None
-
-
-class _Walker:
-    def __init__(
-        self, module_name: str, is_package: bool, path: str, externals: Mapping[str, Expr]
-    ) -> None:
-        self.module_name = module_name
-        self.is_package = is_package
-        self.path = path
-        self.externals = externals
-        self.loop_refs: list[str] = []
-        self.module_scope = _Scope()
-        self.scope = self.module_scope
-        self.dags: list[_DraftDag] = []
-        self.groups: list[_DraftGroup] = []
-        self.tasks: list[_DraftTask] = []
-        self.imports: list[_DraftImport] = []
-        self.dag_stack: list[int] = []
-        self.group_stack: list[int] = []
-        self.guarded = False
-        self.function_imports: dict[int, list[_DraftImport]] = {}
-
-    # --- statements ----------------------------------------------------------------------------
-
-    def walk_block(self, statements: Sequence[cst.CSTNode]) -> None:
-        for statement in statements:
-            self.walk_statement(statement)
-
-    def walk_statement(self, statement: cst.CSTNode) -> None:
-        if isinstance(statement, cst.SimpleStatementLine):
-            for small in statement.body:
-                self.walk_small(small)
-        elif isinstance(statement, cst.FunctionDef):
-            self.define_function(statement)
-        elif isinstance(statement, cst.ClassDef):
-            self.scope.names[statement.name.value] = LocalClass(self.qualify(statement.name.value))
-        elif isinstance(statement, cst.With):
-            self.walk_with(statement)
-        elif isinstance(statement, cst.For):
-            self.walk_for(statement)
-        elif isinstance(statement, cst.If):
-            self.walk_if(statement)
-        elif isinstance(statement, cst.Try):
-            self.walk_try(statement)
-        elif isinstance(statement, cst.While):
-            self.walk_body(statement.body)
-
-    def walk_body(self, body: cst.BaseSuite) -> None:
-        if isinstance(body, cst.IndentedBlock):
-            self.walk_block(body.body)
-        elif isinstance(body, cst.SimpleStatementSuite):
-            for small in body.body:
-                self.walk_small(small)
-
-    def walk_small(self, small: cst.BaseSmallStatement) -> None:
-        if isinstance(small, cst.Expr):
-            self.value_of(small.value)
-        elif isinstance(small, cst.Assign):
-            value = self.value_of(small.value)
-            for target in small.targets:
-                self.bind(target.target, value)
-        elif isinstance(small, cst.AnnAssign):
-            if small.value is not None:
-                self.bind(small.target, self.value_of(small.value))
-        elif isinstance(small, cst.AugAssign):
-            self.walk_aug_assign(small)
-        elif isinstance(small, (cst.Import, cst.ImportFrom)):
-            self.walk_import(small)
-        elif isinstance(small, cst.Return) and small.value is not None:
-            self.value_of(small.value)
-
-    def walk_import(self, statement: cst.Import | cst.ImportFrom) -> None:
-        bindings, modules = import_bindings(statement, self.module_name, self.is_package)
-        for local, qualname in bindings:
-            self.scope.names[local] = Imported(qualname)
-        for module in modules:
-            self.imports.append(_DraftImport(module, statement, "module", self.guarded))
-
-    def walk_aug_assign(self, small: cst.AugAssign) -> None:
-        if not isinstance(small.target, cst.Name):
-            return
-        name = small.target.value
-        current = self.scope.lookup(name)
-        operator = _AUGMENTED.get(type(small.operator))
-        combined = None
-        if operator is not None and current is not None:
-            combined = self.combine(operator, current, self.value_of(small.value))
-        self.scope.names[name] = (
-            combined
-            if combined is not None
-            else Unknown(f"'{name}' is changed by an augmented assignment")
-        )
-
-    def walk_with(self, statement: cst.With) -> None:
-        pushed_dags = 0
-        pushed_groups = 0
-        for item in statement.items:
-            value = self.value_of(item.item)
-            if isinstance(value, DagHandle):
-                self.dag_stack.append(value.index)
-                pushed_dags += 1
-            elif isinstance(value, GroupHandle):
-                self.group_stack.append(value.index)
-                pushed_groups += 1
-            if item.asname is not None:
-                self.bind(item.asname.name, value)
-        self.walk_body(statement.body)
-        del self.dag_stack[len(self.dag_stack) - pushed_dags :]
-        del self.group_stack[len(self.group_stack) - pushed_groups :]
-
-    def walk_for(self, statement: cst.For) -> None:
-        iterable = self.value_of(statement.iter)
-        if isinstance(iterable, (Ref, Imported)):
-            qualname = iterable.qualname
-            if qualname in self.externals:
-                iterable = self.externals[qualname]
-            elif qualname not in self.loop_refs:
-                self.loop_refs.append(qualname)
-        items = self.iteration_items(iterable)
-        if isinstance(items, Unknown):
-            self.bind(statement.target, items)
-            self.walk_body(statement.body)
-        else:
-            for item in items:
-                self.bind(statement.target, item)
-                self.walk_body(statement.body)
-        if statement.orelse is not None:
-            self.walk_body(statement.orelse.body)
-
-    def iteration_items(self, value: Binding) -> list[Expr] | Unknown:
-        if isinstance(value, SeqExpr) and len(value.items) <= MAX_LOOP_ITERATIONS:
-            return list(value.items)
-        if isinstance(value, DictExpr) and all(
-            key is not None for key, _ in value.parts
-        ):  # iterating a dict yields its keys
-            return [key for key, _ in value.parts if key is not None]
-        if isinstance(value, Unknown):
-            return Unknown(f"loop over a value that is not a literal sequence: {value.reason}")
-        return Unknown("loop over a value that is not a literal sequence")
-
-    def walk_if(self, statement: cst.If) -> None:
-        test = statement.test
-        if _is_main_guard(test):
-            return
-        if _is_type_checking(test):
-            with self.guarding():
-                self.walk_body(statement.body)
-            # The else branch is what runs for real.
-            if isinstance(statement.orelse, cst.If):
-                self.walk_if(statement.orelse)
-            elif statement.orelse is not None:
-                self.walk_body(statement.orelse.body)
-            return
-        before = dict(self.scope.names)
-        self.walk_body(statement.body)
-        after_body = self.scope.names
-        self.scope.names = dict(before)
-        if statement.orelse is not None:
-            if isinstance(statement.orelse, cst.If):
-                self.walk_if(statement.orelse)
-            else:
-                self.walk_body(statement.orelse.body)
-        after_else = self.scope.names
-        merged: dict[str, Binding] = {}
-        for name in after_body.keys() | after_else.keys():
-            left, right = after_body.get(name), after_else.get(name)
-            if left is not None and right is not None and _same_binding(left, right):
-                merged[name] = left
-            else:
-                merged[name] = Unknown(f"'{name}' is assigned conditionally")
-        self.scope.names = merged
-
-    def walk_try(self, statement: cst.Try) -> None:
-        catches_import = any(_handles_import_error(handler) for handler in statement.handlers)
-        if catches_import:
-            with self.guarding():
-                self.walk_body(statement.body)
-        else:
-            self.walk_body(statement.body)
-        for handler in statement.handlers:
-            with self.guarding():
-                self.walk_body(handler.body)
-        if statement.orelse is not None:
-            self.walk_body(statement.orelse.body)
-        if statement.finalbody is not None:
-            self.walk_body(statement.finalbody.body)
-
-    @contextmanager
-    def guarding(self) -> Iterator[None]:
-        previous = self.guarded
-        self.guarded = True
-        try:
-            yield
-        finally:
-            self.guarded = previous
-
-    @contextmanager
-    def inside_dag(self, index: int) -> Iterator[None]:
-        """The body of a DAG built by a call (``@dag`` factory, ``@asset``): its tasks join the
-        DAG and no group of the caller."""
-        self.dag_stack.append(index)
-        groups, self.group_stack = self.group_stack, []
-        try:
-            yield
-        finally:
-            self.dag_stack.pop()
-            self.group_stack = groups
-
-    # --- functions -----------------------------------------------------------------------------
-
-    def define_function(self, node: cst.FunctionDef) -> None:
-        function = Function(node, self.qualify(node.name.value), self.scope)
-        binding: Binding = function
-        for decorator in reversed(node.decorators):
-            decorator_value = self.value_of(decorator.decorator)
-            if isinstance(decorator_value, Imported) and (
-                decorator_value.qualname in names.ASSET_DECORATORS
-            ):
-                decorator_value = AssetDecorator(CallArguments())
-            if isinstance(decorator_value, AssetDecorator):
-                self.create_asset(node, decorator_value, binding)
-                continue
-            binding = self.apply_decorator(decorator_value, binding)
-        self.scope.names[node.name.value] = binding
-
-    def apply_decorator(self, decorator: Binding, target: Binding) -> Binding:
-        if not isinstance(target, Function):
-            return target
-        if isinstance(decorator, Imported):
-            qualname = decorator.qualname
-            if qualname in names.DAG_DECORATORS:
-                return DagFactory(target, CallArguments())
-            if qualname in names.TASK_GROUP_DECORATORS:
-                return GroupFactory(target, CallArguments())
-            kind = _task_decorator_kind(qualname)
-            if kind is not None:
-                return TaskFlow(target, kind, CallArguments())
-            return target
-        if isinstance(decorator, TaskDecorator):
-            return TaskFlow(target, decorator.kind, decorator.arguments)
-        if isinstance(decorator, (DagFactory, GroupFactory)) and decorator.function is None:
-            return type(decorator)(target, decorator.arguments)
-        return target
-
-    def function_imports_of(self, function: Function) -> list[_DraftImport]:
-        """Imports anywhere in a function body: they run only where the function runs."""
-        if function.node is None:
-            return []
-        key = id(function.node)
-        if key not in self.function_imports:
-            found: list[_DraftImport] = []
-            _collect_imports(function.node.body, found, self, guarded=False)
-            self.function_imports[key] = found
-        return self.function_imports[key]
-
-    def run_factory_body(self, function: Function) -> None:
-        """Walk an ``@dag``/``@task_group`` body where it is called; parameters are unknown."""
-        if function.node is None:
-            return
-        outer = self.scope
-        closure = function.closure if isinstance(function.closure, _Scope) else self.module_scope
-        self.scope = _Scope(parent=closure)
-        for param in _parameters(function.node):
-            self.scope.names[param] = Unknown(f"function parameter '{param}'")
-        try:
-            self.walk_body(function.node.body)
-        finally:
-            self.scope = outer
-
-    # --- expressions ---------------------------------------------------------------------------
-
-    def value_of(self, node: cst.BaseExpression) -> Binding:
-        """Evaluate an expression to a binding, creating DAGs and tasks as its calls would."""
-        if isinstance(node, cst.Name):
-            return self.name_value(node.value)
-        if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
-            value = node.evaluated_value
-            return Const(value) if isinstance(value, str) else Unknown("a bytes literal")
-        if isinstance(node, cst.Integer):
-            return Const(int(node.value.replace("_", ""), 0))
-        if isinstance(node, cst.Float):
-            return Const(float(node.value.replace("_", "")))
-        if isinstance(node, cst.FormattedString):
-            return self.fstring_value(node)
-        if isinstance(node, cst.Attribute):
-            return self.attribute_value(node)
-        if isinstance(node, cst.Call):
-            return self.call_value(node)
-        if isinstance(node, cst.Subscript):
-            return self.subscript_value(node)
-        if isinstance(node, cst.Dict):
-            return self.dict_value(node)
-        if isinstance(node, (cst.List, cst.Tuple)):
-            return self.sequence_value(node)
-        if isinstance(node, cst.BinaryOperation):
-            return self.binary_value(node)
-        if isinstance(node, cst.UnaryOperation):
-            operand = self.value_of(node.expression)
-            if (
-                isinstance(node.operator, cst.Minus)
-                and isinstance(operand, Const)
-                and isinstance(operand.value, (int, float))
-                and not isinstance(operand.value, bool)
-            ):
-                return Const(-operand.value)
-            return Unknown("an operator expression")
-        if isinstance(node, (cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp)):
-            return self.comprehension_value(node)
-        if isinstance(node, cst.IfExp):
-            self.value_of(node.body)
-            self.value_of(node.orelse)
-            return Unknown("a conditional expression")
-        if isinstance(node, cst.Lambda):
-            return Unknown("a lambda")
-        if isinstance(node, cst.Set):
-            for element in node.elements:
-                self.value_of(element.value)
-            return Unknown("a set")
-        return Unknown(f"a {type(node).__name__} expression")
-
-    def name_value(self, name: str) -> Binding:
-        if name == "None":
-            return Const(None)
-        if name == "True":
-            return Const(True)
-        if name == "__file__" and self.scope.lookup(name) is None:
-            return Const(self.path)
-        if name == "False":
-            return Const(False)
-        bound = self.scope.lookup(name)
-        if bound is None:
-            return Unknown(f"name '{name}' is not bound to a constant")
-        return bound
-
-    def attribute_value(self, node: cst.Attribute) -> Binding:
-        base = self.value_of(node.value)
-        attr = node.attr.value
-        if isinstance(base, Imported):
-            qualname = f"{base.qualname}.{attr}"
-            return Imported(qualname)
-        if isinstance(base, Ref):
-            return Ref(f"{base.qualname}.{attr}")
-        if isinstance(base, TaskDecorator) and not base.arguments.named:
-            return TaskDecorator(attr, base.arguments)
-        if isinstance(base, Unknown):
-            return base
-        if isinstance(base, Operation) and base.op == "path" and attr in ("stem", "name"):
-            return Operation(f"path_{attr}", base.operands)
-        return BoundMethod(base, attr)
-
-    def subscript_value(self, node: cst.Subscript) -> Binding:
-        base = self.value_of(node.value)
-        if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
-            return Unknown("a slice")
-        key = self.value_of(node.slice[0].slice.value)
-        if isinstance(base, Imported) and base.qualname in names.DYNAMIC_MAPPINGS:
-            return Unknown(names.DYNAMIC_MAPPINGS[base.qualname])
-        if isinstance(base, TaskHandles):
-            return base
-        return Subscript(self.as_expr(base), self.as_expr(key))
-
-    def dict_value(self, node: cst.Dict) -> Binding:
-        parts: list[tuple[Expr | None, Expr]] = []
-        for element in node.elements:
-            if isinstance(element, cst.DictElement):
-                parts.append(
-                    (
-                        self.as_expr(self.value_of(element.key)),
-                        self.as_expr(self.value_of(element.value)),
-                    )
-                )
-            else:
-                parts.append((None, self.as_expr(self.value_of(element.value))))
-        return DictExpr(tuple(parts))
-
-    def sequence_value(self, node: cst.List | cst.Tuple) -> Binding:
-        items: list[Binding] = []
-        for element in node.elements:
-            if isinstance(element, cst.StarredElement):
-                self.value_of(element.value)
-                return Unknown("a sequence with a starred element")
-            items.append(self.value_of(element.value))
-        indexes = [binding.indexes for binding in items if isinstance(binding, TaskHandles)]
-        if indexes and len(indexes) == len(items):
-            return TaskHandles(tuple(index for group in indexes for index in group))
-        return SeqExpr(tuple(self.as_expr(item) for item in items))
-
-    def binary_value(self, node: cst.BinaryOperation) -> Binding:
-        left = self.value_of(node.left)
-        right = self.value_of(node.right)
-        operator = node.operator
-        if isinstance(operator, (cst.RightShift, cst.LeftShift)):
-            return self.relate(left, right)
-        combined = self.combine(type(operator), left, right)
-        return combined if combined is not None else Unknown("an arithmetic expression")
-
-    def combine(self, operator: type[cst.CSTNode], left: Binding, right: Binding) -> Expr | None:
-        """``left <operator> right`` as a value, shared by ``a + b`` and ``a += b``."""
-        if operator in _ARITHMETIC:
-            return Operation(_ARITHMETIC[operator], (self.as_expr(left), self.as_expr(right)))
-        if operator is cst.BitOr:  # dict union
-            return DictExpr(((None, self.as_expr(left)), (None, self.as_expr(right))))
-        return None
-
-    def comprehension_value(
-        self, node: cst.ListComp | cst.GeneratorExp | cst.SetComp | cst.DictComp
-    ) -> Binding:
-        """Unroll ``[Op(task_id=f"t_{x}") for x in LITERAL]``; anything fancier is unknown."""
-        clause = node.for_in
-        items = self.iteration_items(self.value_of(clause.iter))
-        if (
-            isinstance(items, Unknown)
-            or clause.inner_for_in is not None
-            or clause.ifs
-            or isinstance(node, cst.DictComp)
-        ):
-            return Unknown("a comprehension")
-        outer = self.scope
-        self.scope = _Scope(parent=outer)
-        results: list[Binding] = []
-        try:
-            for item in items:
-                self.bind(clause.target, item)
-                results.append(self.value_of(node.elt))
-        finally:
-            self.scope = outer
-        handles = [result for result in results if isinstance(result, TaskHandles)]
-        if handles and len(handles) == len(results):
-            return TaskHandles(tuple(index for handle in handles for index in handle.indexes))
-        if isinstance(node, cst.SetComp):
-            return Unknown("a set comprehension")
-        return SeqExpr(tuple(self.as_expr(result) for result in results))
-
-    def fstring_value(self, node: cst.FormattedString) -> Binding:
-        return Operation("fstring", tuple(self.fstring_parts(node.parts)))
-
-    def fstring_parts(self, parts: Sequence[cst.BaseFormattedStringContent]) -> list[Expr]:
-        result: list[Expr] = []
-        for part in parts:
-            if isinstance(part, cst.FormattedStringText):
-                result.append(Const(part.value.replace("{{", "{").replace("}}", "}")))
-            elif isinstance(part, cst.FormattedStringExpression):
-                value = self.as_expr(self.value_of(part.expression))
-                conversion = Const(part.conversion)
-                spec: Expr = (
-                    Operation("fstring", tuple(self.fstring_parts(part.format_spec)))
-                    if part.format_spec
-                    else Const("")
-                )
-                result.append(Operation("field", (value, conversion, spec)))
-        return result
-
-    # --- calls ---------------------------------------------------------------------------------
-
-    def call_arguments(self, node: cst.Call) -> tuple[list[Binding], CallArguments, Unknown | None]:
-        """Evaluate arguments in Python's order; return positionals, keywords, and a star-arg."""
-        positional: list[Binding] = []
-        named: dict[str, Expr] = {}
-        bound: dict[str, Binding] = {}
-        nodes: dict[str, cst.CSTNode] = {}
-        spreads: list[Expr] = []
-        star: Unknown | None = None
-        for arg in node.args:
-            value = self.value_of(arg.value)
-            if arg.keyword is not None:
-                key = arg.keyword.value
-                named[key] = self.as_expr(value)
-                bound[key] = value
-                nodes[key] = arg
-            elif arg.star == "**":
-                spreads.append(self.as_expr(value))
-            elif arg.star == "*":
-                star = Unknown("positional arguments unpacked with *")
-            else:
-                positional.append(value)
-        return positional, CallArguments(named, tuple(spreads), bound, nodes), star
-
-    def call_value(self, node: cst.Call) -> Binding:
-        callee = self.value_of(node.func)
-        positional, arguments, star = self.call_arguments(node)
-        if isinstance(node.func, cst.Name) and self.scope.lookup(node.func.value) is None:
-            builtin = self.call_builtin(node.func.value, positional, arguments, star)
-            if builtin is not None:
-                return builtin
-        if isinstance(callee, BoundMethod):
-            return self.call_method(node, callee, positional, arguments)
-        if isinstance(callee, Imported):
-            return self.call_imported(node, callee.qualname, positional, arguments)
-        if isinstance(callee, TaskDecorator):
-            function = self.as_function(positional[0]) if positional else None
-            if function is not None:
-                return TaskFlow(function, callee.kind, callee.arguments.merged(arguments))
-            return TaskDecorator(callee.kind, callee.arguments.merged(arguments))
-        if isinstance(callee, TaskFlow):
-            return self.create_taskflow_task(node, callee, mapped=False)
-        if isinstance(callee, (DagFactory, GroupFactory)):
-            return self.call_factory(node, callee, positional, arguments)
-        if isinstance(callee, LocalClass):
-            return self.maybe_operator(node, callee.qualname, arguments)
-        if isinstance(callee, Function):
-            return Unknown(f"result of calling {callee.name}()")
-        if "task_id" in arguments.named:
-            written = get_full_name_for_node(node.func)
-            return self.maybe_operator(node, written, arguments)
-        if isinstance(callee, Unknown):
-            return callee
-        return Unknown("result of a call")
-
-    def call_builtin(
-        self,
-        name: str,
-        positional: list[Binding],
-        arguments: CallArguments,
-        star: Unknown | None,
-    ) -> Binding | None:
-        """``dict(BASE, queue=...)`` and ``range(n)``: the builtins routing code is built with."""
-        if star is not None:
+    def foreign_module(self, name: str) -> Scope | None:
+        """The module-level names of another repository module, from walking its source once
+        (what it builds itself is not this file's); ``None`` when it is not available."""
+        if name in self.foreign_scopes:
+            return self.foreign_scopes[name]
+        self.foreign_scopes[name] = None  # also guards against modules importing each other
+        source = self.sources.get(name)
+        if source is None or len(self.foreign_scopes) > MAX_FOREIGN_MODULES:
             return None
-        if name == "dict" and len(positional) <= 1:
-            parts: list[tuple[Expr | None, Expr]] = [
-                (None, self.as_expr(value)) for value in positional
-            ]
-            parts += [(None, spread) for spread in arguments.spreads]
-            parts += [(Const(key), value) for key, value in arguments.named.items()]
-            return DictExpr(tuple(parts))
-        if name == "range" and 1 <= len(positional) <= 3 and not arguments.named:
-            bounds = [value.value for value in positional if isinstance(value, Const)]
-            if len(bounds) == len(positional) and all(
-                isinstance(bound, int) and not isinstance(bound, bool) for bound in bounds
-            ):
-                numbers = range(*bounds)  # type: ignore[arg-type]
-                if len(numbers) <= MAX_LOOP_ITERATIONS:
-                    return SeqExpr(tuple(Const(number) for number in numbers))
-            return Unknown("a range() that is not small and literal")
-        return None
-
-    def call_factory(
-        self,
-        node: cst.Call,
-        factory: DagFactory | GroupFactory,
-        positional: list[Binding],
-        arguments: CallArguments,
-    ) -> Binding:
-        """Apply ``dag(...)``/``task_group(...)`` to a function, or call the decorated function."""
-        if factory.function is None:
-            if positional and isinstance(positional[0], Function):
-                return type(factory)(positional[0], factory.arguments)
-            return Unknown("a decorator applied to something that is not a function")
-        if isinstance(factory, DagFactory):
-            return self.create_dag_from_factory(node, factory)
-        return self.create_group_from_factory(node, factory)
-
-    def call_imported(
-        self,
-        node: cst.Call,
-        qualname: str,
-        positional: list[Binding],
-        arguments: CallArguments,
-    ) -> Binding:
-        if qualname in names.DAG_CLASSES:
-            return self.create_dag(node, positional, arguments)
-        if qualname in names.TASK_GROUP_CLASSES:
-            return self.create_group_from_call(node, positional, arguments)
-        function = self.as_function(positional[0]) if positional else None
-        if qualname in names.DAG_DECORATORS:
-            return DagFactory(function, arguments)
-        if qualname in names.TASK_GROUP_DECORATORS:
-            return GroupFactory(function, arguments)
-        kind = _task_decorator_kind(qualname)
-        if kind is not None:
-            if function is not None:
-                return TaskFlow(function, kind, arguments)
-            return TaskDecorator(kind, arguments)
-        if qualname in names.ASSET_DECORATORS and not positional:
-            return AssetDecorator(arguments)
-        if qualname == names.TIMEDELTA and not arguments.spreads:
-            # Sensor timeouts are durations; symbols.py folds only literal numbers.
-            return Operation(
-                "timedelta",
-                (
-                    SeqExpr(tuple(self.as_expr(value) for value in positional)),
-                    DictExpr(tuple((Const(key), value) for key, value in arguments.named.items())),
-                ),
-            )
-        if qualname in names.PATH_CONSTRUCTORS and len(positional) == 1:
-            return Operation("path", (self.as_expr(positional[0]),))
-        if qualname == "os.path.basename" and len(positional) == 1:
-            return Operation("path_name", (self.as_expr(positional[0]),))
-        if qualname.endswith(".format"):
-            return self.format_call(Ref(qualname[: -len(".format")]), positional, arguments)
-        if qualname in names.DYNAMIC_CALLS:
-            return Unknown(names.DYNAMIC_CALLS[qualname])
-        operator, _, method = qualname.rpartition(".")
-        if method == "partial" and _looks_like_class(operator):
-            return OperatorPartial(operator, arguments, node)
-        if "task_id" in arguments.named:
-            return self.maybe_operator(node, qualname, arguments)
-        return Unknown(f"result of calling {qualname}()")
-
-    def call_method(
-        self,
-        node: cst.Call,
-        method: BoundMethod,
-        positional: list[Binding],
-        arguments: CallArguments,
-    ) -> Binding:
-        target, name = method.target, method.name
-        if isinstance(target, TaskFlow):
-            if name == "override":
-                return TaskFlow(
-                    target.function,
-                    target.kind,
-                    target.arguments.merged(arguments),
-                    target.partial_keys,
-                    target.is_partial,
-                )
-            if name == "partial":
-                return TaskFlow(
-                    target.function,
-                    target.kind,
-                    target.arguments,
-                    target.partial_keys + tuple(arguments.named),
-                    True,
-                )
-            if name in names.MAPPED_OPERATOR_METHODS:
-                keys = tuple(arguments.named) if name == "expand" else ()
-                return self.create_taskflow_task(node, target, mapped=True, expand_keys=keys)
-        if isinstance(target, LocalClass) and name == "partial":
-            return OperatorPartial(target.qualname, arguments, node)
-        if isinstance(target, OperatorPartial) and name in names.MAPPED_OPERATOR_METHODS:
-            keys = tuple(arguments.named) if name == "expand" else ()
-            return self.create_operator_task(
-                node, target.operator, target.arguments, mapped=True, expand_keys=keys
-            )
-        if isinstance(target, DagHandle) and name in ("add_task", "add_tasks"):
-            for value in positional:
-                if isinstance(value, TaskHandles):
-                    self.attach(value, target.index)
-            return Const(None)
-        if isinstance(target, (DagFactory, GroupFactory)) and name == "override":
-            merged = target.arguments.merged(arguments)
-            if isinstance(target, DagFactory):
-                return DagFactory(target.function, merged)
-            return GroupFactory(target.function, merged)
-        if (
-            isinstance(target, GroupFactory)
-            and target.function is not None
-            and name in names.MAPPED_OPERATOR_METHODS
-        ):
-            return self.create_group_from_factory(node, target)
-        if isinstance(target, (Const, Operation, Ref, Subscript)) and name == "format":
-            return self.format_call(target, positional, arguments)
-        if (
-            isinstance(target, (Const, Operation, Ref, Subscript))
-            and name == "replace"
-            and len(positional) == 2
-        ):
-            old, new = (self.as_expr(value) for value in positional)
-            return Operation("replace", (target, old, new))
-        if isinstance(target, (DictExpr, Ref)) and name == "copy" and not positional:
-            return target
-        if isinstance(target, DictExpr) and name == "update":
-            self.mutate_dict(node, positional, arguments)
-            return Const(None)
-        if isinstance(target, TaskHandles):
-            return target
-        described = get_full_name_for_node(node.func) or name
-        return Unknown(f"result of calling {described}()")
-
-    def format_call(
-        self, template: Expr, positional: list[Binding], arguments: CallArguments
-    ) -> Binding:
-        args = SeqExpr(tuple(self.as_expr(value) for value in positional))
-        kwargs = DictExpr(
-            tuple((Const(key), value) for key, value in arguments.named.items())
-            + tuple((None, spread) for spread in arguments.spreads)
-        )
-        return Operation("format", (template, args, kwargs))
-
-    def mutate_dict(
-        self, node: cst.Call, positional: list[Binding], arguments: CallArguments
-    ) -> None:
-        """``NAME.update(...)``: later readers of NAME see the merged dict.
-
-        Objects built before the update keep the dict they were given, as Airflow deep-copies
-        ``default_args`` when a DAG or TaskGroup is created.
-        """
-        receiver = node.func.value if isinstance(node.func, cst.Attribute) else None
-        if not isinstance(receiver, cst.Name):
-            return
-        current = self.scope.lookup(receiver.value)
-        if not isinstance(current, DictExpr):
-            return
-        parts = list(current.parts)
-        parts += [(None, self.as_expr(value)) for value in positional]
-        parts += [(None, spread) for spread in arguments.spreads]
-        parts += [(Const(key), value) for key, value in arguments.named.items()]
-        self.scope.names[receiver.value] = DictExpr(tuple(parts))
-
-    def as_function(self, value: Binding) -> Function | None:
-        """A function given to ``task(fn)``: defined here, or imported from elsewhere."""
-        if isinstance(value, Function):
-            return value
-        if isinstance(value, Imported):
-            return Function(None, value.qualname)
-        return None
-
-    # --- creating Airflow objects --------------------------------------------------------------
-
-    def create_dag(
-        self, node: cst.Call, positional: list[Binding], arguments: CallArguments
-    ) -> DagHandle:
-        dag_id = arguments.named.get("dag_id")
-        if dag_id is None:
-            dag_id = self.as_expr(positional[0]) if positional else Unknown("DAG without dag_id")
-        self.dags.append(_DraftDag(dag_id, node, _default_args(arguments)))
-        return DagHandle(len(self.dags) - 1)
-
-    def create_asset(
-        self, node: cst.FunctionDef, decorator: AssetDecorator, target: Binding
-    ) -> None:
-        """``@asset``: a DAG named ``dag_id``, else ``name``, else the function's name."""
-        arguments = decorator.arguments
-        name = node.name.value
-        dag_id = arguments.named.get("dag_id", arguments.named.get("name", Const(name)))
-        self.dags.append(_DraftDag(dag_id, node.name, None))
-        with self.inside_dag(len(self.dags) - 1):
-            if isinstance(target, TaskFlow):
-                self.create_taskflow_task(node.name, target, mapped=False)
-            else:
-                task = _DraftTask(
-                    task_id=Const(name),
-                    node=node.name,
-                    operator=names.ASSET_OPERATOR,
-                    dag=len(self.dags) - 1,
-                    group=None,
-                    arguments=CallArguments(),
-                    applies_default_args=True,
-                )
-                if isinstance(target, Function):
-                    task.imports = self.function_imports_of(target)
-                self.add_task(task)
-
-    def create_dag_from_factory(self, node: cst.Call, factory: DagFactory) -> Binding:
-        assert factory.function is not None
-        arguments = factory.arguments
-        dag_id = arguments.named.get("dag_id", Const(factory.function.name))
-        self.dags.append(_DraftDag(dag_id, node, _default_args(arguments)))
-        index = len(self.dags) - 1
-        with self.inside_dag(index):
-            self.run_factory_body(factory.function)
-        return DagHandle(index)
-
-    def create_group_from_call(
-        self, node: cst.Call, positional: list[Binding], arguments: CallArguments
-    ) -> GroupHandle:
-        group_id = arguments.named.get("group_id")
-        if group_id is None:
-            group_id = self.as_expr(positional[0]) if positional else Const(None)
-        return self.create_group(node, group_id, arguments)
-
-    def create_group_from_factory(self, node: cst.Call, factory: GroupFactory) -> Binding:
-        assert factory.function is not None
-        arguments = factory.arguments
-        group_id = arguments.named.get("group_id", Const(factory.function.name))
-        handle = self.create_group(node, group_id, arguments, suffix_on_collision=True)
-        self.group_stack.append(handle.index)
+        text = decode(source.data)
+        tree = parse(text) if isinstance(text, str) else text
+        if isinstance(tree, SyntaxProblem):
+            return None
+        other = _Walker(name, source.is_package, source.path, {}, self.sources)
+        other.foreign_scopes = self.foreign_scopes
         try:
-            self.run_factory_body(factory.function)
-        finally:
-            self.group_stack.pop()
-        return handle
+            other.walk_block(tree.body)
+        except RecursionError:
+            return None
+        self.foreign_scopes[name] = other.module_scope
+        return other.module_scope
 
-    def create_group(
-        self,
-        node: cst.Call,
-        group_id: Expr,
-        arguments: CallArguments,
-        suffix_on_collision: bool = False,
-    ) -> GroupHandle:
-        dag = self.current_dag(arguments)
-        parent_binding = arguments.bindings.get("parent_group")
-        parent = (
-            parent_binding.index
-            if isinstance(parent_binding, GroupHandle)
-            else self.current_group(dag)
-        )
-        self.groups.append(
-            _DraftGroup(
-                group_id,
-                node,
-                dag,
-                parent,
-                _default_args(arguments),
-                arguments.named.get("prefix_group_id", Const(True)),
-                suffix_on_collision,
-            )
-        )
-        return GroupHandle(len(self.groups) - 1)
+    def unregistered(self, task: DraftTask, held: set[int]) -> bool:
+        """The task's DAG may not be collected by Airflow: neither registered nor held."""
+        return task.dag is not None and not (self.dags[task.dag].registered or task.dag in held)
 
-    def maybe_operator(
-        self, node: cst.Call, operator: str | None, arguments: CallArguments
-    ) -> Binding:
-        if operator is not None and _looks_like_class(operator):
-            return self.create_operator_task(node, operator, arguments)
-        return Unknown(f"result of calling {operator}()")
-
-    def create_operator_task(
-        self,
-        node: cst.Call,
-        operator: str,
-        arguments: CallArguments,
-        mapped: bool = False,
-        expand_keys: tuple[str, ...] = (),
-    ) -> Binding:
-        dag = self.current_dag(arguments)
-        task = _DraftTask(
-            task_id=arguments.named.get("task_id", Unknown("task without task_id")),
-            node=node,
-            operator=operator,
-            dag=dag,
-            group=self.task_group_for(arguments, dag),
-            arguments=arguments,
-            applies_default_args=dag is not None,
-            mapped=mapped,
-            expand_keys=expand_keys,
-        )
-        callable_binding = arguments.bindings.get("python_callable")
-        if isinstance(callable_binding, Function):
-            task.imports = self.function_imports_of(callable_binding)
-        return self.add_task(task)
-
-    def create_taskflow_task(
-        self,
-        node: cst.CSTNode,
-        flow: TaskFlow,
-        mapped: bool,
-        expand_keys: tuple[str, ...] = (),
-    ) -> Binding:
-        arguments = flow.arguments
-        dag = self.current_dag(arguments)
-        task = _DraftTask(
-            task_id=arguments.named.get("task_id", Const(flow.function.name)),
-            node=node,
-            operator=None,
-            dag=dag,
-            group=self.task_group_for(arguments, dag),
-            arguments=arguments,
-            applies_default_args=dag is not None,
-            taskflow=flow.kind,
-            mapped=mapped,
-            expand_keys=expand_keys,
-            partial_keys=flow.partial_keys,
-            imports=self.function_imports_of(flow.function),
-        )
-        return self.add_task(task)
-
-    def add_task(self, task: _DraftTask) -> Binding:
-        if len(self.tasks) >= MAX_TASKS:
-            return Unknown("too many tasks in one file")
-        self.tasks.append(task)
-        return TaskHandles((len(self.tasks) - 1,))
-
-    def current_dag(self, arguments: CallArguments) -> int | None:
-        explicit = arguments.bindings.get("dag")
-        if isinstance(explicit, DagHandle):
-            return explicit.index
-        group = arguments.bindings.get("task_group")
-        if isinstance(group, GroupHandle):
-            return self.groups[group.index].dag
-        return self.dag_stack[-1] if self.dag_stack else None
-
-    def current_group(self, dag: int | None) -> int | None:
-        if self.group_stack and self.groups[self.group_stack[-1]].dag == dag:
-            return self.group_stack[-1]
-        return None
-
-    def task_group_for(self, arguments: CallArguments, dag: int | None) -> int | None:
-        explicit = arguments.bindings.get("task_group")
-        if isinstance(explicit, GroupHandle):
-            return explicit.index
-        return self.current_group(dag)
-
-    def relate(self, left: Binding, right: Binding) -> Binding:
-        """``a >> b`` adds a DAG-less side to the other side's DAG, without its default_args."""
-        handles = [value for value in (left, right) if isinstance(value, TaskHandles)]
-        dags = {
-            self.tasks[index].dag
-            for handle in handles
-            for index in handle.indexes
-            if self.tasks[index].dag is not None
-        }
-        if len(dags) == 1:
-            (dag,) = dags
-            for handle in handles:
-                self.attach(handle, dag)
-        return right
-
-    def attach(self, handles: TaskHandles, dag: int | None) -> None:
-        for index in handles.indexes:
-            task = self.tasks[index]
-            if task.dag is None and dag is not None:
-                task.dag = dag
-                task.applies_default_args = False
-
-    # --- bindings ------------------------------------------------------------------------------
-
-    def bind(self, target: cst.BaseExpression, value: Binding) -> None:
-        if isinstance(target, cst.Name):
-            self.scope.names[target.value] = value
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            elements = [element.value for element in target.elements]
-            if isinstance(value, SeqExpr) and len(value.items) == len(elements):
-                for element, item in zip(elements, value.items):
-                    self.bind(element, item)
-            else:
-                for element in elements:
-                    self.bind(element, Unknown("unpacked from a value that is not a literal"))
-        elif isinstance(target, cst.Attribute):
-            self.bind_attribute(target, value)
-        elif isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
-            current = self.scope.lookup(target.value.value)
-            if not isinstance(current, DictExpr):
-                return
-            if len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index):
-                key = self.as_expr(self.value_of(target.slice[0].slice.value))
-                part = (key, self.as_expr(value))
-                self.scope.names[target.value.value] = DictExpr((*current.parts, part))
-
-    def bind_attribute(self, target: cst.Attribute, value: Binding) -> None:
-        """``task.queue = ...`` after construction wins over everything (semantics §1.1)."""
-        owner = self.value_of(target.value)
-        if not isinstance(owner, TaskHandles):
-            return
-        attr = target.attr.value
-        if attr == "dag" and isinstance(value, DagHandle):
-            self.attach(owner, value.index)
-            return
-        for index in owner.indexes:
-            self.tasks[index].overridden[attr] = self.as_expr(value)
-
-    def as_expr(self, value: Binding) -> Expr:
-        if isinstance(value, _EXPR_TYPES):
-            return value
-        if isinstance(value, Imported):
-            return Ref(value.qualname)
-        if isinstance(value, (TaskHandles, DagHandle, GroupHandle)):
-            return Unknown("an Airflow object, not a constant")
-        return Unknown("not a constant")
-
-    def qualify(self, name: str) -> str:
-        return f"{self.module_name}.{name}" if self.module_name else name
-
-    # --- model ---------------------------------------------------------------------------------
+    def task_dag_defaults(self, task: DraftTask) -> Expr | None:
+        """The DAG's default_args the task got, when they changed after it was built."""
+        if task.dag is None or not task.applies_default_args:
+            return None
+        version, defaults = task.dag_defaults
+        if version == self.dags[task.dag].current_defaults()[0]:
+            return None
+        return defaults if defaults is not None else DictExpr(())
 
     def build(
         self,
         tree: cst.Module,
         path: str,
         noqa: dict[int, frozenset[str] | None],
-        file_noqa: bool,
+        file_noqa: dict[int, frozenset[str] | None],
     ) -> Module:
         wanted: list[cst.CSTNode] = [dag.node for dag in self.dags]
         wanted += [group.node for group in self.groups]
         wanted += [task.node for task in self.tasks]
         wanted += [site.node for site in self.imports]
+        wanted += [node for node, _ in self.unmodelled.values()]
         for task in self.tasks:
             wanted += [site.node for site in task.imports]
             wanted += list(task.arguments.nodes.values())
         positions = node_positions(tree, wanted)
 
-        def import_site(draft: _DraftImport) -> ImportSite:
+        def at(node: cst.CSTNode, fallback: Position = _FIRST_LINE) -> Position:
+            """Where a node is; a node of another module's code (a decorator's arguments, a
+            closure it returned) is placed at what it belongs to in this file."""
+            return positions.get(id(node), fallback)
+
+        def argument_positions(task: DraftTask) -> dict[str, Position]:
+            return {key: at(node, at(task.node)) for key, node in task.arguments.nodes.items()}
+
+        def import_site(draft: DraftImport) -> ImportSite:
             return ImportSite(
                 draft.module,
-                positions[id(draft.node)],
+                at(draft.node),
                 draft.scope,
                 draft.guarded,
                 imported_names(draft.node),
                 is_relative(draft.node),
             )
 
+        held = {
+            binding.index
+            for binding in self.module_scope.names.values()
+            if isinstance(binding, DagHandle)
+        }
         constants: dict[str, Expr] = {}
         for name, binding in self.module_scope.names.items():
-            if isinstance(binding, _EXPR_TYPES):
-                constants[name] = binding
+            if isinstance(binding, (*EXPR_TYPES, *CONTAINERS)):
+                constants[name] = snapshot(binding)
             elif isinstance(binding, Imported):
                 constants[name] = Ref(binding.qualname)
+            elif isinstance(binding, LocalClass):
+                constants.update(class_constants(name, binding))
         return Module(
             path=path,
             module_name=self.module_name,
             constants=constants,
             imports=tuple(import_site(site) for site in self.imports),
             dags=tuple(
-                Dag(dag.dag_id, positions[id(dag.node)], dag.default_args) for dag in self.dags
+                Dag(
+                    dag.dag_id,
+                    at(dag.node),
+                    dag.current_defaults()[1],
+                    dag.registered or index in held,
+                )
+                for index, dag in enumerate(self.dags)
             ),
             groups=tuple(
                 TaskGroup(
                     group.group_id,
-                    positions[id(group.node)],
+                    at(group.node),
                     group.dag,
                     group.parent,
                     group.default_args,
@@ -1186,14 +220,17 @@ class _Walker:
             tasks=tuple(
                 Task(
                     task_id=task.task_id,
-                    position=positions[id(task.node)],
+                    position=at(task.node),
                     operator=task.operator,
                     dag=task.dag,
                     group=task.group,
                     arguments=Arguments(
                         dict(task.arguments.named),
                         task.arguments.spreads,
-                        {key: positions[id(node)] for key, node in task.arguments.nodes.items()},
+                        {
+                            key: at(node, at(task.node))
+                            for key, node in task.arguments.nodes.items()
+                        },
                     ),
                     applies_default_args=task.applies_default_args,
                     taskflow=task.taskflow,
@@ -1202,125 +239,17 @@ class _Walker:
                     partial_keys=task.partial_keys,
                     imports=tuple(import_site(site) for site in task.imports),
                     overridden=dict(task.overridden),
+                    dag_default_args=self.task_dag_defaults(task),
+                    conditional=task.level > 0 or self.unregistered(task, held),
                 )
                 for task in self.tasks
             ),
             noqa=noqa,
             file_noqa=file_noqa,
             loop_refs=tuple(self.loop_refs),
+            call_refs=tuple(self.call_refs),
+            classes=dict(self.classes),
+            unmodelled=tuple(
+                Unmodelled(at(node), message) for node, message in self.unmodelled.values()
+            ),
         )
-
-
-# --- helpers -----------------------------------------------------------------------------------
-
-
-def _default_args(arguments: CallArguments) -> Expr | None:
-    return arguments.named.get("default_args")
-
-
-def _task_decorator_kind(qualname: str) -> str | None:
-    if qualname in names.TASK_DECORATORS:
-        return names.TASK_DECORATORS[qualname]
-    head, _, kind = qualname.rpartition(".")
-    if head in ("airflow.decorators.task", "airflow.sdk.task"):
-        return kind
-    return None
-
-
-_CLASS_NAME = re.compile(r"(?:^|\.)_*[A-Z][A-Za-z0-9_]*$")
-
-
-def _looks_like_class(qualname: str) -> bool:
-    """Operators are classes; a call of ``make_task(task_id=...)`` is a factory we cannot follow."""
-    return bool(_CLASS_NAME.search(qualname))
-
-
-def _parameters(node: cst.FunctionDef) -> list[str]:
-    params = node.params
-    names_: list[str] = [param.name.value for param in params.posonly_params]
-    names_ += [param.name.value for param in params.params]
-    names_ += [param.name.value for param in params.kwonly_params]
-    if isinstance(params.star_arg, cst.Param):
-        names_.append(params.star_arg.name.value)
-    if params.star_kwarg is not None:
-        names_.append(params.star_kwarg.name.value)
-    return names_
-
-
-def _same_binding(left: Binding, right: Binding) -> bool:
-    return left is right or (isinstance(left, _EXPR_TYPES) and left == right)
-
-
-def _is_main_guard(test: cst.BaseExpression) -> bool:
-    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
-        return False
-    left = get_full_name_for_node(test.left)
-    right = test.comparisons[0].comparator
-    return (
-        left == "__name__"
-        and isinstance(right, cst.SimpleString)
-        and right.evaluated_value == "__main__"
-    )
-
-
-def _is_type_checking(test: cst.BaseExpression) -> bool:
-    name = get_full_name_for_node(test)
-    return name in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
-
-
-def _handles_import_error(handler: cst.ExceptHandler) -> bool:
-    if handler.type is None:
-        return True
-    types = handler.type.elements if isinstance(handler.type, cst.Tuple) else None
-    candidates = [element.value for element in types] if types else [handler.type]
-    return any(
-        (get_full_name_for_node(candidate) or "").rsplit(".", 1)[-1] in _IMPORT_ERRORS
-        for candidate in candidates
-    )
-
-
-def _collect_imports(
-    body: cst.BaseSuite, found: list[_DraftImport], walker: _Walker, guarded: bool
-) -> None:
-    if isinstance(body, cst.SimpleStatementSuite):
-        _collect_small_imports(body.body, found, walker, guarded)
-        return
-    if not isinstance(body, cst.IndentedBlock):
-        return
-    for statement in body.body:
-        if isinstance(statement, cst.SimpleStatementLine):
-            _collect_small_imports(statement.body, found, walker, guarded)
-        elif isinstance(statement, cst.Try):
-            catches = any(_handles_import_error(handler) for handler in statement.handlers)
-            _collect_imports(statement.body, found, walker, guarded or catches)
-            for handler in statement.handlers:
-                _collect_imports(handler.body, found, walker, True)
-            if statement.orelse is not None:
-                _collect_imports(statement.orelse.body, found, walker, guarded)
-            if statement.finalbody is not None:
-                _collect_imports(statement.finalbody.body, found, walker, guarded)
-        elif isinstance(statement, cst.If):
-            nested_guard = guarded or _is_type_checking(statement.test)
-            _collect_imports(statement.body, found, walker, nested_guard)
-            orelse = statement.orelse
-            while orelse is not None:
-                if isinstance(orelse, cst.If):
-                    _collect_imports(orelse.body, found, walker, guarded)
-                    orelse = orelse.orelse
-                else:
-                    _collect_imports(orelse.body, found, walker, guarded)
-                    orelse = None
-        elif isinstance(statement, (cst.With, cst.For, cst.While, cst.FunctionDef)):
-            _collect_imports(statement.body, found, walker, guarded)
-
-
-def _collect_small_imports(
-    statements: Sequence[cst.BaseSmallStatement],
-    found: list[_DraftImport],
-    walker: _Walker,
-    guarded: bool,
-) -> None:
-    for small in statements:
-        if isinstance(small, (cst.Import, cst.ImportFrom)):
-            _, modules = import_bindings(small, walker.module_name, walker.is_package)
-            found.extend(_DraftImport(module, small, "task", guarded) for module in modules)

@@ -1,4 +1,5 @@
-"""GitHub Actions workflow commands, so diagnostics appear as annotations on the pull request."""
+"""GitHub Actions workflow commands (``::error`` or ``::warning``, as the rule's severity), so
+diagnostics appear as annotations on the pull request."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ def _escape_property(text: str) -> str:
 
 def format_github(diagnostics: Sequence[Diagnostic]) -> str:
     return "".join(
-        f"::error title={_escape_property(d.code)},file={_escape_property(d.path)},"
+        f"::{d.severity} title={_escape_property(d.code)},file={_escape_property(d.path)},"
         f"line={d.line},col={d.column}::{_escape_data(f'{d.code} {d.message}')}\n"
         for d in diagnostics
     )

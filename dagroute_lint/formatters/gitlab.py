@@ -17,9 +17,9 @@ from pathlib import Path
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.sources.discovery import cwd_relative
 
-# Every diagnostic stops a task from running somewhere; GitLab's scale is info, minor, major,
-# critical, blocker.
-SEVERITY = "major"
+# GitLab's scale is info, minor, major, critical, blocker: an error (a task that will fail) is
+# major, a warning (a failure possible but unproven) minor.
+SEVERITY = {"error": "major", "warning": "minor"}
 
 
 def format_gitlab(diagnostics: Sequence[Diagnostic]) -> str:
@@ -36,7 +36,7 @@ def format_gitlab(diagnostics: Sequence[Diagnostic]) -> str:
                 "description": f"{d.code} {d.message}",
                 "check_name": d.code,
                 "fingerprint": digest.hexdigest()[:32],
-                "severity": SEVERITY,
+                "severity": SEVERITY[d.severity],
                 "location": {"path": path, "lines": {"begin": d.line}},
             }
         )

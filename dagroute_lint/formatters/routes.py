@@ -27,6 +27,7 @@ _COLUMNS = (
     "pool_slots",
     "deferrable",
     "mapped",
+    "conditional",
     "operator",
     "provider",
     "unresolved",
@@ -50,6 +51,7 @@ def task_record(task: ResolvedTask) -> dict[str, object]:
         "pool_slots": fields["pool_slots"].value,
         "deferrable": fields["deferrable"].value,
         "mapped": task.task.mapped,
+        "conditional": task.task.conditional,
         "unresolved": [name for name, _ in task.unresolved],
         "reasons": dict(task.unresolved),
     }
@@ -57,6 +59,7 @@ def task_record(task: ResolvedTask) -> dict[str, object]:
 
 def summary(repository: Repository) -> dict[str, object]:
     tasks = repository.tasks
+    unseen = repository.coverage.unseen
     queues = Counter(
         str(task.fields["queue"].value) for task in tasks if task.fields["queue"].known
     )
@@ -67,6 +70,9 @@ def summary(repository: Repository) -> dict[str, object]:
     )
     result: dict[str, object] = {
         "tasks": len(tasks),
+        "dags": len({(task.module.path, task.task.dag) for task in tasks}),
+        "conditional_tasks": sum(1 for task in tasks if task.task.conditional),
+        "places_where_tasks_may_be_missing": unseen,
         "unresolved_tasks": sum(1 for task in tasks if task.unresolved),
         "tasks_per_queue": dict(sorted(queues.items())),
         "tasks_per_executor": dict(sorted(executors.items())),
@@ -141,7 +147,11 @@ def format_routes_table(repository: Repository) -> str:
     ]
     stats = summary(repository)
     lines.append("")
-    lines.append(f"{stats['tasks']} tasks, {stats['unresolved_tasks']} with unresolved routing")
+    lines.append(
+        f"{stats['tasks']} tasks in {stats['dags']} DAGs, {stats['unresolved_tasks']} with "
+        f"unresolved routing, {stats['conditional_tasks']} built under a condition; "
+        f"{stats['places_where_tasks_may_be_missing']} places where tasks may be missing"
+    )
     per_queue = stats["tasks_per_queue"]
     assert isinstance(per_queue, dict)
     lines.append("per queue: " + (", ".join(f"{q}={n}" for q, n in per_queue.items()) or "-"))
@@ -152,10 +162,3 @@ def format_routes_table(repository: Repository) -> str:
         lines.append("queues used but unserved: " + (", ".join(unserved) or "none"))
         lines.append("worker queues no task uses: " + (", ".join(unused) or "none"))
     return "".join(f"{printable(line)}\n" for line in lines)
-
-
-ROUTE_FORMATS = {
-    "json": format_routes_json,
-    "table": format_routes_table,
-    "csv": format_routes_csv,
-}

@@ -1,4 +1,8 @@
-"""flake8-style lines, ``path:line:col: CODE message``, which editors and CI matchers parse."""
+"""flake8-style lines, ``path:line:col: CODE [severity] message``, for people, editors and CI.
+
+With colour (a terminal), the path is bold and the code red for an error, yellow for a warning,
+as ruff colours its own; the text is the same either way.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +10,16 @@ from collections.abc import Sequence
 
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.formatters.escape import printable
+from dagroute_lint.formatters.summary import paint
+
+_CODE_STYLE = {"error": "bold red", "warning": "bold yellow"}
 
 
-def format_text(diagnostics: Sequence[Diagnostic]) -> str:
-    return "".join(
-        f"{printable(d.path)}:{d.line}:{d.column}: {d.code} {printable(d.message)}\n"
-        for d in diagnostics
-    )
+def format_text(diagnostics: Sequence[Diagnostic], colour: bool = False) -> str:
+    lines = []
+    for d in diagnostics:
+        level = d.severity
+        where = paint(printable(d.path), "bold", colour)
+        code = paint(d.code, _CODE_STYLE[level], colour)
+        lines.append(f"{where}:{d.line}:{d.column}: {code} [{level}] {printable(d.message)}\n")
+    return "".join(lines)

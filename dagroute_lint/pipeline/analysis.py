@@ -11,8 +11,9 @@ from pathlib import Path
 from dagroute_lint.catalog.airflow_defaults import DEFAULT_AIRFLOW_MAJOR, DEFAULT_QUEUE
 from dagroute_lint.config import Settings
 from dagroute_lint.deployment.inventory import Inventory
-from dagroute_lint.model import Expr, Module, Position, Ref, SyntaxProblem
+from dagroute_lint.model import Expr, Module, Position, Ref, Source, SyntaxProblem
 from dagroute_lint.pipeline.cache import SummaryCache
+from dagroute_lint.pipeline.dependents import importers
 from dagroute_lint.pipeline.extraction import Extractor, Request
 from dagroute_lint.pipeline.progress import ProgressLine
 from dagroute_lint.resolve.parse_imports import reached_imports
@@ -23,7 +24,9 @@ from dagroute_lint.resolve.values import Known, SymbolTable, as_expr
 from dagroute_lint.sources.discovery import (
     SourceFile,
     absolute,
+    cwd_relative,
     discover,
+    force_excluded,
     might_define_dags,
     module_candidates,
     module_name,
@@ -75,7 +78,8 @@ class ModuleIndex:
     def with_loop_values(
         self, requests: Sequence[Request], modules: Sequence[Module], symbols: SymbolTable
     ) -> list[Module]:
-        """Extract again the files that loop over other modules' names, with those values."""
+        """Extract again the files that loop over other modules' names, with those values, and
+        the files that call other modules' functions, with those modules' sources."""
         again: list[tuple[int, Request]] = []
         for position, (request, module) in enumerate(zip(requests, modules)):
             externals: dict[str, Expr] = {}
@@ -83,14 +87,56 @@ class ModuleIndex:
                 resolved = symbols.evaluate(Ref(qualname))
                 if isinstance(resolved, Known):
                     externals[qualname] = as_expr(resolved.value)
-            if externals:
-                again.append((position, replace(request, externals=externals)))
+            sources = self.sources_for(module.call_refs)
+            if externals or sources:
+                again.append((position, replace(request, externals=externals, sources=sources)))
         result = list(modules)
         redone = self.extractor.extract([request for _, request in again])
         for (position, _), module in zip(again, redone):
             result[position] = module
             self.add(module, replace=True)
         return result
+
+    def sources_for(self, qualnames: Sequence[str]) -> dict[str, Source]:
+        """The repository modules defining the called names, and the repository modules they
+        import (one level: a helper calling another helper), by module name."""
+        found: dict[str, Source] = {}
+        pending = [self._defining_module(qualname) for qualname in qualnames]
+        for depth in range(2):
+            following: list[str | None] = []
+            for name in pending:
+                if name is None or name in found:
+                    continue
+                source = self._source(name)
+                if source is None:
+                    continue
+                found[name] = source
+                module = self.lookup(name)
+                if depth == 0 and module is not None:
+                    following += [self._defining_module(site.module) for site in module.imports]
+            pending = following
+        return found
+
+    def _defining_module(self, qualname: str) -> str | None:
+        """The longest prefix of ``qualname`` that is a readable module of the repository."""
+        parts = qualname.split(".")
+        for cut in range(len(parts), 0, -1):
+            name = ".".join(parts[:cut])
+            module = self.lookup(name)
+            if module is not None and module.syntax_error is None:
+                return name
+        return None
+
+    def _source(self, name: str) -> Source | None:
+        for candidate in module_candidates(name, self.roots):
+            if candidate.is_file():
+                source = SourceFile(str(candidate), absolute(candidate))
+                data = _read(source)
+                if not isinstance(data, bytes):
+                    return None
+                _, is_package = module_name(source.path, self.roots)
+                return Source(data, is_package, source.display)
+        return None
 
     def lookup(self, name: str) -> Module | None:
         if name in self._by_name:
@@ -184,10 +230,26 @@ def _analyse(
         display, data = stdin
         source = SourceFile(display, absolute(Path(display)), named=True)
         files: list[tuple[SourceFile, bytes | SyntaxProblem]] = [(source, data)]
+        if settings.force_exclude and force_excluded(
+            display, settings.excludes(), settings.respect_gitignore, settings.root
+        ):
+            files = []
+        dependents: list[tuple[SourceFile, bytes | SyntaxProblem]] = []
     else:
         syntax = _ignore_syntax(settings, inventory)
-        sources = discover(paths, settings.exclude, settings.dags, syntax)
+        sources = discover(
+            paths,
+            settings.excludes(),
+            settings.dags,
+            syntax,
+            force_exclude=settings.force_exclude,
+            respect_gitignore=settings.respect_gitignore,
+            root=settings.root,
+            skip=settings.skip_folders,
+        )
         files = [(source, _read(source)) for source in sources]
+        dependents = _dependents(files, settings, syntax, index)
+        files += dependents
     sources, modules = _extract_reported(files, index, symbols)
     resolver = Resolver(
         symbols,
@@ -208,9 +270,38 @@ def _analyse(
         inventory,
         resolver.airflow_major,
         first_party,
+        tuple(source.display for source, _ in dependents),
         lookup=index.lookup,
         locations=first_party,
     )
+
+
+def _dependents(
+    files: Sequence[tuple[SourceFile, bytes | SyntaxProblem]],
+    settings: Settings,
+    syntax: str,
+    index: ModuleIndex,
+) -> list[tuple[SourceFile, bytes | SyntaxProblem]]:
+    """The DAG files of the DAG folders (or the project) that import a file named on the command
+    line and are not being linted already: their problems are that file's problems."""
+    named = [source for source, data in files if source.named and isinstance(data, bytes)]
+    if not named:
+        return []
+    folders = [str(cwd_relative(folder)) for folder in settings.dags or (settings.root,)]
+    linted = {source.path for source, _ in files}
+    candidates = []
+    for source in discover(folders, settings.exclude, settings.dags, syntax):
+        data = _read(source) if source.path not in linted else None
+        if isinstance(data, bytes):
+            candidates.append((source, data))
+
+    def name_of(source: SourceFile) -> str:
+        return module_name(source.path, index.roots)[0]
+
+    def extract(batch: Sequence[tuple[SourceFile, bytes]]) -> list[Module]:
+        return index.extractor.extract([index.request(source, data) for source, data in batch])
+
+    return list(importers(named, candidates, name_of, extract))
 
 
 def _extract_reported(

@@ -57,7 +57,8 @@ def _fingerprint() -> bytes:
     libcst = _stamp(spec.origin) if spec is not None and spec.origin else ""
     package = Path(__file__).parents[1]
     extractor = [package / "model.py", package / "catalog" / "airflow_names.py"]
-    extractor += sorted((package / "extract").glob("*.py"))
+    extractor.append(package / "catalog" / "data" / "reexports.tsv")
+    extractor += sorted((package / "extract").rglob("*.py"))
     stamps = "\0".join(_stamp(str(path)) for path in extractor)
     return f"{FORMAT}\0{__version__}\0{python}\0{libcst}\0{stamps}".encode()
 

@@ -10,6 +10,7 @@ must really be extracted: importing libcst alone costs more than a whole warm ru
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import pickle
 from collections.abc import Mapping, Sequence
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from dagroute_lint.model import Expr, Module
+from dagroute_lint.model import Expr, Module, Source
 from dagroute_lint.pipeline.cache import SummaryCache, encode_summary, summary_key
 from dagroute_lint.pipeline.progress import ProgressLine
 
@@ -46,12 +47,19 @@ class Request:
     module_name: str
     is_package: bool
     externals: Mapping[str, Expr] = field(default_factory=dict)
+    sources: Mapping[str, Source] = field(default_factory=dict)
 
     @property
     def key(self) -> str:
-        return summary_key(
-            self.data, self.display, self.module_name, self.is_package, self.externals
-        )
+        """The summary depends on the sources of the modules whose functions it runs too."""
+        data = self.data
+        if self.sources:
+            digest = hashlib.sha256()
+            for name, source in sorted(self.sources.items()):
+                digest.update(f"{name}\0{source.is_package}\0{source.path}\0".encode())
+                digest.update(hashlib.sha256(source.data).digest())
+            data += b"\0sources\0" + digest.digest()
+        return summary_key(data, self.display, self.module_name, self.is_package, self.externals)
 
 
 class Extractor:
@@ -141,6 +149,7 @@ def _extract(request: Request) -> Module:
         request.module_name,
         request.is_package,
         request.externals or None,
+        request.sources or None,
     )
 
 

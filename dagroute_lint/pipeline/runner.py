@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from dagroute_lint.config import Settings
 from dagroute_lint.deployment.inventory import Inventory
-from dagroute_lint.diagnostics import Diagnostic, unsuppressed
+from dagroute_lint.diagnostics import UNUSED_NOQA, Diagnostic, unsuppressed
 from dagroute_lint.pipeline.analysis import Execution, analyse
 from dagroute_lint.resolve.repository import Repository
 from dagroute_lint.resolve.tasks import ResolvedTask
@@ -43,13 +43,12 @@ def lint(repository: Repository, rules: Sequence[AnyRule], settings: Settings) -
     reported: list[Diagnostic] = []
     for file in repository.files:
         ignored = settings.ignored_for(file.source.path)
-        found = [
-            diagnostic
-            for rule in rules
-            if rule.code not in ignored
-            for diagnostic in rule.diagnostics(file, repository)
+        running = [
+            rule for rule in rules if rule.code not in ignored and rule.runs_on(file, repository)
         ]
-        reported.extend(unsuppressed(found, file.module))
+        found = [d for rule in running for d in rule.diagnostics(file, repository)]
+        ran = frozenset(rule.code for rule in running)
+        reported.extend(unsuppressed(found, file.module, ran, report_unused=UNUSED_NOQA in ran))
     reported.sort()
     return reported
 

@@ -7,6 +7,7 @@ from typing import Callable
 
 from dagroute_lint.deployment.inventory import Inventory
 from dagroute_lint.model import Module
+from dagroute_lint.resolve.coverage import Coverage, coverage
 from dagroute_lint.resolve.placement import PlacedTask
 from dagroute_lint.resolve.tasks import ResolvedTask
 from dagroute_lint.sources.discovery import SourceFile
@@ -34,15 +35,18 @@ class Repository:
     """What every front end starts from: the files to report on, in display order, and what they
     were analysed under.
 
-    ``first_party`` tells whether a module name is the repository's own (on the import roots);
-    ``lookup`` finds the model of a repository module by name, reported or not (``None`` for any
-    other), and ``locations`` answers where on (or off) the import roots a module lies.
+    ``first_party`` tells whether a module name is the repository's own (on the import roots).
+    ``dependents`` are the files reported only because they import a file that was named (as
+    pre-commit names the changed files), shown as in diagnostics. ``lookup`` finds the model of a
+    repository module by name, reported or not (``None`` for any other), and ``locations``
+    answers where on (or off) the import roots a module lies.
     """
 
     files: tuple[AnalysedFile, ...]
     inventory: Inventory | None
     airflow_major: int
     first_party: Callable[[str], bool]
+    dependents: tuple[str, ...] = ()
     lookup: Callable[[str], Module | None] = _no_module
     locations: FirstParty | None = None
 
@@ -55,3 +59,9 @@ class Repository:
     def placed(self) -> list[PlacedTask]:
         """Every dispatched task with its placement (none without an inventory)."""
         return [placed for file in self.files for placed in file.placed]
+
+    @property
+    def coverage(self) -> Coverage:
+        """Tasks and DAGs seen, and places where tasks may be missing (DRL106's, selected or
+        not): what every summary says, so that a clean result never hides what was not seen."""
+        return coverage((file.module, file.tasks) for file in self.files)

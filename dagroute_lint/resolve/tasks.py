@@ -15,7 +15,11 @@ from datetime import timedelta
 
 from dagroute_lint.catalog import operator_traits as traits
 from dagroute_lint.catalog.airflow_defaults import DEFAULT_POOL, DEFAULT_POOL_SLOTS
-from dagroute_lint.catalog.providers import provider_for_decorator, provider_for_module
+from dagroute_lint.catalog.providers import (
+    moved_import,
+    provider_for_decorator,
+    provider_for_module,
+)
 from dagroute_lint.model import Const, DictExpr, Expr, Module, Position, SeqExpr, Task
 from dagroute_lint.resolve.values import MAX_DEPTH, Known, Resolved, SymbolTable, Unresolved
 
@@ -101,10 +105,12 @@ class ResolvedTask:
 
     @property
     def label(self) -> str:
-        """How messages name the task: ``task 'x' in dag 'y'``."""
+        """How messages name the task: ``task 'x' in dag 'y'``, and ``(if this task is
+        created)`` for a task built under a condition the walk could not decide."""
         task = self.task_id if self.task_id is not None else "<unknown id>"
         dag = self.dag_id if self.dag_id is not None else "<unknown dag>"
-        return f"task '{task}' in dag '{dag}'"
+        label = f"task '{task}' in dag '{dag}'"
+        return f"{label} (if this task is created)" if self.task.conditional else label
 
 
 class Resolver:
@@ -119,16 +125,52 @@ class Resolver:
         # Keyed by identity: the modules, and so their expressions, live as long as the run.
         self._layer_keys: dict[tuple[int, str], Resolved | None] = {}
         self._layer_settings: dict[tuple[int, str, Position], tuple[Setting, ...]] = {}
+        self._routes_by_class: dict[str, tuple[str, frozenset[str]] | None] = {}
 
     def tasks(self, module: Module) -> Iterator[ResolvedTask]:
-        """Resolved tasks of the module's DAGs, in creation order; DAG-less tasks are skipped."""
+        """Resolved tasks of the module's DAGs, in creation order; DAG-less tasks are skipped.
+
+        A task built in more than one branch the walk could not decide (the same id in the same
+        DAG, each conditional) is one task: a field the branches give different values is
+        unresolved rather than taken from either branch."""
+        found = list(self._each_task(module))
+        by_key: dict[tuple[int | None, str], list[ResolvedTask]] = {}
+        for task in found:
+            if task.task_id is not None and task.task.conditional:
+                by_key.setdefault((task.task.dag, task.task_id), []).append(task)
+        for task in found:
+            same = by_key.get((task.task.dag, task.task_id or ""), [task])
+            if len(same) == 1:
+                yield task
+            elif task is same[0]:
+                yield _merged(same)
+
+    def _each_task(self, module: Module) -> Iterator[ResolvedTask]:
+        """Each task of the module's DAGs, resolved on its own."""
         self._assign_group_ids(module)
         seen: dict[int, set[str]] = {}
-        for task in module.tasks:
-            if task.dag is None:
+        twice = self._dags_defined_twice(module)
+        for written in module.tasks:
+            if written.dag is None:
                 continue
-            dag_ids = seen.setdefault(task.dag, set())
+            dag = written.dag
+            task = written
+            if dag in twice and not task.conditional:
+                task = replace(task, conditional=True)
+            if task.operator is not None and not self.symbols.can_be_operator(task.operator):
+                continue  # a dataclass or NamedTuple of the repository called with task_id=
+            dag_ids = seen.setdefault(dag, set())
             yield self.resolve(module, task, dag_ids)
+
+    def _dags_defined_twice(self, module: Module) -> set[int]:
+        """DAGs of the file that share their id with another one Airflow collects: which of
+        them Airflow keeps is not decided by the file, so their tasks are conditional."""
+        by_id: dict[str, list[int]] = {}
+        for index, dag in enumerate(module.dags):
+            dag_id = self._string(dag.dag_id)
+            if dag.registered and dag_id is not None:
+                by_id.setdefault(dag_id, []).append(index)
+        return {index for indexes in by_id.values() if len(indexes) > 1 for index in indexes}
 
     def resolve(self, module: Module, task: Task, dag_task_ids: set[str]) -> ResolvedTask:
         dag = module.dags[task.dag] if task.dag is not None else None
@@ -148,7 +190,7 @@ class Resolver:
             task=task,
             dag_id=dag_id,
             task_id=task_id,
-            operator=task.operator if task.taskflow is None else f"task.{task.taskflow}",
+            operator=self.operator_name(task),
             provider=self.provider(task),
             fields=fields,
             unresolved=unresolved,
@@ -156,6 +198,21 @@ class Resolver:
             settings=tuple(self.settings(module, task)),
             sensor=self.sensor(module, task),
         )
+
+    def operator_name(self, task: Task) -> str | None:
+        """The operator class by the path Airflow holds it under: ``task.<kind>`` for TaskFlow,
+        and under Airflow 3 an Airflow 2 import path by where its shim forwards
+        (``airflow.operators.bash.BashOperator`` is the standard provider's class)."""
+        if task.taskflow is not None:
+            return f"task.{task.taskflow}"
+        if task.operator is None or self.airflow_major < 3 or "." not in task.operator:
+            return task.operator
+        module, _, name = task.operator.rpartition(".")
+        move = moved_import(module, name)
+        if move is None or move.removed or move.new_module is None:
+            return task.operator
+        new_name = name if move.new_name in (None, "*") else move.new_name
+        return f"{move.new_module}.{new_name}"
 
     def provider(self, task: Task) -> str | None:
         if task.taskflow is not None:
@@ -178,6 +235,10 @@ class Resolver:
         """Where the operator gets ``name`` from, highest precedence first; ``None``: nowhere."""
         if name in task.overridden:
             return "assignment", self.symbols.evaluate(task.overridden[name])
+        routed = self._class_routes(task)
+        if routed is not None and (name in routed[1] or "*" in routed[1]):
+            reason = f"class {routed[0]} may set '{name}' in its own code, which is not followed"
+            return "assignment", Unresolved(reason)
         found = self.argument(task, name)
         if found is not None:
             return "argument", found
@@ -188,6 +249,13 @@ class Resolver:
             if found is not None:
                 return origin, found
         return None
+
+    def _class_routes(self, task: Task) -> tuple[str, frozenset[str]] | None:
+        if task.operator is None or task.taskflow is not None:
+            return None
+        if task.operator not in self._routes_by_class:
+            self._routes_by_class[task.operator] = self.symbols.class_routes(task.operator)
+        return self._routes_by_class[task.operator]
 
     def _layer_key(self, default_args: Expr, name: str) -> Resolved | None:
         key = (id(default_args), name)
@@ -242,8 +310,9 @@ class Resolver:
             group_index = group.parent
         if task.dag is not None:
             dag = module.dags[task.dag]
-            if dag.default_args is not None:
-                yield "DAG default_args", dag.default_args, dag.position
+            dag_args = task.dag_default_args or dag.default_args
+            if dag_args is not None:
+                yield "DAG default_args", dag_args, dag.position
 
     # --- deferral and sensors (semantics §5) ---------------------------------------------------
 
@@ -476,3 +545,21 @@ class Resolver:
 def _set_true(key: str, origin: str) -> str:
     """``deferrable=True``, ``start_from_trigger=True from DAG default_args``..."""
     return f"{key}=True" if origin == "argument" else f"{key}=True from {origin}"
+
+
+def _merged(branches: list[ResolvedTask]) -> ResolvedTask:
+    """One task for the branches that may build it: fields they agree on, the others unknown."""
+    first = branches[0]
+    fields = dict(first.fields)
+    unresolved = dict(first.unresolved)
+    for name, value in first.fields.items():
+        others = [branch.fields[name] for branch in branches[1:]]
+        if all(
+            other.known == value.known and repr(other.value) == repr(value.value)
+            for other in others
+        ):
+            continue
+        reason = "the task is built in branches that give it different values"
+        fields[name] = Field(None, False, value.origin, reason)
+        unresolved[name] = reason
+    return replace(first, fields=fields, unresolved=tuple(unresolved.items()))

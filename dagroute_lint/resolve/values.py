@@ -8,13 +8,16 @@ unknown.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import PurePosixPath
 from typing import Callable, Optional, Union
 
+from dagroute_lint.catalog.airflow_names import NOT_OPERATOR_BASES
 from dagroute_lint.model import (
+    ClassInfo,
     Const,
     DictExpr,
     Expr,
@@ -71,6 +74,9 @@ class SymbolTable:
             if module is None:
                 continue
             name, rest = parts[cut], parts[cut + 1 :]
+            dotted = ".".join(parts[cut:])
+            if rest and dotted in module.constants:  # a class attribute: ``QUEUE.SNAP``
+                return module.constants[dotted]
             if name not in module.constants:
                 submodule = self._lookup(".".join(parts[: cut + 1]))
                 if submodule is not None:
@@ -80,6 +86,44 @@ class SymbolTable:
                 return Unknown(f"attribute of '{module.module_name}.{name}'")
             return module.constants[name]
         return Unknown(f"'{qualname}' is not defined in the repository")
+
+    # --- classes -------------------------------------------------------------------------------
+
+    def class_info(self, qualname: str) -> ClassInfo | None:
+        """The repository class named ``qualname`` (``module.Class``, ``module.Outer.Inner``)."""
+        parts = qualname.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            module = self._lookup(".".join(parts[:cut]))
+            if module is not None:
+                return module.classes.get(".".join(parts[cut:]))
+        return None
+
+    def class_routes(self, qualname: str, depth: int = 0) -> tuple[str, frozenset[str]] | None:
+        """Routing fields a repository class (or a repository base of it) may set in its own
+        code, with the class that does; ``None`` when it sets none or is not in the repository."""
+        info = self.class_info(qualname) if depth <= MAX_DEPTH else None
+        if info is None:
+            return None
+        if info.routes:
+            return qualname, frozenset(info.routes)
+        for base in info.bases:
+            found = self.class_routes(base, depth + 1)
+            if found is not None:
+                return found
+        return None
+
+    def can_be_operator(self, qualname: str, depth: int = 0) -> bool:
+        """False for a repository class that cannot be an operator (a dataclass, a NamedTuple,
+        a class with no operator base); true for anything not known to be otherwise."""
+        info = self.class_info(qualname) if depth <= MAX_DEPTH else None
+        if info is None:
+            return True
+        if not info.operator:
+            return False
+        return any(
+            base not in NOT_OPERATOR_BASES and self.can_be_operator(base, depth + 1)
+            for base in info.bases
+        )
 
     # --- evaluation ----------------------------------------------------------------------------
 
@@ -150,11 +194,40 @@ class SymbolTable:
             return None
         if isinstance(expr, Const) and expr.value is None:
             return None
+        if isinstance(expr, Operation) and expr.op == "get":  # ``CONFIG.get("default_args")``
+            return self._lookup_in_get(expr, key, depth)
+        if isinstance(expr, Operation) and expr.op == "without":
+            removed = self.evaluate(expr.operands[1], depth + 1)
+            if isinstance(removed, Unresolved):
+                return Unresolved(f"a removed dict key is not a constant: {removed.reason}")
+            if removed.value == key:
+                return None
+            return self.lookup_key(expr.operands[0], key, depth + 1)
         resolved = self.evaluate(expr, depth + 1)
         if isinstance(resolved, Unresolved):
             return resolved
         if isinstance(resolved.value, dict):
             return Known(resolved.value[key]) if key in resolved.value else None
+        if resolved.value is None:  # ``default_args=None``, also from ``CONFIG.get(...)``
+            return None
+        return Unresolved("not a dict")
+
+    def _lookup_in_get(self, expr: Operation, key: str, depth: int) -> Resolved | None:
+        """``key`` of ``mapping.get(name, default)``, found by structure like ``lookup_key``:
+        ``DAG(**{"start_date": datetime(...), "default_args": {...}})`` still answers."""
+        mapping, name, default = expr.operands
+        resolved_name = self.evaluate(name, depth + 1)
+        if isinstance(resolved_name, Unresolved) or not isinstance(resolved_name.value, str):
+            return Unresolved("dict.get of a key that is not a constant")
+        found = self.lookup_key(mapping, resolved_name.value, depth + 1)
+        if found is None:
+            return self.lookup_key(default, key, depth + 1)
+        if isinstance(found, Unresolved):
+            return found
+        if isinstance(found.value, dict):
+            return Known(found.value[key]) if key in found.value else None
+        if found.value is None:
+            return None
         return Unresolved("not a dict")
 
     def _subscript(self, expr: Subscript, depth: int) -> Resolved:
@@ -233,10 +306,12 @@ def _fold(op: str, operands: list[object]) -> object:
         ):
             return Unresolved("str.format that cannot be folded")
         return template.format(*args, **{str(key): value for key, value in kwargs.items()})
-    if op in ("path", "path_name", "path_stem"):
+    if op in ("path", "path_name", "path_stem", "path_splitext"):
         (path,) = operands
         if not isinstance(path, str):
             return Unresolved("a path that is not a string")
+        if op == "path_splitext":
+            return list(posixpath.splitext(path))
         pure = PurePosixPath(path.replace("\\", "/"))
         return {"path": str(pure), "path_name": pure.name, "path_stem": pure.stem}[op]
     if op == "replace":
@@ -244,6 +319,16 @@ def _fold(op: str, operands: list[object]) -> object:
         if not all(isinstance(part, str) for part in operands) or (len(str(old)) == 0):
             return Unresolved("str.replace that cannot be folded")
         return str(text).replace(str(old), str(new))
+    if op == "without":  # ``del d[k]``, ``d.pop(k)``
+        mapping, key = operands
+        if not isinstance(mapping, dict):
+            return Unresolved("a key removed from something that is not a dict")
+        return {name: item for name, item in mapping.items() if name != key}
+    if op == "get":  # ``d.get(k, default)``
+        mapping, key, default = operands
+        if not isinstance(mapping, dict) or not _hashable(key):
+            return Unresolved("dict.get on something that is not a dict")
+        return mapping.get(key, default)
     if op == "fstring":
         return "".join(str(part) for part in operands)
     if op == "field":

@@ -14,6 +14,7 @@ from dagroute_lint.rules.dispatch import (
 )
 from dagroute_lint.rules.executor_config import EXECUTOR_CONFIG_IGNORED
 from dagroute_lint.rules.mapping import UNMAPPABLE_ROUTING
+from dagroute_lint.rules.noqa import UNUSED_NOQA_RULE
 from dagroute_lint.rules.packages import PACKAGE_MISSING_ON_WORKER
 from dagroute_lint.rules.parse_boundary import (
     MODULE_NOT_FOUND,
@@ -24,6 +25,7 @@ from dagroute_lint.rules.pools import POOL_SLOTS_EXCEED_POOL, UNKNOWN_POOL
 from dagroute_lint.rules.providers import PROVIDER_MISSING_ON_WORKER
 from dagroute_lint.rules.secrets import HARDCODED_CREDENTIAL
 from dagroute_lint.rules.syntax import SYNTAX_ERROR
+from dagroute_lint.rules.unmodelled import UNMODELLED_TASKS
 
 RULES: tuple[AnyRule, ...] = (
     SYNTAX_ERROR,
@@ -32,6 +34,7 @@ RULES: tuple[AnyRule, ...] = (
     UNKNOWN_EXECUTOR,
     UNMAPPABLE_ROUTING,
     UNRESOLVED_ROUTING,
+    UNMODELLED_TASKS,
     PROVIDER_MISSING_AT_PARSE,
     PROVIDER_MISSING_ON_WORKER,
     PACKAGE_MISSING_ON_WORKER,
@@ -45,6 +48,7 @@ RULES: tuple[AnyRule, ...] = (
     HARDCODED_CREDENTIAL,
     UNDECLARED_CONNECTION,
     EXECUTOR_CONFIG_IGNORED,
+    UNUSED_NOQA_RULE,
 )
 
 __all__ = ["RULES", "AnyRule", "Context", "DeploymentContext", "DeploymentRule", "Rule"]

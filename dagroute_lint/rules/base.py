@@ -101,6 +101,10 @@ class Rule(_Spec[Context]):
 
     needs_inventory: ClassVar[bool] = False
 
+    def runs_on(self, file: AnalysedFile, repository: Repository) -> bool:
+        del file, repository
+        return True
+
     def diagnostics(self, file: AnalysedFile, repository: Repository) -> Iterator[Diagnostic]:
         context = Context(file, repository, self.code, self.severity, repository.inventory)
         return self.check(context)
@@ -111,6 +115,9 @@ class DeploymentRule(_Spec[DeploymentContext]):
     """A rule about the deployment: it runs only with an inventory, on files that parsed."""
 
     needs_inventory: ClassVar[bool] = True
+
+    def runs_on(self, file: AnalysedFile, repository: Repository) -> bool:
+        return repository.inventory is not None and file.module.syntax_error is None
 
     def diagnostics(self, file: AnalysedFile, repository: Repository) -> Iterator[Diagnostic]:
         inventory = repository.inventory

@@ -70,14 +70,22 @@ def check_unknown_executor(context: DeploymentContext) -> Iterator[Diagnostic]:
 
 
 def check_unresolved_routing(context: Context) -> Iterator[Diagnostic]:
+    """One diagnostic per task and cause: fields unknown for the same reason are named together,
+    where the first of them is written."""
     for task in context.tasks:
         arguments = task.task.arguments.positions
+        causes: dict[str, list[str]] = {}
         for name, reason in task.unresolved:
-            if name not in ROUTING_FIELDS:
-                continue
+            if name in ROUTING_FIELDS:
+                causes.setdefault(reason, []).append(name)
+        for reason, fields in causes.items():
+            named = ", ".join(fields[:-1]) + " and " + fields[-1] if len(fields) > 1 else fields[0]
+            position = next(
+                (arguments[name] for name in fields if name in arguments), task.task.position
+            )
             yield context.report(
-                arguments.get(name, task.task.position),
-                f"{task.label} takes its {name} from a value that cannot be known without "
+                position,
+                f"{task.label} takes its {named} from a value that cannot be known without "
                 f"running the DAG file ({reason}); whether a worker serves it is unproven",
             )
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from dagroute_lint.catalog.providers import provider_for_decorator, provider_for_module
 from dagroute_lint.deployment.inventory import Worker
 from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.model import Module
 from dagroute_lint.resolve.parse_imports import reached_imports
 from dagroute_lint.resolve.tasks import ResolvedTask
 from dagroute_lint.rules.base import DeploymentContext, DeploymentRule
@@ -14,24 +15,31 @@ from dagroute_lint.rules.parse_boundary import Need, failing_at_parse, has_provi
 from dagroute_lint.rules.runtimes import CodeRuns, code_runs, outcome, workers_lacking
 
 
-def parse_needs(context: DeploymentContext) -> list[Need]:
+def parse_needs(
+    module: Module, airflow_major: int, lookup: Callable[[str], Module | None] | None = None
+) -> list[Need]:
     """Providers the file needs wherever it is loaded, a worker included: module-level imports,
-    through the repository's own modules too, and TaskFlow decorators."""
+    through the repository's own modules too when ``lookup`` finds them, and TaskFlow
+    decorators."""
     needs: dict[str, Need] = {}
-    for reached in reached_imports(context.module, context.repository.lookup):
-        distribution = provider_for_module(reached.target.module, context.airflow_major)
+    for reached in reached_imports(module, lookup or _no_module):
+        distribution = provider_for_module(reached.target.module, airflow_major)
         if distribution is not None and distribution not in needs:
             why = f"module-level import of '{reached.site.module}'{reached.chain}"
             needs[distribution] = Need(distribution, why, reached.site.position)
-    for task in context.module.tasks:
+    for task in module.tasks:
         if task.taskflow is None:
             continue
-        distribution = provider_for_decorator(task.taskflow, context.airflow_major)
+        distribution = provider_for_decorator(task.taskflow, airflow_major)
         if distribution is not None and distribution not in needs:
             needs[distribution] = Need(
                 distribution, f"the @task.{task.taskflow} decorator", task.position
             )
     return list(needs.values())
+
+
+def _no_module(name: str) -> Module | None:
+    return None
 
 
 def task_needs(task: ResolvedTask, file_needs: list[Need], airflow_major: int) -> list[Need]:
@@ -56,7 +64,7 @@ def check_provider_on_worker(context: DeploymentContext) -> Iterator[Diagnostic]
     inventory = context.inventory
     # A file that does not load sends no task to a worker: DRL201 has those already.
     at_parse = failing_at_parse(context, "provider")
-    file_needs = parse_needs(context)
+    file_needs = parse_needs(context.module, context.airflow_major, context.repository.lookup)
     for task, placement in context.placed:
         if not placement.workers:
             continue

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dagroute_lint.sources.airflowignore import AirflowIgnore
+from dagroute_lint.sources.gitignore import git_ignored
 
 # Folders no DAG repository wants linted.
 DEFAULT_EXCLUDES = (
@@ -57,11 +58,19 @@ def discover(
     exclude: Sequence[str],
     dag_folders: Sequence[Path] = (),
     ignore_syntax: str = "glob",
+    force_exclude: bool = False,
+    respect_gitignore: bool = False,
+    root: Path | None = None,
+    skip: Sequence[Path] = (),
 ) -> list[SourceFile]:
     """Files named directly and every ``*.py`` in folders, less excludes and ``.airflowignore``.
 
     ``.airflowignore`` files apply from the innermost of ``dag_folders`` holding a path, else from
-    the folder given (or, for a file, its own folder), as when Airflow is pointed there.
+    the folder given (or, for a file, its own folder), as when Airflow is pointed there. Files
+    git ignores are left out of folders with ``respect_gitignore``; files named on the command
+    line are linted even when excluded, unless ``force_exclude`` (as in ruff, for pre-commit);
+    their excludes are also matched below the project ``root``. Folders in ``skip`` (projects
+    of their own, linted under their own settings) are not entered.
     """
     found: dict[Path, SourceFile] = {}
     patterns = _matcher((*DEFAULT_EXCLUDES, *exclude))
@@ -77,12 +86,19 @@ def discover(
             ignore = ignore_for(_dag_folder(resolved, dag_folders) or resolved)
             if ignore.ignores(resolved):
                 continue
-            for file, real in _walk(path, patterns, ignore):
+            for file, real in _walk(path, patterns, ignore, frozenset(skip)):
                 found.setdefault(real, SourceFile(str(file), real))
         elif not ignore_for(_dag_folder(resolved, dag_folders) or resolved.parent).ignores(
             resolved
         ):
+            if force_exclude and walk_excludes(given, exclude, root):
+                continue
             found.setdefault(resolved, SourceFile(given, resolved, named=True))
+    if respect_gitignore:
+        ignored = git_ignored(
+            [source.path for source in found.values() if force_exclude or not source.named]
+        )
+        found = {path: source for path, source in found.items() if path not in ignored}
     return sorted(found.values(), key=lambda source: source.display)
 
 
@@ -92,7 +108,7 @@ def _dag_folder(path: Path, dag_folders: Sequence[Path]) -> Path | None:
 
 
 def _walk(
-    folder: Path, patterns: re.Pattern[str], ignore: AirflowIgnore
+    folder: Path, patterns: re.Pattern[str], ignore: AirflowIgnore, skip: frozenset[Path]
 ) -> Iterable[tuple[Path, Path]]:
     """Each file as found under ``folder``, with its real path (resolving only symbolic links)."""
     for directory, subdirectories, files in os.walk(folder):
@@ -100,7 +116,9 @@ def _walk(
         subdirectories[:] = sorted(
             d
             for d in subdirectories
-            if not _excluded(d, patterns) and not ignore.ignores_entry(here, here / d, True)
+            if not _excluded(d, patterns)
+            and here / d not in skip
+            and not ignore.ignores_entry(here, here / d, True)
         )
         for name in sorted(files):
             if name.endswith(".py") and not _excluded(name, patterns):
@@ -160,12 +178,28 @@ def cwd_relative(path: Path) -> Path:
     return path.relative_to(cwd) if path.is_absolute() and path.is_relative_to(cwd) else path
 
 
-def walk_excludes(path: str, exclude: Sequence[str]) -> bool:
+def force_excluded(
+    path: str, exclude: Sequence[str], respect_gitignore: bool, root: Path | None = None
+) -> bool:
+    """Whether ``--force-exclude`` drops a file named on its own (or read from stdin)."""
+    if walk_excludes(path, exclude, root):
+        return True
+    return respect_gitignore and absolute(Path(path)) in git_ignored([absolute(Path(path))])
+
+
+def walk_excludes(path: str, exclude: Sequence[str], root: Path | None = None) -> bool:
     """Whether linting a folder would pass over ``path``: for tools that hand files one by one.
 
     The same patterns as the folder walk, matched against each folder and the file name below
-    the working directory, and against the path as given.
+    the working directory, against the path as given, and against the path below the project
+    ``root`` (so an editor running elsewhere with an absolute path gets the same answer).
     """
     patterns = _matcher((*DEFAULT_EXCLUDES, *exclude))
     given = cwd_relative(Path(path))
-    return any(_excluded(part, patterns) for part in given.parts) or _excluded(path, patterns)
+    candidates = [path]
+    resolved = absolute(Path(path))
+    if root is not None and resolved.is_relative_to(root):
+        candidates.append(resolved.relative_to(root).as_posix())
+    return any(_excluded(part, patterns) for part in given.parts) or any(
+        _excluded(candidate, patterns) for candidate in candidates
+    )

@@ -57,26 +57,8 @@ ALLOWED_UNRESOLVED: dict[str, frozenset[UnresolvedKey]] = {
     ),
 }
 
-_SKIP_DAG_HELPER = (
-    "created inside create_test_pipeline(suffix, trigger_rule), a plain helper function called "
-    "twice with arguments: task ids and even the task set depend on evaluating the call"
-)
 # Tasks Airflow has that a static reader genuinely cannot enumerate. Reported in the counts.
-ALLOWED_MISSING: dict[str, dict[TaskKey, str]] = {
-    "airflow-core": {
-        ("example_skip_dag.py", "example_skip_dag", task_id): _SKIP_DAG_HELPER
-        for task_id in (
-            "all_success",
-            "always_true_1",
-            "always_true_2",
-            "final_1",
-            "final_2",
-            "one_success",
-            "skip_operator_1",
-            "skip_operator_2",
-        )
-    },
-}
+ALLOWED_MISSING: dict[str, dict[TaskKey, str]] = {}
 
 # Files allowed to fail to import under Airflow (their tasks then exist on neither side for
 # Airflow, so they are left out of the comparison). None today.

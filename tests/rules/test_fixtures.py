@@ -72,9 +72,16 @@ class Case:
                 return text if toml.loads(text) else None
         return None
 
+    @property
+    def select(self) -> tuple[str, ...]:
+        """The rule, and the codes its folder's ``select.txt`` adds: a rule about other rules'
+        diagnostics (DRL901, unused noqa) needs them to run beside it."""
+        extra = HERE / self.code / "select.txt"
+        return (self.code, *(extra.read_text(encoding="utf-8").split() if extra.is_file() else ()))
+
     def output(self) -> str:
         """What ``dagroute-lint --select CODE`` prints for the case, in the text format."""
-        return format_text(lint_files(self.files(), self.inventory(), select=(self.code,)))
+        return format_text(lint_files(self.files(), self.inventory(), select=self.select))
 
 
 def cases() -> Iterator[Case]:
@@ -153,7 +160,7 @@ def test_fixture_folders_hold_only_cases_of_registered_rules() -> None:
         path.relative_to(HERE).as_posix()
         for folder in sorted(HERE.glob("DRL*"))
         for path in sorted(folder.iterdir())
-        if path.name not in (*KINDS, "inventory.toml")
+        if path.name not in (*KINDS, "inventory.toml", "select.txt")
     ]
     strays += [
         path.relative_to(HERE).as_posix()
@@ -179,7 +186,8 @@ def test_snapshot_is_what_the_command_line_prints(
     if inventory is not None:
         (tmp_path / "dagroute.toml").write_text(inventory, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(main, ["dags", "--select", case.code, "--quiet", "--no-cache"])
+    select = ",".join(case.select)
+    result = CliRunner().invoke(main, ["dags", "--select", select, "--quiet", "--no-cache"])
     assert (result.exit_code, result.stdout) == (1, case.snapshot.read_text(encoding="utf-8"))
 
 

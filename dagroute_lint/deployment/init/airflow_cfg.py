@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from dagroute_lint.errors import ConfigError
+from dagroute_lint.errors import ConfigError, read_user_file
 
 EXECUTOR = ("core", "executor")
 DEFAULT_QUEUE = ("operators", "default_queue")
@@ -80,14 +80,7 @@ def read_airflow_config(path: Path | None, environ: Mapping[str, str]) -> Airflo
 
 
 def _parse(path: Path) -> configparser.ConfigParser:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: airflow.cfg not found") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not UTF-8 text") from None
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
+    text = read_user_file(path, missing="airflow.cfg not found")
     # Airflow's parser is a ConfigParser with its default ``%`` interpolation (hence the ``%%``
     # in the logging formats of the shipped airflow.cfg) and strict duplicate checks.
     parser = configparser.ConfigParser()

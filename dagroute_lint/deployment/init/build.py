@@ -31,6 +31,7 @@ from dagroute_lint.deployment.executors import (
     ExecutorEntry,
     parse_executor_list,
 )
+from dagroute_lint.deployment.init import DEFAULT_RUNTIME
 from dagroute_lint.deployment.init import toml_writer as tw
 from dagroute_lint.deployment.init.airflow_cfg import (
     DEFAULT_POOL_SLOTS,
@@ -61,7 +62,6 @@ from dagroute_lint.errors import ConfigError
 # the version in Airflow 3, ``apache-airflow`` in Airflow 2).
 AIRFLOW_CORE_DISTRIBUTIONS = ("apache-airflow-core", "apache-airflow")
 AIRFLOW_DISTRIBUTIONS = frozenset({*AIRFLOW_CORE_DISTRIBUTIONS, "apache-airflow-task-sdk"})
-DEFAULT_RUNTIME = "base"
 # Executors whose workers are ``airflow celery worker -q QUEUES`` (the 2.x hybrid runs them too).
 CELERY_KINDS = frozenset({"celery", "celery_kubernetes"})
 WORKER_SYNTAX = "NAME=QUEUE[,QUEUE...], e.g. general=default,imports"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from dagroute_lint.deployment.init.facts import DeploymentFacts, Fact, RuntimeFact
 from dagroute_lint.deployment.requirements import parse_requirement
-from dagroute_lint.errors import ConfigError
+from dagroute_lint.errors import ConfigError, read_user_file
 
 LABELS = ("code_version", "runtime_version", "artifact_contract", "credential_source")
 PROVIDERS = "required_providers"
@@ -22,14 +22,9 @@ KEYS = (*LABELS[:2], PROVIDERS, *LABELS[2:])
 
 def contract_facts(path: Path, runtime: str) -> DeploymentFacts:
     """The runtime the contract describes, named ``runtime``."""
+    text = read_user_file(path)
     try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such file") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not UTF-8 text") from None
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
+        record = json.loads(text)
     except json.JSONDecodeError as error:
         raise ConfigError(
             f"{path}:{error.lineno}:{error.colno}: invalid JSON: {error.msg}"

@@ -15,7 +15,7 @@ from pathlib import Path
 from dagroute_lint.catalog.providers import PROVIDER_PREFIX, canonical_name
 from dagroute_lint.deployment.init.facts import DeploymentFacts, Fact, RuntimeFact
 from dagroute_lint.deployment.requirements import parse_requirement
-from dagroute_lint.errors import ConfigError
+from dagroute_lint.errors import ConfigError, read_user_file
 
 AIRFLOW_CORE = ("apache-airflow-core", "apache-airflow")
 SKIPPED = frozenset({"apache-airflow-task-sdk"})
@@ -101,14 +101,7 @@ def _lines(path: Path, depth: int, seen: set[Path]) -> list[tuple[str, str]]:
     if resolved in seen or depth > MAX_INCLUDE_DEPTH:
         raise ConfigError(f"{path}: included again from itself (a -r / -c loop)")
     seen = {*seen, resolved}
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such file") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not UTF-8 text") from None
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
+    text = read_user_file(path)
     result: list[tuple[str, str]] = []
     pending = ""
     start = 0

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from dagroute_lint.errors import ConfigError
+from dagroute_lint.errors import ConfigError, read_user_file
 
 EXTRA_HINT = "install the deploy extra: pip install 'dagroute-lint[deploy]'"
 
@@ -19,14 +19,7 @@ def read_yaml(path: Path, option: str) -> Any:
         import yaml
     except ImportError:
         raise ConfigError(f"{option} reads YAML, which needs PyYAML: {EXTRA_HINT}") from None
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such file") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not UTF-8 text") from None
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
+    text = read_user_file(path)
     try:
         return yaml.safe_load(text)
     except yaml.MarkedYAMLError as error:

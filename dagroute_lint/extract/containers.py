@@ -1,0 +1,128 @@
+"""Dicts and lists built in a file: their contents as values, their changes, and giving up on them.
+
+A dict or list is one shared object (``DictObject``/``ListObject``) while the file is walked, and
+becomes a value expression only where something takes a copy of it: a DAG or operator built
+with it (Airflow deep-copies ``default_args``), a ``**`` spread, ``.copy()``, the module's
+constants at the end. What the walk cannot follow (a call that receives the dict, a change under
+an undecided condition) spoils the object, so every later reader gets the reason, never the stale
+contents.
+"""
+
+from __future__ import annotations
+
+from dagroute_lint.extract.bindings import (
+    DEFAULT,
+    REMOVE,
+    SET,
+    SPREAD,
+    Binding,
+    DagHandle,
+    DictObject,
+    GroupHandle,
+    Imported,
+    ListObject,
+    TaskHandles,
+)
+from dagroute_lint.model import (
+    Const,
+    DictExpr,
+    Expr,
+    Operation,
+    Ref,
+    SeqExpr,
+    Subscript,
+    Unknown,
+)
+
+EXPR_TYPES = (Const, Unknown, Ref, SeqExpr, DictExpr, Subscript, Operation)
+CONTAINERS = (DictObject, ListObject)
+
+
+def snapshot(value: Binding, visiting: frozenset[int] = frozenset()) -> Expr:
+    """The value ``value`` holds now, as an expression that later changes do not reach."""
+    if isinstance(value, EXPR_TYPES):
+        return value
+    if isinstance(value, Imported):
+        return Ref(value.qualname)
+    if isinstance(value, CONTAINERS):
+        if value.spoiled is not None:
+            return value.spoiled
+        if id(value) in visiting:
+            return Unknown("a container that contains itself")
+        inner = visiting | {id(value)}
+        if isinstance(value, ListObject):
+            return SeqExpr(tuple(snapshot(item, inner) for item in value.items))
+        return _dict_snapshot(value, inner)
+    if isinstance(value, (TaskHandles, DagHandle, GroupHandle)):
+        return Unknown("an Airflow object, not a constant")
+    return Unknown("not a constant")
+
+
+def _dict_snapshot(value: DictObject, visiting: frozenset[int]) -> Expr:
+    parts: list[tuple[Expr | None, Expr]] = []
+    for kind, key, item in value.parts:
+        key_expr = snapshot(key, visiting) if key is not None else None
+        item_expr = snapshot(item, visiting)
+        if kind == SET:
+            parts.append((key_expr, item_expr))
+        elif kind == SPREAD:
+            parts.append((None, item_expr))
+        elif kind == REMOVE:
+            assert key_expr is not None
+            parts = [(None, Operation("without", (DictExpr(tuple(parts)), key_expr)))]
+        elif kind == DEFAULT:
+            # ``setdefault(k, v)``: ``v`` unless the dict already holds ``k``.
+            parts = [(key_expr, item_expr), (None, DictExpr(tuple(parts)))]
+    return DictExpr(tuple(parts))
+
+
+def dict_of(expr: Expr, level: int) -> DictObject:
+    """A new dict holding a copy of ``expr`` (``dict(x)``, ``x.copy()``, a DAG's own copy)."""
+    return DictObject([(SPREAD, None, expr)], level)
+
+
+def spoil(value: Binding, reason: str) -> None:
+    """Give up on ``value`` and on every container reachable from it."""
+    pending: list[Binding] = [value]
+    seen: set[int] = set()
+    while pending:
+        current = pending.pop()
+        if not isinstance(current, CONTAINERS) or id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, DictObject):
+            for _, key, item in current.parts:
+                pending.append(item)
+                if key is not None:
+                    pending.append(key)
+        else:
+            pending.extend(current.items)
+        if current.spoiled is None:
+            current.spoiled = Unknown(reason)
+            current.version += 1
+
+
+def list_index(key: Binding, length: int) -> int | None:
+    """A literal integer key that indexes a sequence of ``length`` items, else ``None``."""
+    if not isinstance(key, Const) or not isinstance(key.value, int) or isinstance(key.value, bool):
+        return None
+    return key.value if -length <= key.value < length else None
+
+
+def live_item(container: Binding, key: Binding) -> Binding | None:
+    """The object stored under a literal ``key``, when the dict's parts decide it for certain, so
+    that ``CONF["args"]["queue"] = ...`` changes the very dict ``CONF["args"]`` holds."""
+    if isinstance(container, ListObject) and container.spoiled is None:
+        index = list_index(key, len(container.items))
+        return container.items[index] if index is not None else None
+    if not isinstance(container, DictObject) or container.spoiled is not None:
+        return None
+    if not isinstance(key, Const):
+        return None
+    for kind, part_key, item in reversed(container.parts):
+        if kind == SET and isinstance(part_key, Const):
+            if part_key.value == key.value:
+                return item
+            continue
+        return None  # a spread, removal or default may decide the key: not certain
+    return None

@@ -1,0 +1,498 @@
+"""Calls: arguments, builtins, imported callables, methods of the objects the walk models."""
+
+from __future__ import annotations
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from dagroute_lint.catalog import airflow_names as names
+from dagroute_lint.extract.bindings import (
+    DEFAULT,
+    REMOVE,
+    SET,
+    SPREAD,
+    AssetDecorator,
+    Binding,
+    BoundMethod,
+    CallArguments,
+    DagFactory,
+    DagHandle,
+    DictObject,
+    Function,
+    GroupFactory,
+    GroupHandle,
+    Imported,
+    ListObject,
+    LocalClass,
+    OperatorPartial,
+    Partial,
+    TaskDecorator,
+    TaskFlow,
+    TaskHandles,
+)
+from dagroute_lint.extract.containers import (
+    CONTAINERS,
+    dict_of,
+    snapshot,
+    spoil,
+)
+from dagroute_lint.extract.evaluator.helpers import (
+    COPIES,
+    DICT_CHANGES,
+    FOLLOWED_FOREIGN,
+    PATH_FUNCTIONS,
+    PURE_BUILTINS,
+    PURE_CALLS,
+    ROUTING_ATTRIBUTES,
+    STDLIB_ROOTS,
+    TASK_METHODS_RETURNING_TASK,
+    VALUE_LIBRARIES,
+    call_reason,
+    dict_entries,
+    looks_like_class,
+    task_decorator_kind,
+)
+from dagroute_lint.extract.evaluator.state import (
+    MAX_LOOP_ITERATIONS,
+    WalkerState,
+)
+from dagroute_lint.model import (
+    Const,
+    DictExpr,
+    Expr,
+    Operation,
+    Ref,
+    SeqExpr,
+    Subscript,
+    Unknown,
+)
+
+
+class Calls(WalkerState):
+    def call_arguments(self, node: cst.Call) -> tuple[list[Binding], CallArguments, Unknown | None]:
+        """Evaluate arguments in Python's order; return positionals, keywords, and a star-arg."""
+        positional: list[Binding] = []
+        named: dict[str, Expr] = {}
+        bound: dict[str, Binding] = {}
+        nodes: dict[str, cst.CSTNode] = {}
+        spreads: list[Expr] = []
+        spread_bindings: list[Binding] = []
+        star: Unknown | None = None
+        for arg in node.args:
+            value = self.value_of(arg.value)
+            if arg.keyword is not None:
+                key = arg.keyword.value
+                named[key] = snapshot(value)
+                bound[key] = value
+                nodes[key] = arg
+            elif arg.star == "**":
+                spreads.append(snapshot(value))
+                spread_bindings.append(value)
+            elif arg.star == "*":
+                star = Unknown("positional arguments unpacked with *")
+            else:
+                positional.append(value)
+        arguments = CallArguments(named, tuple(spreads), bound, nodes, tuple(spread_bindings))
+        return positional, arguments, star
+
+    def call_value(self, node: cst.Call) -> Binding:
+        callee = self.value_of(node.func)
+        positional, arguments, star = self.call_arguments(node)
+        if isinstance(node.func, cst.Name) and self.scope.lookup(node.func.value) is None:
+            builtin = self.call_builtin(node.func.value, positional, arguments, star)
+            if builtin is not None:
+                return builtin
+        return self.apply(node, callee, positional, arguments)
+
+    def apply(
+        self, node: cst.Call, callee: Binding, positional: list[Binding], arguments: CallArguments
+    ) -> Binding:
+        """Call ``callee`` with evaluated arguments; ``node`` is the call as written."""
+        if isinstance(callee, Partial):  # functools.partial(Operator, queue=...)(task_id=...)
+            merged = callee.arguments.merged(arguments)
+            return self.apply(node, callee.callee, [*callee.positional, *positional], merged)
+        if isinstance(callee, BoundMethod):
+            return self.call_method(node, callee, positional, arguments)
+        if isinstance(callee, Imported):
+            adopted = self.imported_dict_change(node)
+            if adopted is not None:
+                method = node.func.attr.value  # type: ignore[attr-defined]
+                return self.call_dict_method(node, adopted, method, positional, arguments)
+            return self.call_imported(node, callee.qualname, positional, arguments)
+        if isinstance(callee, TaskDecorator):
+            function = self.as_function(positional[0]) if positional else None
+            if function is not None:
+                return TaskFlow(function, callee.kind, callee.arguments.merged(arguments))
+            return TaskDecorator(callee.kind, callee.arguments.merged(arguments))
+        if isinstance(callee, TaskFlow):
+            return self.create_taskflow_task(node, callee, mapped=False)
+        if isinstance(callee, (DagFactory, GroupFactory)):
+            return self.call_factory(node, callee, positional, arguments)
+        if isinstance(callee, LocalClass) and callee.dag:
+            if any(isinstance(bound, Function) for bound in callee.attributes.values()):
+                self.not_followed(
+                    node,
+                    f"{callee.qualname} is a DAG subclass whose methods are not run; tasks its "
+                    "__init__ builds are not seen",
+                )
+            return self.create_dag(node, positional, arguments)
+        if isinstance(callee, LocalClass):
+            if not callee.operator:
+                return Unknown(f"an instance of {callee.qualname}, not an operator")
+            return self.maybe_operator(node, callee.qualname, arguments)
+        if isinstance(callee, Function):
+            return self.call_function(node, callee, positional, arguments)
+        if "task_id" in arguments.named:
+            written = get_full_name_for_node(node.func)
+            return self.maybe_operator(node, written, arguments)
+        written = get_full_name_for_node(node.func) or "a call"
+        builtin = isinstance(node.func, cst.Name) and self.scope.lookup(node.func.value) is None
+        if not (isinstance(node.func, cst.Name) and node.func.value in PURE_BUILTINS):
+            self.escape(positional, arguments, f"it is passed to {written}()")
+        if isinstance(callee, Unknown) and not builtin:
+            self.unfollowed_call(node, positional, arguments, f"calls {callee.reason}")
+        if isinstance(callee, Unknown):
+            return callee
+        return Unknown("result of a call")
+
+    def imported_dict_change(self, node: cst.Call) -> DictObject | None:
+        """``BASE.update(...)`` on a dict imported from another module: this file's object."""
+        func = node.func
+        if not isinstance(func, cst.Attribute) or func.attr.value not in DICT_CHANGES:
+            return None
+        if get_full_name_for_node(func.value) is None:
+            return None
+        receiver = self.value_of(func.value)
+        if not isinstance(receiver, Imported) or receiver.qualname.split(".")[0] in STDLIB_ROOTS:
+            return None
+        return self.adopt(receiver)
+
+    def call_builtin(
+        self,
+        name: str,
+        positional: list[Binding],
+        arguments: CallArguments,
+        star: Unknown | None,
+    ) -> Binding | None:
+        """``dict(BASE, queue=...)`` and ``range(n)``: the builtins routing code is built with."""
+        if star is not None:
+            return None
+        if name == "setattr" and len(positional) == 3 and not arguments.named:
+            owner, attr, value = positional
+            if isinstance(attr, Const) and isinstance(attr.value, str):
+                self.store_attribute(owner, attr.value, value, f"setattr(..., '{attr.value}', ...)")
+            else:
+                for field_name in ROUTING_ATTRIBUTES:
+                    self.store_attribute(
+                        owner, field_name, Unknown("setattr() of a name not known"), "setattr()"
+                    )
+            return Const(None)
+        if name == "dict" and len(positional) <= 1:
+            parts: list[tuple[str, Binding | None, Binding]] = [
+                (SPREAD, None, snapshot(value)) for value in positional
+            ]
+            parts += [(SPREAD, None, spread) for spread in arguments.spreads]
+            parts += [(SET, Const(key), value) for key, value in arguments.bindings.items()]
+            return DictObject(parts, self.uncertain)
+        if name == "range" and 1 <= len(positional) <= 3 and not arguments.named:
+            bounds = [value.value for value in positional if isinstance(value, Const)]
+            if len(bounds) == len(positional) and all(
+                isinstance(bound, int) and not isinstance(bound, bool) for bound in bounds
+            ):
+                numbers = range(*bounds)  # type: ignore[arg-type]
+                if len(numbers) <= MAX_LOOP_ITERATIONS:
+                    return SeqExpr(tuple(Const(number) for number in numbers))
+            return Unknown("a range() that is not small and literal")
+        return None
+
+    def call_factory(
+        self,
+        node: cst.Call,
+        factory: DagFactory | GroupFactory,
+        positional: list[Binding],
+        arguments: CallArguments,
+    ) -> Binding:
+        """Apply ``dag(...)``/``task_group(...)`` to a function, or call the decorated function."""
+        if factory.function is None:
+            if positional and isinstance(positional[0], Function):
+                return type(factory)(positional[0], factory.arguments)
+            return Unknown("a decorator applied to something that is not a function")
+        if isinstance(factory, DagFactory):
+            return self.create_dag_from_factory(node, factory)
+        return self.create_group_from_factory(node, factory)
+
+    def call_imported(
+        self,
+        node: cst.Call,
+        qualname: str,
+        positional: list[Binding],
+        arguments: CallArguments,
+    ) -> Binding:
+        if qualname in names.DAG_CLASSES:
+            return self.create_dag(node, positional, arguments)
+        if qualname in names.TASK_GROUP_CLASSES:
+            return self.create_group_from_call(node, positional, arguments)
+        function = self.as_function(positional[0]) if positional else None
+        if qualname in names.DAG_DECORATORS:
+            return DagFactory(function, arguments)
+        if qualname in names.TASK_GROUP_DECORATORS:
+            return GroupFactory(function, arguments)
+        kind = task_decorator_kind(qualname)
+        if kind is not None:
+            if function is not None:
+                return TaskFlow(function, kind, arguments)
+            return TaskDecorator(kind, arguments)
+        if qualname in names.ASSET_DECORATORS and not positional:
+            return AssetDecorator(arguments)
+        if qualname == names.TIMEDELTA and not arguments.spreads:
+            # Sensor timeouts are durations; symbols.py folds only literal numbers.
+            return Operation(
+                "timedelta",
+                (
+                    SeqExpr(tuple(snapshot(value) for value in positional)),
+                    DictExpr(tuple((Const(key), value) for key, value in arguments.named.items())),
+                ),
+            )
+        if qualname in names.PATH_CONSTRUCTORS and len(positional) == 1:
+            return Operation("path", (snapshot(positional[0]),))
+        if qualname in PATH_FUNCTIONS and len(positional) == 1 and not arguments.named:
+            return Operation(PATH_FUNCTIONS[qualname], (snapshot(positional[0]),))
+        if qualname.endswith(".format"):
+            return self.format_call(Ref(qualname[: -len(".format")]), positional, arguments)
+        if qualname in names.DYNAMIC_CALLS:
+            return Unknown(names.DYNAMIC_CALLS[qualname])
+        if qualname == names.PARTIAL and positional:
+            return Partial(positional[0], tuple(positional[1:]), arguments)
+        if qualname.split(".", maxsplit=1)[0] not in VALUE_LIBRARIES:
+            if qualname not in self.call_refs:
+                self.call_refs.append(qualname)  # followed when the runner gives its module
+            foreign = self.foreign_binding(qualname)
+        else:
+            foreign = None
+        if foreign is not None:
+            site, self.foreign_site = self.foreign_site, self.foreign_site or node
+            try:
+                return self.apply(node, foreign, positional, arguments)
+            finally:
+                self.foreign_site = site
+        operator, _, method = qualname.rpartition(".")
+        if method == "partial" and looks_like_class(operator):
+            return OperatorPartial(operator, arguments, node)
+        if "task_id" in arguments.named:
+            return self.maybe_operator(node, qualname, arguments)
+        if qualname in COPIES and len(positional) == 1 and not arguments.named:
+            copied = snapshot(positional[0])
+            if isinstance(copied, SeqExpr):
+                return ListObject(list(copied.items), self.uncertain)
+            return dict_of(copied, self.uncertain)
+        if qualname not in PURE_CALLS:
+            self.escape(positional, arguments, f"it is passed to {qualname}()")
+        self.unfollowed_call(
+            node, positional, arguments, f"({qualname}) is not followed into its module", qualname
+        )
+        return Unknown(call_reason(qualname, positional))
+
+    def foreign_binding(self, qualname: str) -> Binding | None:
+        """What ``qualname`` is bound to in another repository module whose source the walk
+        was given: a function, a ``@task``, a factory, a class."""
+        parts = qualname.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            module = ".".join(parts[:cut])
+            if module not in self.sources:
+                continue
+            scope = self.foreign_module(module)
+            found = scope.names.get(parts[cut]) if scope is not None else None
+            rest = parts[cut + 1 :]
+            for position, attr in enumerate(rest):
+                if isinstance(found, LocalClass):
+                    found = found.attributes.get(attr)
+                elif (
+                    isinstance(found, (TaskFlow, DagFactory, GroupFactory))
+                    and position == len(rest) - 1
+                ):  # ``extract.override(...)`` of another module's @task
+                    found = BoundMethod(found, attr)
+                else:
+                    found = None
+            if isinstance(found, FOLLOWED_FOREIGN):
+                return found
+            return None
+        return None
+
+    def call_method(
+        self,
+        node: cst.Call,
+        method: BoundMethod,
+        positional: list[Binding],
+        arguments: CallArguments,
+    ) -> Binding:
+        target, name = method.target, method.name
+        if isinstance(target, TaskFlow):
+            if name == "override":
+                return TaskFlow(
+                    target.function,
+                    target.kind,
+                    target.arguments.merged(arguments),
+                    target.partial_keys,
+                    target.is_partial,
+                )
+            if name == "partial":
+                return TaskFlow(
+                    target.function,
+                    target.kind,
+                    target.arguments,
+                    target.partial_keys + tuple(arguments.named),
+                    True,
+                )
+            if name in names.MAPPED_OPERATOR_METHODS:
+                keys = tuple(arguments.named) if name == "expand" else ()
+                return self.create_taskflow_task(node, target, mapped=True, expand_keys=keys)
+        if isinstance(target, LocalClass) and name == "partial":
+            return OperatorPartial(target.qualname, arguments, node)
+        if isinstance(target, OperatorPartial) and name in names.MAPPED_OPERATOR_METHODS:
+            keys = tuple(arguments.named) if name == "expand" else ()
+            return self.create_operator_task(
+                node, target.operator, target.arguments, mapped=True, expand_keys=keys
+            )
+        if isinstance(target, DagHandle) and name in ("add_task", "add_tasks"):
+            for value in positional:
+                if isinstance(value, TaskHandles):
+                    self.attach(value, target.index)
+            return Const(None)
+        if isinstance(target, (DagFactory, GroupFactory)) and name == "override":
+            merged = target.arguments.merged(arguments)
+            if isinstance(target, DagFactory):
+                return DagFactory(target.function, merged)
+            return GroupFactory(target.function, merged)
+        if (
+            isinstance(target, GroupFactory)
+            and target.function is not None
+            and name in names.MAPPED_OPERATOR_METHODS
+        ):
+            return self.create_group_from_factory(node, target)
+        if isinstance(target, (Const, Operation, Ref, Subscript)) and name == "format":
+            return self.format_call(target, positional, arguments)
+        if (
+            isinstance(target, (Const, Operation, Ref, Subscript))
+            and name == "replace"
+            and len(positional) == 2
+        ):
+            old, new = (snapshot(value) for value in positional)
+            return Operation("replace", (target, old, new))
+        if isinstance(target, (DictExpr, Ref)) and name == "copy" and not positional:
+            return dict_of(target, self.uncertain)
+        if isinstance(target, DictObject):
+            return self.call_dict_method(node, target, name, positional, arguments)
+        if isinstance(target, ListObject):
+            return self.call_list_method(node, target, name, positional, arguments)
+        if isinstance(target, TaskHandles) and name in TASK_METHODS_RETURNING_TASK:
+            return target
+        described = get_full_name_for_node(node.func) or name
+        if isinstance(target, TaskHandles):
+            return Unknown(f"result of calling {described}()")
+        self.escape(positional, arguments, f"it is passed to {described}()")
+        if any(isinstance(value, (DagHandle, GroupHandle)) for value in positional):
+            self.unfollowed_call(node, positional, arguments, "is a method not followed")
+        return Unknown(f"result of calling {described}()")
+
+    def call_dict_method(
+        self,
+        node: cst.Call,
+        target: DictObject,
+        name: str,
+        positional: list[Binding],
+        arguments: CallArguments,
+    ) -> Binding:
+        """The dict methods routing code is written with; any other spoils the dict."""
+        written = get_full_name_for_node(node.func) or name
+        if name == "copy" and not positional:
+            return dict_of(snapshot(target), self.uncertain)
+        if name == "get" and 1 <= len(positional) <= 2:
+            default = snapshot(positional[1]) if len(positional) == 2 else Const(None)
+            return Operation("get", (snapshot(target), snapshot(positional[0]), default))
+        if name in ("keys", "values", "items") and not positional:
+            entries = dict_entries(target)
+            if entries is None:
+                return Unknown(f"{written}() of a dict whose keys are not all literal")
+            picked: list[Binding] = [
+                key
+                if name == "keys"
+                else item
+                if name == "values"
+                else ListObject([key, item], self.uncertain)
+                for key, item in entries
+            ]
+            return ListObject(picked, self.uncertain)
+        if name == "update" and len(positional) <= 1:
+            added: list[tuple[str, Binding | None, Binding]] = [
+                (SPREAD, None, snapshot(value)) for value in positional
+            ]
+            added += [(SPREAD, None, spread) for spread in arguments.spreads]
+            added += [(SET, Const(key), value) for key, value in arguments.bindings.items()]
+            self.change(target, lambda: target.parts.extend(added))
+            return Const(None)
+        if name == "setdefault" and len(positional) in (1, 2) and not arguments.named:
+            key = positional[0]
+            fallback: Binding = positional[1] if len(positional) == 2 else Const(None)
+            self.change(target, lambda: target.parts.append((DEFAULT, key, fallback)))
+            return Subscript(snapshot(target), snapshot(key))
+        if name == "pop" and len(positional) in (1, 2) and not arguments.named:
+            key = positional[0]
+            before = snapshot(target)
+            self.change(target, lambda: target.parts.append((REMOVE, key, Const(None))))
+            if len(positional) == 2:
+                return Operation("get", (before, snapshot(key), snapshot(positional[1])))
+            return Subscript(before, snapshot(key))
+        if name == "clear" and not positional:
+            self.change(target, target.parts.clear)
+            return Const(None)
+        spoil(target, f"changed by {written}()")
+        self.escape(positional, arguments, f"it is passed to {written}()")
+        return Unknown(f"result of calling {written}()")
+
+    def call_list_method(
+        self,
+        node: cst.Call,
+        target: ListObject,
+        name: str,
+        positional: list[Binding],
+        arguments: CallArguments,
+    ) -> Binding:
+        written = get_full_name_for_node(node.func) or name
+        if name == "append" and len(positional) == 1:
+            item = positional[0]
+            self.change(target, lambda: target.items.append(item))
+            return Const(None)
+        if name == "extend" and len(positional) == 1:
+            self.extend(target, positional[0])
+            return Const(None)
+        if name == "copy" and not positional:
+            return ListObject(list(target.items), self.uncertain)
+        if name in ("index", "count"):
+            return Unknown(f"result of calling {written}()")
+        spoil(target, f"changed by {written}()")
+        self.escape(positional, arguments, f"it is passed to {written}()")
+        return Unknown(f"result of calling {written}()")
+
+    def escape(self, positional: list[Binding], arguments: CallArguments, why: str) -> None:
+        """Containers handed to a call the walk does not follow may be changed by it."""
+        for value in [*positional, *arguments.bindings.values(), *arguments.spread_bindings]:
+            if isinstance(value, CONTAINERS):
+                spoil(value, f"a dict or list that may have been changed: {why}")
+
+    def format_call(
+        self, template: Expr, positional: list[Binding], arguments: CallArguments
+    ) -> Binding:
+        args = SeqExpr(tuple(snapshot(value) for value in positional))
+        kwargs = DictExpr(
+            tuple((Const(key), value) for key, value in arguments.named.items())
+            + tuple((None, spread) for spread in arguments.spreads)
+        )
+        return Operation("format", (template, args, kwargs))
+
+    def as_function(self, value: Binding) -> Function | None:
+        """A function given to ``task(fn)``: defined here, or imported from elsewhere."""
+        if isinstance(value, Function):
+            return value
+        if isinstance(value, Imported):
+            return Function(None, value.qualname)
+        return None

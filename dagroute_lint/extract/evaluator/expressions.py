@@ -1,0 +1,357 @@
+"""Expressions: names, literals, containers, operators, comprehensions, f-strings."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import libcst as cst
+
+from dagroute_lint.catalog import airflow_names as names
+from dagroute_lint.extract.bindings import (
+    SET,
+    SPREAD,
+    Binding,
+    BoundMethod,
+    CallArguments,
+    DagHandle,
+    DictObject,
+    EnumMember,
+    Imported,
+    ListObject,
+    LocalClass,
+    TaskDecorator,
+    TaskHandles,
+)
+from dagroute_lint.extract.containers import (
+    EXPR_TYPES,
+    list_index,
+    live_item,
+    snapshot,
+)
+from dagroute_lint.extract.evaluator.calls import Calls
+from dagroute_lint.extract.evaluator.helpers import (
+    depth,
+)
+from dagroute_lint.extract.evaluator.state import (
+    ARITHMETIC,
+    MAX_EXPRESSION_DEPTH,
+    Scope,
+    WalkerState,
+)
+from dagroute_lint.extract.folding import compare, truth, undecided
+from dagroute_lint.model import (
+    Const,
+    Expr,
+    Operation,
+    Ref,
+    SeqExpr,
+    Subscript,
+    Unknown,
+)
+
+
+class Expressions(WalkerState):
+    def value_of(self, node: cst.BaseExpression) -> Binding:
+        """Evaluate an expression to a binding, creating DAGs and tasks as its calls would."""
+        handler = EXPRESSIONS.get(type(node))
+        if handler is None:
+            return Unknown(f"a {type(node).__name__} expression")
+        value: Binding = handler(self, node)
+        return value
+
+    def name_node_value(self, node: cst.Name) -> Binding:
+        return self.name_value(node.value)
+
+    def string_value(self, node: cst.SimpleString | cst.ConcatenatedString) -> Binding:
+        value = node.evaluated_value
+        return Const(value) if isinstance(value, str) else Unknown("a bytes literal")
+
+    def integer_value(self, node: cst.Integer) -> Binding:
+        return Const(int(node.value.replace("_", ""), 0))
+
+    def float_value(self, node: cst.Float) -> Binding:
+        return Const(float(node.value.replace("_", "")))
+
+    def unary_value(self, node: cst.UnaryOperation) -> Binding:
+        operand = self.value_of(node.expression)
+        if (
+            isinstance(node.operator, cst.Minus)
+            and isinstance(operand, Const)
+            and isinstance(operand.value, (int, float))
+            and not isinstance(operand.value, bool)
+        ):
+            return Const(-operand.value)
+        if isinstance(node.operator, cst.Not):
+            decided = truth(operand)
+            return Const(not decided) if decided is not None else undecided("'not'")
+        return Unknown("an operator expression")
+
+    def if_expression_value(self, node: cst.IfExp) -> Binding:
+        decided = truth(self.value_of(node.test))
+        if decided is not None:
+            return self.value_of(node.body if decided else node.orelse)
+        self.value_of(node.body)
+        self.value_of(node.orelse)
+        return Unknown("a conditional expression")
+
+    def boolean_value(self, node: cst.BooleanOperation) -> Binding:
+        left = self.value_of(node.left)
+        decided = truth(left)
+        if decided is None:
+            self.value_of(node.right)
+            return undecided("a boolean operation")
+        takes_left = decided if isinstance(node.operator, cst.Or) else not decided
+        return left if takes_left else self.value_of(node.right)
+
+    def lambda_value(self, node: cst.Lambda) -> Binding:
+        return Unknown("a lambda")
+
+    def set_value(self, node: cst.Set) -> Binding:
+        for element in node.elements:
+            self.value_of(element.value)
+        return Unknown("a set")
+
+    def comparison_value(self, node: cst.Comparison) -> Binding:
+        left = self.value_of(node.left)
+        result: bool | None = True
+        for target in node.comparisons:
+            right = self.value_of(target.comparator)
+            decided = compare(target.operator, left, right)
+            if decided is False:
+                return Const(False)
+            if decided is None:
+                result = None
+            left = right
+        return Const(True) if result else undecided("a comparison")
+
+    def name_value(self, name: str) -> Binding:
+        if name == "None":
+            return Const(None)
+        if name == "True":
+            return Const(True)
+        if name == "__file__" and self.scope.lookup(name) is None:
+            return Const(self.path)
+        if name == "False":
+            return Const(False)
+        bound = self.scope.lookup(name)
+        if bound is None:
+            return Unknown(f"name '{name}' is not bound to a constant")
+        if isinstance(bound, Imported) and self.sources:
+            return self.foreign_constant(bound.qualname) or bound
+        return bound
+
+    def foreign_constant(self, qualname: str) -> Binding | None:
+        """A constant of another repository module whose source the walk has (``QUEUES.X``,
+        ``DEFAULT_POOL``), so that conditions on it are decided here as they are there."""
+        parts = qualname.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            module = ".".join(parts[:cut])
+            if module not in self.sources:
+                continue
+            scope = self.foreign_module(module)
+            found = scope.names.get(parts[cut]) if scope is not None else None
+            for attr in parts[cut + 1 :]:
+                if isinstance(found, LocalClass) and found.enum and attr in found.attributes:
+                    found = EnumMember(attr, found.attributes[attr])  # a member, not its value
+                elif isinstance(found, LocalClass):
+                    found = found.attributes.get(attr)
+                elif isinstance(found, EnumMember) and attr in ("value", "name"):
+                    found = found.value if attr == "value" else Const(found.name)
+                else:
+                    found = None
+            if isinstance(found, Const):
+                return found
+            return None
+        return None
+
+    def attribute_value(self, node: cst.Attribute) -> Binding:
+        base = self.value_of(node.value)
+        attr = node.attr.value
+        if isinstance(base, Imported):
+            qualname = f"{base.qualname}.{attr}"
+            if qualname in names.AIRFLOW_CONSTANTS:
+                return Const(names.AIRFLOW_CONSTANTS[qualname])
+            if self.sources:
+                found = self.foreign_constant(qualname)
+                if found is not None:
+                    return found
+            return Imported(names.canonical(qualname))
+        if isinstance(base, Ref):
+            return Ref(f"{base.qualname}.{attr}")
+        if isinstance(base, TaskDecorator) and not base.arguments.named:
+            return TaskDecorator(attr, base.arguments)
+        if isinstance(base, Unknown):
+            return base
+        if isinstance(base, Operation) and base.op == "path" and attr in ("stem", "name"):
+            return Operation(f"path_{attr}", base.operands)
+        if isinstance(base, LocalClass) and attr in base.attributes:
+            found = base.attributes[attr]
+            if base.enum and isinstance(found, EXPR_TYPES):
+                return EnumMember(attr, found)
+            return found
+        if isinstance(base, EnumMember) and attr in ("value", "name"):
+            return base.value if attr == "value" else Const(base.name)
+        if isinstance(base, DagHandle) and attr == "task":  # ``@dag.task`` on a DAG object
+            return TaskDecorator("python", CallArguments(bindings={"dag": base}))
+        if isinstance(base, DagHandle) and attr == "default_args":
+            return self.dag_defaults(base.index)
+        if isinstance(base, DagHandle) and attr == "tasks":
+            return TaskHandles(
+                tuple(index for index, task in enumerate(self.tasks) if task.dag == base.index)
+            )
+        return BoundMethod(base, attr)
+
+    def dag_defaults(self, index: int) -> DictObject:
+        """The DAG's own ``default_args`` (Airflow deep-copies the dict it is given)."""
+        dag = self.dags[index]
+        if dag.defaults is None:
+            parts: list[tuple[str, Binding | None, Binding]] = []
+            if dag.default_args is not None:
+                parts.append((SPREAD, None, dag.default_args))
+            dag.defaults = DictObject(parts, 0)
+        return dag.defaults
+
+    def subscript_value(self, node: cst.Subscript) -> Binding:
+        base = self.value_of(node.value)
+        if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+            return Unknown("a slice")
+        key = self.value_of(node.slice[0].slice.value)
+        if isinstance(base, Imported) and base.qualname in names.DYNAMIC_MAPPINGS:
+            return Unknown(names.DYNAMIC_MAPPINGS[base.qualname])
+        if isinstance(base, TaskHandles):
+            index = list_index(key, len(base.indexes))
+            if index is not None:
+                return TaskHandles((base.indexes[index],))
+            return Unknown("a task picked from a list by a key that is not a literal")
+        live = live_item(base, key)
+        if live is not None:
+            return live
+        return Subscript(snapshot(base), snapshot(key))
+
+    def dict_value(self, node: cst.Dict) -> Binding:
+        parts: list[tuple[str, Binding | None, Binding]] = []
+        for element in node.elements:
+            if isinstance(element, cst.DictElement):
+                key = self.value_of(element.key)
+                parts.append((SET, key, self.value_of(element.value)))
+            else:  # ``**x`` copies x's items now
+                parts.append((SPREAD, None, snapshot(self.value_of(element.value))))
+        return DictObject(parts, self.uncertain)
+
+    def sequence_value(self, node: cst.List | cst.Tuple) -> Binding:
+        items: list[Binding] = []
+        for element in node.elements:
+            if isinstance(element, cst.StarredElement):
+                self.value_of(element.value)
+                return Unknown("a sequence with a starred element")
+            items.append(self.value_of(element.value))
+        indexes = [binding.indexes for binding in items if isinstance(binding, TaskHandles)]
+        if indexes and len(indexes) == len(items):
+            return TaskHandles(tuple(index for group in indexes for index in group))
+        return ListObject(items, self.uncertain)
+
+    def binary_value(self, node: cst.BinaryOperation) -> Binding:
+        left = self.value_of(node.left)
+        right = self.value_of(node.right)
+        operator = node.operator
+        if isinstance(operator, (cst.RightShift, cst.LeftShift)):
+            return self.relate(left, right)
+        combined = self.combine(type(operator), left, right)
+        return combined if combined is not None else Unknown("an arithmetic expression")
+
+    def combine(self, operator: type[cst.CSTNode], left: Binding, right: Binding) -> Binding | None:
+        """``left <operator> right`` as a value, shared by ``a + b`` and ``a += b``.
+
+        A value built by repeating an operation in a loop (``total = total + 1``) stops being
+        a tree once it is deeper than folding goes: unknown, with why."""
+        if operator in ARITHMETIC:
+            for operand in (left, right):
+                if isinstance(operand, Unknown):
+                    return operand
+        if depth(left) > MAX_EXPRESSION_DEPTH:
+            return Unknown("expression nested too deeply")
+        if operator in ARITHMETIC:
+            return Operation(ARITHMETIC[operator], (snapshot(left), snapshot(right)))
+        if operator is cst.BitOr:  # dict union: a new dict
+            return DictObject(
+                [(SPREAD, None, snapshot(left)), (SPREAD, None, snapshot(right))], self.uncertain
+            )
+        return None
+
+    def comprehension_value(
+        self, node: cst.ListComp | cst.GeneratorExp | cst.SetComp | cst.DictComp
+    ) -> Binding:
+        """Unroll ``[Op(task_id=f"t_{x}") for x in LITERAL]``; anything fancier is unknown."""
+        clause = node.for_in
+        items = self.iteration_items(self.value_of(clause.iter))
+        if (
+            isinstance(items, Unknown)
+            or clause.inner_for_in is not None
+            or clause.ifs
+            or isinstance(node, cst.DictComp)
+        ):
+            return Unknown("a comprehension")
+        outer = self.scope
+        self.scope = Scope(parent=outer)
+        results: list[Binding] = []
+        try:
+            for item in items:
+                self.bind(clause.target, item)
+                results.append(self.value_of(node.elt))
+        finally:
+            self.scope = outer
+        handles = [result for result in results if isinstance(result, TaskHandles)]
+        if handles and len(handles) == len(results):
+            return TaskHandles(tuple(index for handle in handles for index in handle.indexes))
+        if isinstance(node, cst.SetComp):
+            return Unknown("a set comprehension")
+        return SeqExpr(tuple(snapshot(result) for result in results))
+
+    def fstring_value(self, node: cst.FormattedString) -> Binding:
+        return Operation("fstring", tuple(self.fstring_parts(node.parts)))
+
+    def fstring_parts(self, parts: Sequence[cst.BaseFormattedStringContent]) -> list[Expr]:
+        result: list[Expr] = []
+        for part in parts:
+            if isinstance(part, cst.FormattedStringText):
+                result.append(Const(part.value.replace("{{", "{").replace("}}", "}")))
+            elif isinstance(part, cst.FormattedStringExpression):
+                value = snapshot(self.value_of(part.expression))
+                conversion = Const(part.conversion)
+                spec: Expr = (
+                    Operation("fstring", tuple(self.fstring_parts(part.format_spec)))
+                    if part.format_spec
+                    else Const("")
+                )
+                result.append(Operation("field", (value, conversion, spec)))
+        return result
+
+
+# Dispatch by node type: a new form is one entry and one method.
+Handler = Callable[[Any, Any], Any]
+EXPRESSIONS: dict[type[cst.CSTNode], Handler] = {
+    cst.Name: Expressions.name_node_value,
+    cst.SimpleString: Expressions.string_value,
+    cst.ConcatenatedString: Expressions.string_value,
+    cst.Integer: Expressions.integer_value,
+    cst.Float: Expressions.float_value,
+    cst.FormattedString: Expressions.fstring_value,
+    cst.Attribute: Expressions.attribute_value,
+    cst.Call: Calls.call_value,
+    cst.Subscript: Expressions.subscript_value,
+    cst.Dict: Expressions.dict_value,
+    cst.List: Expressions.sequence_value,
+    cst.Tuple: Expressions.sequence_value,
+    cst.BinaryOperation: Expressions.binary_value,
+    cst.UnaryOperation: Expressions.unary_value,
+    cst.ListComp: Expressions.comprehension_value,
+    cst.GeneratorExp: Expressions.comprehension_value,
+    cst.SetComp: Expressions.comprehension_value,
+    cst.DictComp: Expressions.comprehension_value,
+    cst.IfExp: Expressions.if_expression_value,
+    cst.Comparison: Expressions.comparison_value,
+    cst.BooleanOperation: Expressions.boolean_value,
+    cst.Lambda: Expressions.lambda_value,
+    cst.Set: Expressions.set_value,
+}

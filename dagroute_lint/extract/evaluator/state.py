@@ -1,0 +1,333 @@
+"""The walk's shared state: bounds, model drafts, scopes, and what each part offers the others."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from dagroute_lint.extract.bindings import (
+    AssetDecorator,
+    Binding,
+    CallArguments,
+    DagFactory,
+    DagHandle,
+    DictObject,
+    Function,
+    GroupFactory,
+    GroupHandle,
+    Imported,
+    ListObject,
+    LocalClass,
+    TaskFlow,
+    TaskHandles,
+)
+from dagroute_lint.extract.containers import (
+    snapshot,
+)
+from dagroute_lint.model import (
+    ClassInfo,
+    Expr,
+    Source,
+    Unknown,
+)
+
+# Bounds that keep a hostile or generated file from making the walk unbounded.
+MAX_LOOP_ITERATIONS = 1000
+MAX_TASKS = 20000
+MAX_CALL_DEPTH = 12
+# Other modules a file's calls may lead into.
+MAX_FOREIGN_MODULES = 16
+MAX_EXPRESSION_DEPTH = 48
+# Statements walked per file, loops unrolled and calls followed included.
+MAX_WORK = 200_000
+
+IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+
+
+# --- drafts: mutable while walking, frozen into the model at the end ---------------------------
+
+
+# Operators folded by ``symbols``; ``|`` (dict union) is built as a dict of two spreads.
+ARITHMETIC: dict[type[cst.CSTNode], str] = {cst.Add: "add", cst.Modulo: "mod", cst.Multiply: "mul"}
+AUGMENTED: dict[type[cst.CSTNode], type[cst.CSTNode]] = {
+    cst.AddAssign: cst.Add,
+    cst.ModuloAssign: cst.Modulo,
+    cst.MultiplyAssign: cst.Multiply,
+    cst.BitOrAssign: cst.BitOr,
+}
+
+
+@dataclass
+class DraftDag:
+    """``defaults`` is the DAG's own copy of ``default_args``, made when ``dag.default_args`` is
+    used (to change it); ``snapshots`` caches its contents per version for the tasks built.
+    ``registered``: Airflow certainly collects it (a ``with`` block, a ``@dag`` call, a store
+    into ``globals()``); otherwise only if a module-level name holds it at the end."""
+
+    dag_id: Expr
+    node: cst.CSTNode
+    default_args: Expr | None
+    registered: bool = False
+    defaults: DictObject | None = None
+    snapshots: dict[int, Expr | None] = field(default_factory=dict)
+
+    def current_defaults(self) -> tuple[int, Expr | None]:
+        if self.defaults is None:
+            return 0, self.default_args
+        version = self.defaults.version
+        if version not in self.snapshots:
+            self.snapshots[version] = snapshot(self.defaults)
+        return version, self.snapshots[version]
+
+
+@dataclass
+class DraftGroup:
+    group_id: Expr
+    node: cst.CSTNode
+    dag: int | None
+    parent: int | None
+    default_args: Expr | None
+    prefix_group_id: Expr
+    suffix_on_collision: bool = False
+
+
+@dataclass
+class DraftTask:
+    task_id: Expr
+    node: cst.CSTNode
+    operator: str | None
+    dag: int | None
+    group: int | None
+    arguments: CallArguments
+    applies_default_args: bool
+    taskflow: str | None = None
+    mapped: bool = False
+    expand_keys: tuple[str, ...] = ()
+    partial_keys: tuple[str, ...] = ()
+    imports: list[DraftImport] = field(default_factory=list)
+    overridden: dict[str, Expr] = field(default_factory=dict)
+    dag_defaults: tuple[int, Expr | None] = (0, None)
+    level: int = 0
+
+
+@dataclass
+class DraftImport:
+    module: str
+    node: cst.Import | cst.ImportFrom
+    scope: str
+    guarded: bool
+
+
+class Jump(Exception):
+    """``break``, ``continue`` or ``return`` reached: unwinds the walk to the loop or function."""
+
+    def __init__(self, kind: str, value: Binding | None = None) -> None:
+        super().__init__(kind)
+        self.kind = kind
+        self.value = value
+
+
+class Scope:
+    """Name bindings of one function or of the module, chained to the enclosing scope."""
+
+    def __init__(self, parent: Scope | None = None, declared: frozenset[str] = frozenset()) -> None:
+        self.names: dict[str, Binding] = {}
+        self.parent = parent
+        # Names the function declares ``global``: assigning them rebinds its module's.
+        self.declared = declared
+        self.module: Scope = parent.module if parent is not None else self
+
+    def lookup(self, name: str) -> Binding | None:
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.names:
+                return scope.names[name]
+            scope = scope.parent
+        return None
+
+
+class WalkerState(ABC):
+    """What every part of the walk shares."""
+
+    def __init__(
+        self,
+        module_name: str,
+        is_package: bool,
+        path: str,
+        externals: Mapping[str, Expr],
+        sources: Mapping[str, Source] | None = None,
+    ) -> None:
+        self.module_name = module_name
+        self.is_package = is_package
+        self.path = path
+        self.externals = externals
+        self.loop_refs: list[str] = []
+        # Repository modules whose functions the file calls (``Module.call_refs``), and their
+        # sources when the caller gave them: those functions are run like the file's own.
+        self.call_refs: list[str] = []
+        self.sources: Mapping[str, Source] = sources or {}
+        self.foreign_scopes: dict[str, Scope | None] = {}
+        # The call in this file that runs another module's code: what its tasks are placed at.
+        self.foreign_site: cst.CSTNode | None = None
+        self.module_scope = Scope()
+        self.scope = self.module_scope
+        self.dags: list[DraftDag] = []
+        self.groups: list[DraftGroup] = []
+        self.tasks: list[DraftTask] = []
+        self.imports: list[DraftImport] = []
+        self.dag_stack: list[int] = []
+        self.group_stack: list[int] = []
+        self.guarded = False
+        self.call_depth = 0
+        self.work = 0
+        # Return values reached under an undecided condition, one list per function being run.
+        self.returns: list[list[Binding]] = []
+        # Places where tasks may be built that the walk could not follow, with why, by node.
+        self.unmodelled: dict[int, tuple[cst.CSTNode, str]] = {}
+        self.class_prefix = ""
+        self.classes: dict[str, ClassInfo] = {}
+        self.local_classes: dict[str, LocalClass] = {}
+        # How many conditions the walk could not decide surround the current statement.
+        self.uncertain = 0
+        self.function_imports: dict[int, list[DraftImport]] = {}
+
+    @abstractmethod
+    def adopt(self, imported: Imported) -> DictObject: ...
+
+    @abstractmethod
+    def attach(self, handles: TaskHandles, dag: int | None) -> None: ...
+
+    @abstractmethod
+    def bind(self, target: cst.BaseExpression, value: Binding) -> None: ...
+
+    @abstractmethod
+    def bind_attribute(self, target: cst.Attribute, value: Binding) -> None: ...
+
+    @abstractmethod
+    def bound_reached(self, node: cst.CSTNode, message: str) -> None: ...
+
+    @abstractmethod
+    def call_function(
+        self,
+        node: cst.Call,
+        function: Function,
+        positional: list[Binding],
+        arguments: CallArguments,
+    ) -> Binding: ...
+
+    @abstractmethod
+    def change(self, container: DictObject | ListObject, apply: Callable[[], object]) -> None: ...
+
+    @abstractmethod
+    def combine(
+        self, operator: type[cst.CSTNode], left: Binding, right: Binding
+    ) -> Binding | None: ...
+
+    @abstractmethod
+    def create_asset(
+        self, node: cst.FunctionDef, decorator: AssetDecorator, target: Binding
+    ) -> None: ...
+
+    @abstractmethod
+    def create_dag(
+        self, node: cst.Call, positional: list[Binding], arguments: CallArguments
+    ) -> DagHandle: ...
+
+    @abstractmethod
+    def create_dag_from_factory(self, node: cst.Call, factory: DagFactory) -> Binding: ...
+
+    @abstractmethod
+    def create_group_from_call(
+        self, node: cst.Call, positional: list[Binding], arguments: CallArguments
+    ) -> GroupHandle: ...
+
+    @abstractmethod
+    def create_group_from_factory(self, node: cst.Call, factory: GroupFactory) -> Binding: ...
+
+    @abstractmethod
+    def create_operator_task(
+        self,
+        node: cst.Call,
+        operator: str,
+        arguments: CallArguments,
+        mapped: bool = False,
+        expand_keys: tuple[str, ...] = (),
+    ) -> Binding: ...
+
+    @abstractmethod
+    def create_taskflow_task(
+        self,
+        node: cst.CSTNode,
+        flow: TaskFlow,
+        mapped: bool,
+        expand_keys: tuple[str, ...] = (),
+    ) -> Binding: ...
+
+    @abstractmethod
+    def dag_defaults(self, index: int) -> DictObject: ...
+
+    @abstractmethod
+    def escape(self, positional: list[Binding], arguments: CallArguments, why: str) -> None: ...
+
+    @abstractmethod
+    def extend(self, container: ListObject, items: Binding) -> None: ...
+
+    @abstractmethod
+    def function_imports_of(self, function: Function) -> list[DraftImport]: ...
+
+    @abstractmethod
+    def inside_dag(self, index: int) -> AbstractContextManager[None]: ...
+
+    @abstractmethod
+    def iteration_items(self, value: Binding) -> list[Binding] | Unknown: ...
+
+    @abstractmethod
+    def maybe_operator(
+        self, node: cst.Call, operator: str | None, arguments: CallArguments
+    ) -> Binding: ...
+
+    @abstractmethod
+    def not_followed(self, node: cst.CSTNode, message: str) -> None: ...
+
+    @abstractmethod
+    def qualify(self, name: str) -> str: ...
+
+    @abstractmethod
+    def relate(self, left: Binding, right: Binding) -> Binding: ...
+
+    @abstractmethod
+    def run_factory_body(self, function: Function) -> None: ...
+
+    @abstractmethod
+    def store_attribute(self, owner: Binding, attr: str, value: Binding, written: str) -> None: ...
+
+    @abstractmethod
+    def store_item(self, target: cst.Subscript, value: Binding | None) -> None: ...
+
+    @abstractmethod
+    def unfollowed_call(
+        self,
+        node: cst.Call,
+        positional: list[Binding],
+        arguments: CallArguments,
+        why: str,
+        qualname: str | None = None,
+    ) -> None: ...
+
+    @abstractmethod
+    def value_of(self, node: cst.BaseExpression) -> Binding: ...
+
+    @abstractmethod
+    def walk_body(self, body: cst.BaseSuite) -> None: ...
+
+    @abstractmethod
+    def foreign_module(self, name: str) -> Scope | None: ...
+
+    def here(self, node: cst.CSTNode) -> cst.CSTNode:
+        """Where something the walk builds is placed: the call in this file that ran another
+        module's code, else the node itself."""
+        return self.foreign_site if self.foreign_site is not None else node

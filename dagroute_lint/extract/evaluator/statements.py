@@ -1,0 +1,405 @@
+"""Statements in execution order: blocks, assignments, loops, branches, ``try``, ``with``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from dagroute_lint.catalog import airflow_names as names
+from dagroute_lint.extract.bindings import (
+    SPREAD,
+    Binding,
+    DagHandle,
+    DictObject,
+    GroupHandle,
+    Imported,
+    ListObject,
+    TaskHandles,
+)
+from dagroute_lint.extract.containers import (
+    CONTAINERS,
+    snapshot,
+)
+from dagroute_lint.extract.evaluator.functions import Functions
+from dagroute_lint.extract.evaluator.helpers import (
+    dict_entries,
+    handles_import_error,
+    is_main_guard,
+    is_type_checking,
+    same_binding,
+)
+from dagroute_lint.extract.evaluator.state import (
+    AUGMENTED,
+    MAX_LOOP_ITERATIONS,
+    MAX_WORK,
+    DraftImport,
+    Jump,
+    WalkerState,
+)
+from dagroute_lint.extract.folding import truth
+from dagroute_lint.extract.imports import import_bindings
+from dagroute_lint.model import (
+    Const,
+    DictExpr,
+    Ref,
+    SeqExpr,
+    Unknown,
+)
+
+
+class Statements(WalkerState):
+    def walk_block(self, statements: Sequence[cst.CSTNode]) -> None:
+        for statement in statements:
+            self.walk_statement(statement)
+
+    def walk_statement(self, statement: cst.CSTNode) -> None:
+        self.work += 1
+        handler = STATEMENTS.get(type(statement))
+        if handler is not None:
+            handler(self, statement)
+
+    def walk_line(self, statement: cst.SimpleStatementLine) -> None:
+        for small in statement.body:
+            self.walk_small(small)
+
+    def walk_while(self, statement: cst.While) -> None:
+        self.value_of(statement.test)
+        self.walk_unknown_loop(
+            statement, None, Unknown("a while loop"), statement.body, statement.orelse
+        )
+
+    def walk_body(self, body: cst.BaseSuite) -> None:
+        if isinstance(body, cst.IndentedBlock):
+            self.walk_block(body.body)
+        elif isinstance(body, cst.SimpleStatementSuite):
+            for small in body.body:
+                self.walk_small(small)
+
+    def walk_small(self, small: cst.BaseSmallStatement) -> None:
+        handler = SMALL_STATEMENTS.get(type(small))
+        if handler is not None:
+            handler(self, small)
+
+    def walk_expression_statement(self, small: cst.Expr) -> None:
+        self.value_of(small.value)
+
+    def walk_assign(self, small: cst.Assign) -> None:
+        value = self.value_of(small.value)
+        for target in small.targets:
+            self.bind(target.target, value)
+
+    def walk_annotated_assign(self, small: cst.AnnAssign) -> None:
+        if small.value is not None:
+            self.bind(small.target, self.value_of(small.value))
+
+    def walk_del_statement(self, small: cst.Del) -> None:
+        self.walk_del(small.target)
+
+    def walk_return(self, small: cst.Return) -> None:
+        raise Jump("return", self.value_of(small.value) if small.value is not None else None)
+
+    def walk_break(self, small: cst.Break) -> None:
+        raise Jump("break")
+
+    def walk_continue(self, small: cst.Continue) -> None:
+        raise Jump("continue")
+
+    def walk_del(self, target: cst.BaseExpression) -> None:
+        if isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self.walk_del(element.value)
+        elif isinstance(target, cst.Name):
+            self.scope.names[target.value] = Unknown(f"'{target.value}' was deleted")
+        elif isinstance(target, cst.Subscript):
+            self.store_item(target, None)
+        elif isinstance(target, cst.Attribute):
+            self.bind_attribute(target, Unknown("the attribute was deleted"))
+
+    def walk_import(self, statement: cst.Import | cst.ImportFrom) -> None:
+        bindings, modules = import_bindings(statement, self.module_name, self.is_package)
+        for local, qualname in bindings:
+            self.scope.names[local] = Imported(names.canonical(qualname))
+        if self.foreign_site is not None:
+            return  # an import run by another module's function: not placed in this file
+        for module in modules:
+            self.imports.append(DraftImport(module, statement, "module", self.guarded))
+
+    def walk_aug_assign(self, small: cst.AugAssign) -> None:
+        """``x op= y``: in place for a dict's ``|=`` and a list's ``+=``, else ``x = x op y``."""
+        current = self.value_of(small.target)
+        operand = self.value_of(small.value)
+        if isinstance(current, DictObject) and isinstance(small.operator, cst.BitOrAssign):
+            self.change(current, lambda: current.parts.append((SPREAD, None, snapshot(operand))))
+            return
+        if isinstance(current, ListObject) and isinstance(small.operator, cst.AddAssign):
+            self.extend(current, operand)
+            return
+        operator = AUGMENTED.get(type(small.operator))
+        combined = None
+        if operator is not None and not isinstance(current, Unknown):
+            combined = self.combine(operator, current, operand)
+        written = get_full_name_for_node(small.target) or "a target"
+        self.bind(
+            small.target,
+            combined
+            if combined is not None
+            else Unknown(f"'{written}' is changed by an augmented assignment"),
+        )
+
+    def walk_with(self, statement: cst.With) -> None:
+        pushed_dags = 0
+        pushed_groups = 0
+        for item in statement.items:
+            value = self.value_of(item.item)
+            if isinstance(value, DagHandle):
+                self.dags[value.index].registered = True  # leaving the block registers it
+                self.dag_stack.append(value.index)
+                pushed_dags += 1
+            elif isinstance(value, GroupHandle):
+                self.group_stack.append(value.index)
+                pushed_groups += 1
+            if item.asname is not None:
+                self.bind(item.asname.name, value)
+        try:
+            self.walk_body(statement.body)
+        finally:
+            del self.dag_stack[len(self.dag_stack) - pushed_dags :]
+            del self.group_stack[len(self.group_stack) - pushed_groups :]
+
+    def walk_for(self, statement: cst.For) -> None:
+        iterable = self.value_of(statement.iter)
+        if isinstance(iterable, (Ref, Imported)):
+            qualname = iterable.qualname
+            if qualname in self.externals:
+                iterable = self.externals[qualname]
+            elif qualname not in self.loop_refs:
+                self.loop_refs.append(qualname)
+        items = self.iteration_items(iterable)
+        if isinstance(items, Unknown):
+            self.walk_unknown_loop(
+                statement, statement.target, items, statement.body, statement.orelse
+            )
+            return
+        before = dict(self.scope.names)
+        uncertain = self.uncertain
+        broke = False
+        for item in items:
+            if self.work > MAX_WORK:
+                self.bound_reached(statement, "the loop was not unrolled to its end (work bound)")
+                self.uncertain += 1
+                break
+            self.bind(statement.target, item)
+            jump = self.walk_loop_body(statement.body)
+            if jump == "break":
+                broke = True
+                break
+        left_early = self.uncertain > uncertain
+        self.uncertain = uncertain
+        if left_early:  # an undecided break or continue: later iterations may not have run
+            self.merge_names(before, "'{}' is assigned in a loop left early under a condition")
+        if statement.orelse is not None and not broke:
+            self.walk_body(statement.orelse.body)
+
+    def walk_loop_body(self, body: cst.BaseSuite) -> str | None:
+        """One iteration; returns ``"break"`` or ``"continue"`` when one is certainly reached.
+        An undecided one leaves ``self.uncertain`` raised for the rest of the loop."""
+        try:
+            self.walk_body(body)
+        except Jump as jump:
+            if jump.kind == "return":
+                raise
+            return jump.kind
+        return None
+
+    def walk_unknown_loop(
+        self,
+        node: cst.CSTNode,
+        target: cst.BaseExpression | None,
+        item: Unknown,
+        body: cst.BaseSuite,
+        orelse: cst.Else | None,
+    ) -> None:
+        """A loop whose iterations are unknown: its body is walked once, under a condition, and
+        whatever it assigns is unresolved after it (it may have run any number of times)."""
+        before = dict(self.scope.names)
+        uncertain = self.uncertain
+        self.uncertain += 1
+        if target is not None:
+            self.bind(target, item)
+        built = len(self.tasks)
+        self.walk_loop_body(body)
+        if len(self.tasks) > built:
+            self.not_followed(
+                node,
+                f"a loop over a value not known statically ({item.reason}) builds tasks; "
+                "how many, and their ids, are not known",
+            )
+        if orelse is not None:
+            self.walk_body(orelse.body)
+        self.uncertain = uncertain
+        self.merge_names(before, "'{}' is assigned in a loop that runs an unknown number of times")
+
+    def merge_names(self, before: dict[str, Binding], reason: str) -> None:
+        """Names changed since ``before`` may or may not have changed: unresolved, with why."""
+        for name, bound in list(self.scope.names.items()):
+            previous = before.get(name)
+            if previous is None or not same_binding(previous, bound):
+                self.scope.names[name] = Unknown(reason.format(name))
+
+    def iteration_items(self, value: Binding) -> list[Binding] | Unknown:
+        if isinstance(value, CONTAINERS) and value.spoiled is not None:
+            value = value.spoiled
+        if isinstance(value, ListObject) and len(value.items) <= MAX_LOOP_ITERATIONS:
+            return list(value.items)
+        if isinstance(value, DictObject):
+            entries = dict_entries(value)
+            if entries is not None:  # iterating a dict yields its keys
+                return [key for key, _ in entries]
+        if isinstance(value, TaskHandles):  # ``for t in dag.tasks``
+            return [TaskHandles((index,)) for index in value.indexes]
+        if isinstance(value, SeqExpr) and len(value.items) <= MAX_LOOP_ITERATIONS:
+            return list(value.items)
+        if isinstance(value, DictExpr) and all(
+            key is not None for key, _ in value.parts
+        ):  # iterating a dict yields its keys
+            return [key for key, _ in value.parts if key is not None]
+        if isinstance(value, Unknown):
+            return Unknown(f"loop over a value that is not a literal sequence: {value.reason}")
+        return Unknown("loop over a value that is not a literal sequence")
+
+    def walk_if(self, statement: cst.If) -> None:
+        test = statement.test
+        if is_main_guard(test):
+            return
+        if is_type_checking(test):
+            with self.guarding():
+                self.walk_body(statement.body)
+            # The else branch is what runs for real.
+            self.walk_else(statement.orelse)
+            return
+        decided = truth(self.value_of(test))
+        if decided is True:
+            self.walk_body(statement.body)
+            return
+        if decided is False:
+            self.walk_else(statement.orelse)
+            return
+        before = dict(self.scope.names)
+        self.walk_undecided(statement.body)
+        after_body = self.scope.names
+        self.scope.names = dict(before)
+        if statement.orelse is not None:
+            if isinstance(statement.orelse, cst.If):
+                self.walk_undecided(statement.orelse)
+            else:
+                self.walk_undecided(statement.orelse.body)
+        after_else = self.scope.names
+        merged: dict[str, Binding] = {}
+        for name in after_body.keys() | after_else.keys():
+            left, right = after_body.get(name), after_else.get(name)
+            if left is not None and right is not None and same_binding(left, right):
+                merged[name] = left
+            else:
+                merged[name] = Unknown(f"'{name}' is assigned conditionally")
+        self.scope.names = merged
+
+    def walk_else(self, orelse: cst.If | cst.Else | None) -> None:
+        if isinstance(orelse, cst.If):
+            self.walk_if(orelse)
+        elif orelse is not None:
+            self.walk_body(orelse.body)
+
+    def walk_undecided(self, branch: cst.BaseSuite | cst.If) -> None:
+        """A branch that may or may not run. A ``break``, ``continue`` or ``return`` in it makes
+        the rest of the enclosing loop or function undecided too (``self.uncertain`` stays up)."""
+        self.uncertain += 1
+        try:
+            if isinstance(branch, cst.If):
+                self.walk_if(branch)
+            else:
+                self.walk_body(branch)
+        except Jump as jump:
+            if jump.kind == "return" and self.returns:
+                self.returns[-1].append(jump.value if jump.value is not None else Const(None))
+            self.uncertain += 1
+        self.uncertain -= 1
+
+    def walk_try(self, statement: cst.Try) -> None:
+        """The ``try`` body is taken to succeed, as it does where Airflow parses the file; what
+        a handler assigns makes the name unresolved (the handler may run instead), except an
+        alternative import of the same name (``try: from new import X / except: from old``)."""
+        catches_import = any(handles_import_error(handler) for handler in statement.handlers)
+        if catches_import:
+            with self.guarding():
+                self.walk_body(statement.body)
+        else:
+            self.walk_body(statement.body)
+        after_body = dict(self.scope.names)
+        for handler in statement.handlers:
+            self.scope.names = dict(after_body)
+            with self.guarding():
+                self.walk_undecided(handler.body)
+            for name, bound in self.scope.names.items():
+                kept = after_body.get(name)
+                if kept is not None and (
+                    same_binding(kept, bound)
+                    or (isinstance(kept, Imported) and isinstance(bound, Imported))
+                ):
+                    continue
+                after_body[name] = Unknown(f"'{name}' is assigned in an except handler")
+        self.scope.names = after_body
+        if statement.orelse is not None:
+            self.walk_body(statement.orelse.body)
+        if statement.finalbody is not None:
+            self.walk_body(statement.finalbody.body)
+
+    @contextmanager
+    def guarding(self) -> Iterator[None]:
+        previous = self.guarded
+        self.guarded = True
+        try:
+            yield
+        finally:
+            self.guarded = previous
+
+    @contextmanager
+    def inside_dag(self, index: int) -> Iterator[None]:
+        """The body of a DAG built by a call (``@dag`` factory, ``@asset``): its tasks join the
+        DAG and no group of the caller."""
+        self.dag_stack.append(index)
+        groups, self.group_stack = self.group_stack, []
+        try:
+            yield
+        finally:
+            self.dag_stack.pop()
+            self.group_stack = groups
+
+
+# Dispatch by node type: a new form is one entry and one method.
+Handler = Callable[[Any, Any], Any]
+STATEMENTS: dict[type[cst.CSTNode], Handler] = {
+    cst.SimpleStatementLine: Statements.walk_line,
+    cst.FunctionDef: Functions.define_function,
+    cst.ClassDef: Functions.define_class,
+    cst.With: Statements.walk_with,
+    cst.For: Statements.walk_for,
+    cst.If: Statements.walk_if,
+    cst.Try: Statements.walk_try,
+    cst.While: Statements.walk_while,
+}
+SMALL_STATEMENTS: dict[type[cst.CSTNode], Handler] = {
+    cst.Expr: Statements.walk_expression_statement,
+    cst.Assign: Statements.walk_assign,
+    cst.AnnAssign: Statements.walk_annotated_assign,
+    cst.AugAssign: Statements.walk_aug_assign,
+    cst.Import: Statements.walk_import,
+    cst.ImportFrom: Statements.walk_import,
+    cst.Del: Statements.walk_del_statement,
+    cst.Return: Statements.walk_return,
+    cst.Break: Statements.walk_break,
+    cst.Continue: Statements.walk_continue,
+}

@@ -1,0 +1,107 @@
+"""Decide conditions while walking: truth, comparisons and boolean operators on known values.
+
+Only what the file itself fixes is decided (``ENV = "dev"; if ENV == "prod":``); anything that
+depends on another module or the environment stays undecided, and the walk takes both branches.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any
+
+import libcst as cst
+
+from dagroute_lint.extract.bindings import (
+    SET,
+    Binding,
+    DagHandle,
+    DictObject,
+    Function,
+    GroupHandle,
+    ListObject,
+    LocalClass,
+    TaskHandles,
+)
+from dagroute_lint.model import Const, SeqExpr, Unknown
+
+_ORDERING: dict[type[cst.BaseCompOp], Callable[[Any, Any], object]] = {
+    cst.Equal: operator.eq,
+    cst.NotEqual: operator.ne,
+    cst.LessThan: operator.lt,
+    cst.LessThanEqual: operator.le,
+    cst.GreaterThan: operator.gt,
+    cst.GreaterThanEqual: operator.ge,
+}
+_OBJECTS = (TaskHandles, DagHandle, GroupHandle, Function, LocalClass)
+
+
+def truth(value: Binding) -> bool | None:
+    """``bool(value)`` when the walk knows it, else ``None``."""
+    if isinstance(value, Const):
+        return bool(value.value)
+    if isinstance(value, SeqExpr):
+        return bool(value.items)
+    if isinstance(value, ListObject) and value.spoiled is None:
+        return bool(value.items)
+    if isinstance(value, DictObject) and value.spoiled is None:
+        keys = _literal_keys(value)
+        return None if keys is None else bool(keys)
+    if isinstance(value, _OBJECTS):
+        return True
+    return None
+
+
+def compare(op: cst.BaseCompOp, left: Binding, right: Binding) -> bool | None:
+    """``left <op> right`` when both sides are known, else ``None``."""
+    if isinstance(op, (cst.In, cst.NotIn)):
+        found = _contains(right, left)
+        if found is None:
+            return None
+        return found if isinstance(op, cst.In) else not found
+    if not isinstance(left, Const) or not isinstance(right, Const):
+        return None
+    if isinstance(op, (cst.Is, cst.IsNot)):
+        singletons = (None, True, False)
+        if left.value not in singletons and right.value not in singletons:
+            return None
+        same = left.value is right.value
+        return same if isinstance(op, cst.Is) else not same
+    function = _ORDERING.get(type(op))
+    if function is None:
+        return None
+    try:
+        return bool(function(left.value, right.value))
+    except TypeError:
+        return None
+
+
+def _contains(container: Binding, item: Binding) -> bool | None:
+    if not isinstance(item, Const):
+        return None
+    if isinstance(container, Const) and isinstance(container.value, str):
+        return isinstance(item.value, str) and item.value in container.value
+    items: list[Binding] | None = None
+    if isinstance(container, SeqExpr):
+        items = list(container.items)
+    elif isinstance(container, ListObject) and container.spoiled is None:
+        items = container.items
+    elif isinstance(container, DictObject) and container.spoiled is None:
+        keys = _literal_keys(container)
+        return None if keys is None else item.value in keys
+    if items is None or not all(isinstance(each, Const) for each in items):
+        return None
+    return any(each == item for each in items)
+
+
+def _literal_keys(value: DictObject) -> set[object] | None:
+    keys: set[object] = set()
+    for kind, key, _ in value.parts:
+        if kind != SET or not isinstance(key, Const):
+            return None
+        keys.add(key.value)
+    return keys
+
+
+def undecided(what: str) -> Unknown:
+    return Unknown(f"{what} of values not known statically")

@@ -1,0 +1,50 @@
+"""The closing line of a text run, as ruff prints it, and colour where a terminal shows it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TextIO
+
+from dagroute_lint.diagnostics import Diagnostic
+
+_STYLES = {"bold": "1", "red": "31", "green": "32", "yellow": "33", "cyan": "36", "dim": "2"}
+
+
+def wants_colour(stream: TextIO, environment: Mapping[str, str]) -> bool:
+    """Colour on a terminal, unless ``NO_COLOR`` is set; ``FORCE_COLOR`` turns it on anywhere.
+
+    Both count only when non-empty, as https://no-color.org and https://force-color.org say;
+    ``NO_COLOR`` wins over ``FORCE_COLOR``.
+    """
+    if environment.get("NO_COLOR"):
+        return False
+    if environment.get("FORCE_COLOR"):
+        return True
+    return stream.isatty() and environment.get("TERM") != "dumb"
+
+
+def paint(text: str, style: str, colour: bool) -> str:
+    """``text`` in ``style`` (``"red"``, ``"bold red"``) when ``colour``, else as it is."""
+    if not colour:
+        return text
+    codes = ";".join(_STYLES[word] for word in style.split())
+    return f"\x1b[{codes}m{text}\x1b[0m"
+
+
+def count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def summary_line(diagnostics: Sequence[Diagnostic], colour: bool) -> str:
+    """``Found 23 problems in 7 files (4 fixable with `--fix`).`` or ``All checks passed!``.
+
+    Files are those with a problem, not those checked.
+    """
+    if not diagnostics:
+        return paint("All checks passed!", "bold green", colour)
+    files = len({diagnostic.path for diagnostic in diagnostics})
+    fixable = sum(1 for diagnostic in diagnostics if diagnostic.fix is not None)
+    line = f"Found {count(len(diagnostics), 'problem')} in {count(files, 'file')}"
+    if fixable:
+        line += f" ({fixable} fixable with `--fix`)"
+    return paint(f"{line}.", "bold", colour)

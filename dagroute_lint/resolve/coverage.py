@@ -1,0 +1,69 @@
+"""How much of the repository was seen: tasks, DAGs, and the places where tasks may be missing.
+
+A clean result must mean clean, so every summary (the lint run's, ``routes``', the acceptance
+reports') counts the places extraction could not follow, whether or not DRL106 is selected.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from dagroute_lint.model import Module, Position
+from dagroute_lint.resolve.tasks import ResolvedTask
+
+
+def unmodelled_places(
+    module: Module, tasks: Sequence[ResolvedTask]
+) -> Iterator[tuple[Position, str]]:
+    """Each place of ``module`` where tasks may be built that cannot be seen, with why: what
+    extraction could not follow, and each DAG whose id cannot be known."""
+    for place in module.unmodelled:
+        yield place.position, place.message
+    reported: set[int] = set()
+    for task in tasks:
+        dag = task.task.dag
+        if task.dag_id is not None or dag is None or dag in reported:
+            continue
+        reported.add(dag)
+        reason = dict(task.unresolved).get("dag_id", "not known statically")
+        yield (
+            module.dags[dag].position,
+            f"the id of this DAG cannot be known without running the file ({reason}); its "
+            "tasks cannot be matched with what Airflow builds",
+        )
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """Tasks and DAGs seen, and places where tasks may be missing."""
+
+    tasks: int = 0
+    dags: int = 0
+    unseen: int = 0
+
+    def __add__(self, other: Coverage) -> Coverage:
+        return Coverage(
+            self.tasks + other.tasks, self.dags + other.dags, self.unseen + other.unseen
+        )
+
+    @property
+    def line(self) -> str:
+        """``412 tasks in 37 DAGs checked; 2 places where tasks could not be seen``."""
+        return (
+            f"{_plural(self.tasks, 'task')} in {_plural(self.dags, 'DAG')} checked; "
+            f"{_plural(self.unseen, 'place')} where tasks could not be seen"
+        )
+
+
+def coverage(files: Iterable[tuple[Module, Sequence[ResolvedTask]]]) -> Coverage:
+    total = Coverage()
+    for module, tasks in files:
+        dags = len({task.task.dag for task in tasks})
+        unseen = sum(1 for _ in unmodelled_places(module, tasks))
+        total += Coverage(len(tasks), dags, unseen)
+    return total
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

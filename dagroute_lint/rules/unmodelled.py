@@ -1,0 +1,29 @@
+"""DRL106: places where tasks may be built that extraction could not follow.
+
+A linter that skips what it cannot see gives false confidence, so every such place is named: a
+call not followed inside a DAG or given a DAG, a loop of unknown length that builds tasks, a
+bound on the walk reached, a DAG whose id cannot be known.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.resolve.coverage import unmodelled_places
+from dagroute_lint.rules.base import Context, Rule
+
+
+def check_unmodelled_tasks(context: Context) -> Iterator[Diagnostic]:
+    for position, message in unmodelled_places(context.module, context.tasks):
+        yield context.report(position, message)
+
+
+UNMODELLED_TASKS = Rule(
+    code="DRL106",
+    name="unmodelled-tasks",
+    summary="tasks may be built here that cannot be seen statically: the check is incomplete",
+    boundary="coverage",
+    check=check_unmodelled_tasks,
+    severity="warning",
+)

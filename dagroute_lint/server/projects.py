@@ -1,0 +1,71 @@
+"""Each open document's settings and inventory, found as the command line finds them for a path."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from dagroute_lint.config import Settings, load_settings
+from dagroute_lint.deployment.inventory import Inventory
+from dagroute_lint.errors import ConfigError
+
+# Files whose change can change what any open document reports.
+CONFIG_NAMES = frozenset({"pyproject.toml", "dagroute.toml"})
+
+
+@dataclass(frozen=True)
+class Project:
+    """The settings and inventory a document is linted under."""
+
+    settings: Settings
+    inventory: Inventory | None
+
+
+class Projects:
+    """Projects by document folder, read once and kept until a configuration file changes.
+
+    Reading ``pyproject.toml`` and the inventory on every keystroke would cost more than linting
+    the buffer; keeping them past a change would lint against a stale deployment, so the server
+    calls ``forget`` whenever a TOML file or a project's inventory changes.
+    """
+
+    def __init__(self) -> None:
+        self._by_folder: dict[Path, Project | ConfigError] = {}
+
+    def for_document(self, path: Path) -> Project | ConfigError:
+        """The project of the file at ``path``, or the configuration error that prevents it."""
+        folder = path.parent
+        if folder not in self._by_folder:
+            self._by_folder[folder] = _load(folder)
+        return self._by_folder[folder]
+
+    def concerns(self, path: Path) -> bool:
+        """Whether a change of ``path`` can change a project: a config file or an inventory.
+
+        A project that failed to load may have failed on any TOML file it names, so while one
+        is broken every TOML file counts.
+        """
+        if path.name in CONFIG_NAMES:
+            return True
+        return any(
+            path.suffix == ".toml"
+            if isinstance(project, ConfigError)
+            else path in _own_files(project.settings)
+            for project in self._by_folder.values()
+        )
+
+    def forget(self) -> None:
+        self._by_folder.clear()
+
+
+def _load(folder: Path) -> Project | ConfigError:
+    try:
+        settings = load_settings(None, folder)
+        return Project(settings, settings.load_inventory())
+    except ConfigError as error:
+        return error
+
+
+def _own_files(settings: Settings) -> set[Path]:
+    files = {settings.config_file, settings.default_inventory(), settings.inventory}
+    return {path.resolve() for path in files if path is not None}

@@ -1,0 +1,106 @@
+"""Our diagnostics and fixes as LSP values: ranges in UTF-16 code units, edits, code actions."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from lsprotocol import types
+
+from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.model import Position
+
+SOURCE = "dagroute-lint"
+FIX_ALL = types.CodeActionKind.SourceFixAll + ".dagroute-lint"
+_SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning}
+# A noqa comment that lists codes, as extraction reads it (``extract/source.py``).
+_NOQA_CODES = re.compile(r"#\s*noqa:\s*[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*", re.I)
+# A line with its break. Python and the LSP both break lines at \n, \r\n and \r only, where
+# ``str.splitlines`` also breaks at form feeds and other separators a string literal may hold.
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def lines_of(text: str) -> list[str]:
+    """The lines of ``text`` as Python numbers them, each with its line break."""
+    return _LINE.findall(text)
+
+
+def utf16(text: str) -> int:
+    """Length of ``text`` in UTF-16 code units, the LSP's default unit of columns."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def lsp_position(lines: Sequence[str], position: Position) -> types.Position:
+    """A 1-based line and code-point column as an LSP position (0-based, UTF-16)."""
+    line = min(max(position.line - 1, 0), max(len(lines) - 1, 0))
+    text = lines[line] if lines else ""
+    return types.Position(line, utf16(text[: max(position.column - 1, 0)]))
+
+
+def lsp_diagnostic(lines: Sequence[str], diagnostic: Diagnostic) -> types.Diagnostic:
+    """The diagnostic, spanning from its position to the end of its line's code."""
+    start = lsp_position(lines, Position(diagnostic.line, diagnostic.column))
+    text = lines[start.line] if lines else ""
+    end = types.Position(start.line, max(utf16(text.rstrip()), start.character))
+    return types.Diagnostic(
+        range=types.Range(start, end),
+        message=diagnostic.message,
+        severity=_SEVERITY[diagnostic.severity],
+        code=diagnostic.code,
+        source=SOURCE,
+    )
+
+
+def unusable(message: str) -> types.Diagnostic:
+    """Why nothing could be checked in the document, on its first line: never a silent pass."""
+    return types.Diagnostic(
+        range=types.Range(types.Position(0, 0), types.Position(0, 0)),
+        message=f"dagroute-lint cannot run: {message}",
+        severity=types.DiagnosticSeverity.Error,
+        source=SOURCE,
+    )
+
+
+def replacement(before: str, after: str) -> types.TextEdit:
+    """One edit turning ``before`` into ``after``: the lines between their common ends."""
+    old, new = lines_of(before), lines_of(after)
+    head = 0
+    while head < min(len(old), len(new)) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    end_line = len(old) - tail
+    if tail or not old or old[-1].endswith(("\n", "\r")):
+        end = types.Position(end_line, 0)
+    else:  # the edit reaches the last line, which has no line break
+        end = types.Position(len(old) - 1, utf16(old[-1]))
+    return types.TextEdit(
+        range=types.Range(types.Position(head, 0), end),
+        new_text="".join(new[head : len(new) - tail]),
+    )
+
+
+def noqa_edit(lines: Sequence[str], diagnostic: Diagnostic) -> types.TextEdit:
+    """Add the diagnostic's code to its line's ``# noqa: ...``, or append ``# noqa: CODE``."""
+    index = diagnostic.line - 1
+    text = lines[index].rstrip("\r\n") if index < len(lines) else ""
+    found = _NOQA_CODES.search(text)
+    if found is not None:
+        at, insert = found.end(), f", {diagnostic.code}"
+    else:
+        at, insert = len(text.rstrip()), f"  # noqa: {diagnostic.code}"
+        if not text.strip():
+            insert = insert.lstrip()
+    position = types.Position(index, utf16(text[:at]))
+    return types.TextEdit(range=types.Range(position, position), new_text=insert)
+
+
+def workspace_edit(
+    uri: str, version: int | None, edits: list[types.TextEdit]
+) -> types.WorkspaceEdit:
+    """Edits of one document, applied only to the version they were computed for."""
+    document = types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version)
+    return types.WorkspaceEdit(
+        document_changes=[types.TextDocumentEdit(text_document=document, edits=list(edits))]
+    )

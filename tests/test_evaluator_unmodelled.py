@@ -1,0 +1,159 @@
+"""DRL106: every place where tasks may be built that cannot be followed is announced, once,
+and the run's summary counts those places and the tasks it saw."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dagroute_lint.extract.evaluator.state import MAX_TASKS
+from tests.helpers import by_code, lint_repo, run_command
+
+HEADER = """
+import json
+from airflow.providers.standard.operators.bash import BashOperator
+from airflow.sdk import DAG, Variable
+"""
+
+
+def drl106(tmp_path: Path, source: str) -> list[str]:
+    report = lint_repo(tmp_path, {"dags/dag.py": source}, inventory=None)
+    return [f"{d.line}: {d.message}" for d in by_code(report, "DRL106")]
+
+
+def test_unfollowed_call_inside_a_dag_and_with_a_dag_argument(tmp_path: Path) -> None:
+    found = drl106(
+        tmp_path,
+        HEADER
+        + """
+from company_lib.factories import build_exports, helper
+d = DAG("outside")
+helper(d)
+with DAG("d"):
+    build_exports("nightly")
+    json.dumps({})
+helper("not a dag")
+""",
+    )
+    assert len(found) == 2
+    assert found[0].startswith("7: helper() (company_lib.factories.helper) is not followed")
+    assert found[1].startswith("9: build_exports() (company_lib.factories.build_exports)")
+
+
+def test_loop_over_unknown_values_that_builds_tasks(tmp_path: Path) -> None:
+    found = drl106(
+        tmp_path,
+        HEADER
+        + """
+with DAG("d"):
+    for table in json.loads(Variable.get("tables")):
+        BashOperator(task_id=f"export_{table}", bash_command="x")
+    for name in json.loads(Variable.get("other")):
+        print(name)
+""",
+    )
+    assert len(found) == 1
+    assert found[0].startswith("6: a loop over a value not known statically")
+
+
+def test_conditional_tasks_say_so(tmp_path: Path) -> None:
+    report = lint_repo(
+        tmp_path,
+        {
+            "dags/dag.py": HEADER
+            + """
+import os
+with DAG("d"):
+    if os.getenv("EXTRA"):
+        BashOperator(task_id="extra", bash_command="x", queue="nowhere")
+    BashOperator(task_id="always", bash_command="x")
+"""
+        },
+    )
+    tasks = {task.task_id: task for task in report.tasks}
+    assert tasks["extra"].task.conditional
+    assert not tasks["always"].task.conditional
+    (unserved,) = by_code(report, "DRL101")
+    assert "task 'extra' in dag 'd' (if this task is created)" in unserved.message
+
+
+def test_unknown_dag_id_and_task_bound(tmp_path: Path) -> None:
+    found = drl106(
+        tmp_path,
+        HEADER
+        + """
+with DAG(Variable.get("name")):
+    BashOperator(task_id="t", bash_command="x")
+with DAG("big"):
+    for i in range(1000):
+        for j in range(30):
+            BashOperator(task_id=f"t_{i}_{j}", bash_command="x")
+""",
+    )
+    assert any("the id of this DAG cannot be known" in line for line in found)
+    assert any(f"more than {MAX_TASKS} tasks" in line for line in found)
+
+
+def test_deep_nested_loops_are_bounded(tmp_path: Path) -> None:
+    found = drl106(
+        tmp_path,
+        HEADER
+        + """
+TOTAL = 0
+with DAG("d"):
+    for a in range(1000):
+        for b in range(1000):
+            for c in range(1000):
+                TOTAL = TOTAL + 1
+    BashOperator(task_id="t", bash_command="x")
+""",
+    )
+    assert any("work bound" in line for line in found)
+
+
+def test_summary_line(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    lint_repo(
+        root,
+        {
+            "dags/dag.py": HEADER
+            + """
+with DAG("d"):
+    BashOperator(task_id="a", bash_command="x")
+    for t in json.loads(Variable.get("x")):
+        BashOperator(task_id=t, bash_command="x")
+"""
+        },
+        inventory=None,
+    )
+    import sys
+
+    result = run_command([sys.executable, "-m", "dagroute_lint", "dags"], cwd=root)
+    assert "2 tasks in 1 DAG checked; 1 place where tasks could not be seen" in result.stderr
+    routes = run_command([sys.executable, "-m", "dagroute_lint", "routes", "dags"], cwd=root)
+    assert "1 place where tasks could not be seen" in routes.stderr
+
+
+def test_drl105_once_per_task_and_cause(tmp_path: Path) -> None:
+    report = lint_repo(
+        tmp_path,
+        {
+            "dags/dag.py": HEADER
+            + """
+ROUTE = json.loads(Variable.get("route"))
+with DAG("d", default_args=ROUTE):
+    BashOperator(task_id="t", bash_command="x", pool=Variable.get("pool"))
+    for name in Variable.get("names"):
+        BashOperator(task_id="u", bash_command="x", queue=name)
+"""
+        },
+        inventory=None,
+    )
+    messages = sorted(d.message for d in by_code(report, "DRL105"))
+    assert len(messages) == 4, messages
+    assert messages[0].startswith("task 't' in dag 'd' takes its pool from a value")
+    assert messages[1].startswith("task 't' in dag 'd' takes its queue, executor and pool_slots")
+    assert "json.loads() on Airflow Variable (Variable.get)" in messages[1]
+    assert messages[2].startswith(
+        "task 'u' in dag 'd' (if this task is created) takes its executor, pool and pool_slots"
+    )
+    assert "loop over a value that is not a literal sequence: Airflow Variable" in messages[3]
