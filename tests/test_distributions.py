@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from dagroute_lint.catalog.distributions import (
-    KNOWN_DISTRIBUTIONS,
     airflow_dependencies,
+    brought_by,
     import_need,
     is_airflow,
     is_stdlib,
@@ -19,11 +19,11 @@ from dagroute_lint.catalog.distributions import (
         ("yaml", "PyYAML", "pyyaml"),
         ("sklearn.linear_model", "scikit-learn", "scikit-learn"),
         ("cv2", "opencv-python", "opencv-python-headless"),
-        ("PIL.Image", "Pillow", "pillow"),
+        ("PIL.Image", "pillow", "pillow"),  # Pillow 11 names itself "pillow"
         ("bs4", "beautifulsoup4", "beautifulsoup4"),
         ("dateutil.parser", "python-dateutil", "python-dateutil"),
         ("psycopg2", "psycopg2", "psycopg2-binary"),
-        ("slack_sdk", "slack_sdk", "slack-sdk"),  # no table entry: the name, canonicalized
+        ("slack_sdk", "slack_sdk", "slack-sdk"),
         ("polars", "polars", "polars"),
     ],
 )
@@ -35,12 +35,61 @@ def test_import_names_map_to_distributions(module: str, display: str, satisfied_
     assert not need.met_by({"pandas"})
 
 
-def test_the_running_environment_knows_its_own_distributions() -> None:
-    # ``_pytest`` is installed by the pytest distribution; no table says so.
-    assert "_pytest" not in KNOWN_DISTRIBUTIONS
-    need = import_need("_pytest.python")
-    assert need is not None
-    assert need.met_by({"pytest"})
+def test_import_names_come_from_real_wheels() -> None:
+    # ``_pytest`` and ``py`` are installed by the pytest distribution (its wheel's RECORD).
+    for module in ("_pytest.python", "py"):
+        need = import_need(module)
+        assert need is not None and need.display == "pytest" and need.met_by({"pytest"})
+    # The cases: the import name is not the distribution name.
+    assert import_need("bson").display == "pymongo"  # type: ignore[union-attr]
+    assert import_need("opensearchpy").display == "opensearch-py"  # type: ignore[union-attr]
+    cloud_files = import_need("cloudfiles")
+    assert cloud_files is not None and cloud_files.met_by({"cloud-files"})
+
+
+@pytest.mark.parametrize(
+    ("module", "distribution"),
+    [
+        ("chunkiterator", "chunk-iterator"),
+        ("Some_Module", "some-module"),
+        ("fancylib", "python-fancylib"),
+        ("fancylib", "fancylib-py"),
+        ("fancylib", "fancy_lib"),
+    ],
+)
+def test_names_no_table_knows_are_matched_by_normalisation(module: str, distribution: str) -> None:
+    need = import_need(module)
+    assert need is not None and not need.known
+    assert need.met_by({distribution})
+    assert not need.met_by({"fancy"})
+    assert need.display == f"an unknown distribution providing '{module}'"
+
+
+def test_a_table_entry_is_not_overridden_by_normalisation() -> None:
+    # ``bson`` is pymongo's; a distribution that happens to be called "bson" is another one.
+    need = import_need("bson")
+    assert need is not None and need.known
+    assert need.met_by({"pymongo"}) and not need.met_by({"python-bson"})
+
+
+def test_the_answer_does_not_depend_on_the_linters_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import importlib.metadata
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the linter's own environment was consulted")
+
+    monkeypatch.setattr(importlib.metadata, "packages_distributions", refuse)
+    monkeypatch.setattr(importlib.metadata, "distributions", refuse)
+    import_need.cache_clear()
+    need = import_need("rarely_installed_module_xyz")
+    assert (
+        need is not None
+        and not need.met_by({"pandas"})
+        and need.met_by({"rarely-installed-module-xyz"})
+    )
+    assert "unknown distribution" in need.display
 
 
 def test_namespace_packages_are_judged_on_two_components() -> None:
@@ -112,3 +161,11 @@ def test_airflow_and_its_providers() -> None:
     assert is_airflow("airflow")
     assert is_airflow("airflow.providers.amazon.aws.hooks.s3")
     assert not is_airflow("airflow_utils")
+
+
+def test_a_provider_brings_its_requirements_and_those_of_the_providers_it_requires() -> None:
+    brought = brought_by({"apache-airflow-providers-amazon"})
+    assert {"boto3", "botocore", "jmespath", "apache-airflow-providers-common-sql"} <= brought
+    assert "sqlparse" in brought  # through common-sql
+    assert "flower" in brought_by({"apache-airflow-providers-celery"})
+    assert brought_by({"pandas"}) == frozenset()

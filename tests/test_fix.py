@@ -98,24 +98,24 @@ def test_parenthesised_multiline_import_keeps_every_comment(tmp_path: Path) -> N
 
 def test_unmoved_names_keep_the_statement_and_moved_ones_follow(tmp_path: Path) -> None:
     source = """
-    from airflow.models import DAG, Variable, Connection
+    from airflow.models.dag import DAG, DagModel, DagTag
     """
     assert fixed(tmp_path, source) == textwrap.dedent("""\
-        from airflow.models import Variable, Connection
+        from airflow.models.dag import DagModel, DagTag
         from airflow.sdk import DAG
         """)
 
 
 def test_last_name_moving_away_closes_the_remaining_statement(tmp_path: Path) -> None:
     source = """
-    from airflow.models import (
-        Variable,
+    from airflow.models.dag import (
+        DagModel,
         DAG,
     )
     """
     assert fixed(tmp_path, source) == textwrap.dedent("""\
-        from airflow.models import (
-            Variable,
+        from airflow.models.dag import (
+            DagModel,
         )
         from airflow.sdk import DAG
         """)
@@ -127,14 +127,14 @@ def test_statements_in_blocks_and_after_semicolons(tmp_path: Path) -> None:
     def build():
         from airflow.operators.bash import BashOperator
         return BashOperator
-    if os.environ.get("X"): from airflow.models import DAG, Variable
+    if os.environ.get("X"): from airflow.models.dag import DAG, DagModel
     """
     assert fixed(tmp_path, source) == textwrap.dedent("""\
         import os; from airflow.providers.standard.operators.python import PythonOperator; from airflow.sdk import get_current_context
         def build():
             from airflow.operators.bash import BashOperator
             return BashOperator
-        if os.environ.get("X"): from airflow.models import Variable; from airflow.sdk import DAG
+        if os.environ.get("X"): from airflow.models.dag import DagModel; from airflow.sdk import DAG
         """)  # noqa: E501
 
 
@@ -212,12 +212,12 @@ def test_file_changed_while_fixing_is_not_overwritten(
 
 
 def test_windows_line_endings_and_byte_order_mark_survive(tmp_path: Path) -> None:
-    source = b"\xef\xbb\xbfimport os\r\nfrom airflow.models import DAG, Variable\r\n"
+    source = b"\xef\xbb\xbfimport os\r\nfrom airflow.models.dag import DAG, DagModel\r\n"
     path = tmp_path / "dags" / "dag.py"
     path.parent.mkdir()
     path.write_bytes(source)
     fix_files(lint_repo(tmp_path, {}, inventory=None).diagnostics, write=True)
     assert path.read_bytes() == (
-        b"\xef\xbb\xbfimport os\r\nfrom airflow.models import Variable\r\n"
+        b"\xef\xbb\xbfimport os\r\nfrom airflow.models.dag import DagModel\r\n"
         b"from airflow.sdk import DAG\r\n"
     )

@@ -6,7 +6,9 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
+from click.testing import CliRunner
 
+from dagroute_lint.cli import main
 from dagroute_lint.deployment.executors import (
     CELERY_EXECUTOR_PATH,
     KUBERNETES_EXECUTOR_PATH,
@@ -625,6 +627,51 @@ MALFORMED = [
         id="exec_local_k8s_3",
     ),
     pytest.param(
+        '[runtimes.base]\nproviders = ["standard", "amazn"]\n',
+        "dagroute.toml: runtimes.base.providers[1]: unknown provider id 'amazn'; "
+        "did you mean 'amazon'?",
+        id="provider_id_typo",
+    ),
+    pytest.param(
+        '[runtimes.base]\nproviders = ["apache-airflow-providers-postgress"]\n',
+        "dagroute.toml: runtimes.base.providers[0]: unknown Apache Airflow provider "
+        "'apache-airflow-providers-postgress'; did you mean 'postgres'?",
+        id="provider_distribution_typo",
+    ),
+    pytest.param(
+        '[runtimes.base]\nproviders = ["nonexistent"]\n',
+        "dagroute.toml: runtimes.base.providers[0]: unknown provider id 'nonexistent'",
+        id="provider_id_unknown",
+    ),
+    pytest.param(
+        '[runtimes.base]\npackages = ["pandas", "-pandas"]\n',
+        "dagroute.toml: runtimes.base.packages[1]: '-pandas': not a distribution name with an "
+        "optional version specifier",
+        id="package_invalid_name",
+    ),
+    pytest.param(
+        '[runtimes.base]\npackages = ["Django!"]\n',
+        "dagroute.toml: runtimes.base.packages[0]: 'Django!': invalid version specifier '!' "
+        "(expected an operator ==, !=, <=, >=, <, >, ~= or === and a version)",
+        id="package_invalid_character",
+    ),
+    pytest.param(
+        "a = " + "[" * 500 + "]" * 500 + "\n",
+        "dagroute.toml: invalid TOML: arrays or inline tables nested too deeply to read",
+        id="nested_500_arrays",
+    ),
+    pytest.param(
+        "a = " + "{ b = " * 500 + "1" + " }" * 500 + "\n",
+        "dagroute.toml: invalid TOML: arrays or inline tables nested too deeply to read",
+        id="nested_500_inline_tables",
+    ),
+    pytest.param(
+        '[runtimes.base]\nimports = ["cloudvolume", "cloud-volume"]\n',
+        "dagroute.toml: runtimes.base.imports[1]: 'cloud-volume' is not a module name such as "
+        "'cloudvolume' or 'google.cloud'",
+        id="imports_not_a_module_name",
+    ),
+    pytest.param(
         "[deployment]\nairflow_version = 2025-01-01\n",
         'dagroute.toml: deployment.airflow_version: expected a string such as "3.3", got date',
         id="version_date",
@@ -1011,3 +1058,69 @@ def test_parse_requirement_rejects(text: str, message: str) -> None:
 )
 def test_release_tuple(version: str, release: tuple[int, ...]) -> None:
     assert release_tuple(version) == release
+
+
+def test_providers_in_pip_spelling_are_provider_ids(load: Loader) -> None:
+    """``common-sql`` (the id as pip spells it) is ``common.sql``; a prefixed distribution name
+    of a provider newer than the shipped table is kept as written."""
+    inventory = load(
+        '[runtimes.base]\nproviders = ["common-sql", "cncf_kubernetes", "Amazon", '
+        '"apache-airflow-providers-brand-new", "acme-airflow-provider"]\n'
+    )
+    assert [r.name for r in inventory.runtimes["base"].providers] == [
+        "apache-airflow-providers-common-sql",
+        "apache-airflow-providers-cncf-kubernetes",
+        "apache-airflow-providers-amazon",
+        "apache-airflow-providers-brand-new",
+        "acme-airflow-provider",
+    ]
+
+
+def test_a_provider_id_twice_in_two_spellings_is_one_error(load: Loader) -> None:
+    message = error_of(load, '[runtimes.base]\nproviders = ["common.sql", "common-sql"]\n')
+    assert message == (
+        "dagroute.toml: runtimes.base.providers[1]: apache-airflow-providers-common-sql is listed "
+        "twice (also providers[0] 'common.sql')"
+    )
+
+
+def test_inventory_check_of_a_deeply_nested_document_exits_2(tmp_path: Path) -> None:
+    path = tmp_path / "deep.toml"
+    path.write_text("a = " + "[" * 500 + "]" * 500 + "\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["inventory", "check", str(path)])
+    assert result.exit_code == 2
+    deep = "invalid TOML: arrays or inline tables nested too deeply to read"
+    assert result.stderr == f"dagroute-lint: {path}: {deep}\n"
+
+
+def test_packages_from_a_lock_file_beside_the_inventory(load: Loader) -> None:
+    Path("requirements.lock").write_text(
+        "# pip freeze of the image\ncloud-volume==12.2.0\n"
+        "apache-airflow-providers-amazon==9.1.0\npandas==2.2.3\n",
+        encoding="utf-8",
+    )
+    inventory = load(
+        '[runtimes.base]\nproviders = ["celery"]\npackages = ["pandas>=2"]\n'
+        'packages_from = "requirements.lock"\n'
+    )
+    runtime = inventory.runtimes["base"]
+    assert [(r.name, r.specifier) for r in runtime.providers] == [
+        ("apache-airflow-providers-celery", ""),
+        ("apache-airflow-providers-amazon", "==9.1.0"),
+    ]
+    # What the inventory writes itself wins over the file.
+    assert [(r.name, r.specifier) for r in runtime.packages] == [
+        ("pandas", ">=2"),
+        ("cloud-volume", "==12.2.0"),
+    ]
+
+
+def test_packages_from_a_missing_or_broken_file_is_an_error(load: Loader) -> None:
+    text = '[runtimes.base]\npackages_from = "requirements.lock"\n'
+    missing = error_of(load, text)
+    assert missing.startswith(
+        "dagroute.toml: runtimes.base.packages_from: 'requirements.lock': no such file"
+    )
+    Path("requirements.lock").write_text("pandas===\n", encoding="utf-8")
+    broken = error_of(load, text)
+    assert broken.startswith("dagroute.toml: runtimes.base.packages_from: requirements.lock:1")

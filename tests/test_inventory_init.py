@@ -418,3 +418,39 @@ def test_airflow_2_hybrid_executor_takes_celery_workers(tmp_path: Path) -> None:
     assert [(w.name, w.executor.written, w.queues) for w in deployment.workers] == [
         ("w", "CeleryKubernetesExecutor", ("default", "etl"))
     ]
+
+
+# websocket-client installs ``websocket``: no shipped table names it, and no normalisation of
+# the distribution's name gives it, so only the runtime itself can say it.
+SAYS_ITS_IMPORTS = ("websocket-client==1.8.0", "six==1.17.0")
+
+
+def test_a_runtime_records_the_imports_its_distributions_give_other_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ensure_wheels(SAYS_ITS_IMPORTS)
+    python = make_venv(tmp_path / "venv", SAYS_ITS_IMPORTS)
+    repo = tmp_path / "repo"
+    (repo / "dags").mkdir(parents=True)
+    (repo / "dags" / "stream.py").write_text(
+        "import six\nimport websocket\nfrom airflow.sdk import DAG, task\n\n"
+        'with DAG("stream", schedule=None):\n\n    @task\n    def listen() -> None:\n'
+        "        websocket.create_connection\n\n    listen()\n",
+        encoding="utf-8",
+    )
+    code, _, err = invoke(
+        "inventory", "init", "--python", str(python), "--output", str(repo / "dagroute.toml")
+    )
+    assert code == 0, err
+    text = (repo / "dagroute.toml").read_text(encoding="utf-8")
+    body = runtime(text)
+    # six is six: the name says it, so it is not repeated.
+    assert body["imports"] == ["websocket"]
+    monkeypatch.chdir(repo)
+    assert invoke("dags", "--select", "DRL2")[:2] == (0, "")
+    # Without what the runtime says, nothing decides which distribution 'websocket' is.
+    (repo / "dagroute.toml").write_text(text.replace('imports = ["websocket"]', ""), "utf-8")
+    code, out, _ = invoke("dags", "--select", "DRL2")
+    assert code == 1
+    assert "an unknown distribution providing 'websocket'" in out
+    assert "DRL205" in out

@@ -278,7 +278,8 @@ with DAG("lab"):
     BashOperator(task_id="a", bash_command="x", queue="reports")
     BashOperator(task_id="b", bash_command="x")
 """)
-    assert set(codes(lint_repo(tmp_path, files))) == {"DRL101", "DRL201", "DRL202"}
+    # The provider the DAG processor lacks stops the file loading: DRL201, and no DRL202 on top.
+    assert set(codes(lint_repo(tmp_path, files))) == {"DRL101", "DRL201"}
     assert codes(lint_repo(tmp_path, files, select=("DRL1",))) == ["DRL101"]
 
 

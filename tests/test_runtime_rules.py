@@ -8,7 +8,8 @@ from dagroute_lint.rules.registry import rule_by_code
 from tests.helpers import codes, lint_repo, write_repo
 
 # Two Celery workers share the queue `ml`; only `celery-ml` has scikit-learn. Kubernetes pods
-# have no business packages. The DAG processor has every provider, so DRL201 stays quiet.
+# have no business packages. The DAG processor has every provider and package the cases import,
+# so the files load (DRL201 and DRL205 stay quiet) and their tasks reach the workers.
 INVENTORY = """
 [deployment]
 airflow_version = "3.3"
@@ -45,6 +46,10 @@ providers = ["standard", "cncf.kubernetes"]
 
 [runtimes.full]
 providers = ["standard", "celery", "cncf.kubernetes", "docker", "amazon"]
+packages = [
+    "pandas>=2", "scikit-learn", "polars", "opencv-python-headless", "Pillow", "beautifulsoup4",
+    "helpers", "tools", "localmod", "PyJWT", "protobuf",
+]
 """
 
 HEADER = """
@@ -255,7 +260,7 @@ with DAG("lab"):
 """
     found = lint(tmp_path, body)
     needs = [line.split("which needs ")[1].split(";")[0] for line in found]
-    assert needs == ["Pillow", "beautifulsoup4", "opencv-python", "scikit-learn"]
+    assert needs == ["pillow", "beautifulsoup4", "opencv-python", "scikit-learn"]
     # celery-ml lists all four by distribution name (opencv in its headless build), so each
     # import is missing only on celery-general.
     assert all(
@@ -527,7 +532,8 @@ with DAG("lab"):
     assert lint(tmp_path, body) == []
     (tmp_path / "dags" / "helpers.py").unlink()
     (message,) = lint(tmp_path / "elsewhere", body)
-    assert "imports 'helpers' (module-level import, line 5), which needs helpers;" in message
+    assert "imports 'helpers' (module-level import, line 5), which needs an unknown" in message
+    assert "distribution providing 'helpers';" in message
 
 
 def test_the_inventorys_airflow_version_decides_what_providers_mean(tmp_path: Path) -> None:
@@ -560,7 +566,8 @@ providers = ["celery"]
     airflow2 = lint_repo(
         tmp_path / "2", {"dags/dag.py": source}, inventory.format(version="2.10.5")
     )
-    # On Airflow 2 @task.virtualenv is built in, but the standard provider is a separate install.
-    assert codes(airflow2) == ["DRL201", "DRL202", "DRL202"]
+    # On Airflow 2 @task.virtualenv is built in, but the standard provider is a separate install:
+    # the file does not load (DRL201), so no task reaches the worker to fail there (no DRL202).
+    assert codes(airflow2) == ["DRL201"]
     assert all("apache-airflow-providers-standard" in d.message for d in airflow2.diagnostics)
     assert not any("@task.virtualenv" in d.message for d in airflow2.diagnostics)

@@ -1,11 +1,15 @@
-"""Which installed distribution an ``import`` needs, and which imports need none.
+"""Which distribution an ``import`` needs, and which imports need none.
 
 An import names a module, an inventory lists distributions: ``import yaml`` is satisfied by
-``PyYAML``, ``import sklearn`` by ``scikit-learn``. The names come from the distributions Airflow
-itself installs (``data/airflow_dependencies.tsv``, read from real metadata), a small table of
-well-known mismatches below, and the import name itself, canonicalized (``import requests`` ->
-``requests``). Only when those do not settle it is ``packages_distributions()`` of the
-environment running the linter asked (it knows whatever happens to be installed here).
+``PyYAML``, ``import cloudvolume`` by ``cloud-volume``. The answer never depends on what is
+installed beside the linter. In order: what the runtime itself says (its ``imports``, written by
+``inventory init --python``; see ``rules/parse_boundary.has_package``); the shipped tables, read
+from real metadata: the distributions Airflow installs (``data/airflow_dependencies.tsv``) and
+those DAG code commonly imports (``data/import_names.tsv``, from their wheels' RECORD); then the
+normalisation that covers most of PyPI: the names compared without case, ``-``, ``_`` and ``.``,
+and without a ``python``/``py`` prefix or suffix (``cloudvolume`` is ``cloud-volume``,
+``kafka`` is ``kafka-python``). When none of these decides, a message says "unknown
+distribution" rather than assert a name.
 
 Namespace packages (``google.cloud``, ``azure.storage.blob``) are judged on their first two
 components, because their top-level name is shared by many distributions.
@@ -14,6 +18,7 @@ components, because their top-level name is shared by many distributions.
 from __future__ import annotations
 
 import functools
+import re
 import sys
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -21,58 +26,23 @@ from dataclasses import dataclass
 from dagroute_lint.catalog.data_files import data_lines, read_table
 from dagroute_lint.catalog.providers import canonical_name
 
-if sys.version_info >= (3, 10):
-    from importlib.metadata import packages_distributions
-else:  # pragma: no cover - exercised only on old interpreters
-    from importlib_metadata import packages_distributions
-
 STDLIB_FILE = "stdlib_modules.txt"
 AIRFLOW_DEPENDENCIES_FILE = "airflow_dependencies.tsv"
+IMPORT_NAMES_FILE = "import_names.tsv"
+PROVIDER_DEPENDENCIES_FILE = "provider_dependencies.tsv"
 
-# Import names whose distribution is named differently, for when the running environment does
-# not have them installed. Several entries name alternatives: any one of them satisfies.
+# Import names whose distributions publish no wheel to read (sdists only), and namespace parts
+# that no RECORD names on their own; several entries name alternatives: any one satisfies.
 KNOWN_DISTRIBUTIONS: dict[str, tuple[str, ...]] = {
-    "yaml": ("PyYAML",),
-    "sklearn": ("scikit-learn",),
-    "skimage": ("scikit-image",),
-    "cv2": (
-        "opencv-python",
-        "opencv-python-headless",
-        "opencv-contrib-python",
-        "opencv-contrib-python-headless",
-    ),
-    "PIL": ("Pillow",),
-    "bs4": ("beautifulsoup4",),
-    "dateutil": ("python-dateutil",),
-    "dotenv": ("python-dotenv",),
-    "jwt": ("PyJWT",),
-    "jose": ("python-jose",),
-    "attr": ("attrs",),
-    "OpenSSL": ("pyOpenSSL",),
+    "MySQLdb": ("mysqlclient",),
+    "ldap": ("python-ldap",),
     "Crypto": ("pycryptodome", "pycrypto"),
     "psycopg2": ("psycopg2", "psycopg2-binary"),
-    "MySQLdb": ("mysqlclient",),
-    "git": ("GitPython",),
-    "docx": ("python-docx",),
-    "pptx": ("python-pptx",),
-    "magic": ("python-magic",),
-    "ldap": ("python-ldap",),
-    "serial": ("pyserial",),
-    "zmq": ("pyzmq",),
-    "kafka": ("kafka-python",),
-    "fitz": ("PyMuPDF",),
-    "Bio": ("biopython",),
-    "mpl_toolkits": ("matplotlib",),
-    "pkg_resources": ("setuptools",),
-    "googleapiclient": ("google-api-python-client",),
-    "google.protobuf": ("protobuf",),
     "google.api": ("googleapis-common-protos",),
     "google.rpc": ("googleapis-common-protos",),
     "google.type": ("googleapis-common-protos",),
-    "google.auth": ("google-auth",),
-    "google.oauth2": ("google-auth",),
-    "google.api_core": ("google-api-core",),
 }
+_AFFIXES = ("python", "py")
 
 # Top-level names shared by many distributions; judged on ``top.second``.
 NAMESPACES = frozenset(
@@ -86,6 +56,7 @@ NAMESPACES = frozenset(
         "ruamel",
         "sphinxcontrib",
         "opentelemetry",
+        "mpl_toolkits",
     }
 )
 
@@ -98,17 +69,13 @@ class ImportNeed:
 
     ``key`` is the part of the module name that decides the distribution (``sklearn``,
     ``google.cloud``). ``written`` are the distribution names the shipped tables give for it, as
-    written there. ``prefix`` is set for namespace packages, where any distribution named
-    ``prefix-...`` counts. ``ask_environment`` says whether the running environment's own
-    mapping may add names: it is consulted only when the tables did not already settle the
-    question, because scanning every installed distribution costs a noticeable fraction of a
-    second in a large environment.
+    written there; when they give none, the normalised import name decides. ``prefix`` is set for
+    namespace packages, where any distribution named ``prefix-...`` counts.
     """
 
     key: str
     written: tuple[str, ...]
     prefix: str | None = None
-    ask_environment: bool = True
 
     @property
     def candidates(self) -> frozenset[str]:
@@ -117,36 +84,59 @@ class ImportNeed:
 
     def met_by(self, distributions: Collection[str]) -> bool:
         """Whether an environment with these canonical distribution names can import it."""
-        if self._named_in(distributions):
-            return True
-        return self.prefix is None and not self._from_environment().isdisjoint(distributions)
-
-    def _named_in(self, distributions: Collection[str]) -> bool:
         if not self.candidates.isdisjoint(distributions):
             return True
         prefix = self.prefix
-        return prefix is not None and any(
-            name == prefix or name.startswith(prefix + "-") for name in distributions
-        )
+        if prefix is not None:
+            return any(name == prefix or name.startswith(prefix + "-") for name in distributions)
+        if self.written:
+            return False
+        wanted = squashed(self.key)
+        return any(wanted in spellings(name) for name in distributions)
+
+    @property
+    def known(self) -> bool:
+        """Whether a table names the distribution (else only the normalisation guesses it)."""
+        return bool(self.written) or self.prefix is not None
 
     @property
     def display(self) -> str:
-        """How a message names the distribution: a table entry, else what the environment or
-        the name itself suggests."""
+        """How a message names the distribution: a table's name, or says it is unknown."""
         if self.prefix is not None:
             return f"{self.prefix}-*"
-        environment = _environment_distributions().get(self.key, ())
-        return (*self.written, *environment, self.key)[0]
+        if self.written:
+            return self.written[0]
+        return f"an unknown distribution providing '{self.key}'"
 
     @property
     def airflow_brings_it(self) -> bool:
         """Whether installing Airflow installs it (then every Airflow environment has it)."""
-        return self._named_in(airflow_dependencies())
+        dependencies = airflow_dependencies()
+        if not self.candidates.isdisjoint(dependencies):
+            return True
+        prefix = self.prefix
+        return prefix is not None and any(
+            name == prefix or name.startswith(prefix + "-") for name in dependencies
+        )
 
-    def _from_environment(self) -> frozenset[str]:
-        if not self.ask_environment:
-            return frozenset()
-        return frozenset(canonical_name(n) for n in _environment_distributions().get(self.key, ()))
+
+def squashed(name: str) -> str:
+    """A name without case, ``-``, ``_`` and ``.``: ``cloud-volume`` and ``cloudvolume`` agree."""
+    return re.sub(r"[-_.]+", "", name).lower()
+
+
+def spellings(distribution: str) -> frozenset[str]:
+    """The import names the normalisation accepts for a distribution: its squashed name, and
+    that name without a ``python``/``py`` prefix or suffix (``python-dotenv``, ``opensearch-py``,
+    ``kafka-python``)."""
+    name = squashed(distribution)
+    found = {name}
+    for affix in _AFFIXES:
+        if name.startswith(affix) and len(name) > len(affix):
+            found.add(name[len(affix) :])
+        if name.endswith(affix) and len(name) > len(affix):
+            found.add(name[: -len(affix)])
+    return frozenset(found)
 
 
 def is_stdlib(module: str) -> bool:
@@ -171,14 +161,17 @@ def import_need(module: str) -> ImportNeed | None:
         if len(parts) < 2:
             return None
         key = ".".join(parts[:2])
-        written = (*KNOWN_DISTRIBUTIONS.get(key, ()), *airflow_import_names().get(key, ()))
+        written = _written(key)
         if written:
-            return ImportNeed(key, written, ask_environment=False)
-        return ImportNeed(key, (), prefix=canonical_name(key), ask_environment=False)
+            return ImportNeed(key, written)
+        return ImportNeed(key, (), prefix=canonical_name(key))
     key = parts[0]
-    return ImportNeed(
-        key, (*KNOWN_DISTRIBUTIONS.get(key, ()), *airflow_import_names().get(key, ()))
-    )
+    return ImportNeed(key, _written(key))
+
+
+def _written(key: str) -> tuple[str, ...]:
+    tables = (KNOWN_DISTRIBUTIONS, common_import_names(), airflow_import_names())
+    return tuple(dict.fromkeys(name for table in tables for name in table.get(key, ())))
 
 
 def airflow_dependencies() -> frozenset[str]:
@@ -214,6 +207,37 @@ def _airflow_table() -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
 
 
 @functools.cache
-def _environment_distributions() -> dict[str, tuple[str, ...]]:
-    """What the environment running the linter knows; scanned once, only when needed."""
-    return {name: tuple(dists) for name, dists in packages_distributions().items()}
+def common_import_names() -> dict[str, tuple[str, ...]]:
+    """Import name -> the commonly imported distributions that install it, from their wheels."""
+    names: dict[str, tuple[str, ...]] = {}
+    for name, distribution in read_table(IMPORT_NAMES_FILE, ("import_name", "distribution")):
+        assert name is not None and distribution is not None, f"{IMPORT_NAMES_FILE}: empty cell"
+        names[name] = (*names.get(name, ()), distribution)
+    return names
+
+
+def brought_by(distributions: Collection[str]) -> frozenset[str]:
+    """Canonical names of what installing ``distributions`` brings: for each Apache provider
+    among them, its requirements (``data/provider_dependencies.tsv``), followed through the
+    providers it requires in turn. Other distributions' own requirements are not known."""
+    table = _provider_requirements()
+    found: set[str] = set()
+    pending = [name for name in distributions if name in table]
+    while pending:
+        for dependency in table.get(pending.pop(), ()):
+            if dependency not in found:
+                found.add(dependency)
+                pending.append(dependency)
+    return frozenset(found)
+
+
+@functools.cache
+def _provider_requirements() -> dict[str, tuple[str, ...]]:
+    columns = ("provider", "version", "dependency")
+    requirements: dict[str, tuple[str, ...]] = {}
+    for provider, _, dependency in read_table(PROVIDER_DEPENDENCIES_FILE, columns):
+        assert provider is not None, f"{PROVIDER_DEPENDENCIES_FILE}: a row without provider"
+        listed = requirements.setdefault(provider, ())
+        if dependency is not None:
+            requirements[provider] = (*listed, canonical_name(dependency))
+    return requirements

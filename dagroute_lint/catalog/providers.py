@@ -177,6 +177,11 @@ def canonical_distribution(name_or_id: str) -> str:
     return canonical_name(name_or_id)
 
 
+def known_provider_ids() -> frozenset[str]:
+    """Every Apache provider id the shipped table knows (``amazon``, ``common.sql``...)."""
+    return _provider_ids().ids
+
+
 def canonical_name(name: str) -> str:
     """PEP 503 normalisation of a distribution name."""
     return re.sub(r"[-_.]+", "-", name).lower()

@@ -11,7 +11,12 @@ from pathlib import Path
 from typing import NoReturn
 
 from dagroute_lint.catalog.airflow_defaults import DEFAULT_POOL, DEFAULT_POOL_SIZE, DEFAULT_QUEUE
-from dagroute_lint.catalog.providers import PROVIDER_PREFIX, canonical_distribution, canonical_name
+from dagroute_lint.catalog.providers import (
+    PROVIDER_PREFIX,
+    canonical_distribution,
+    canonical_name,
+    known_provider_ids,
+)
 from dagroute_lint.deployment.executors import (
     DEFAULT_EXECUTOR_2,
     DEFAULT_EXECUTOR_3,
@@ -21,6 +26,7 @@ from dagroute_lint.deployment.executors import (
     parse_executor_list,
     resolve_executor,
 )
+from dagroute_lint.deployment.init.requirements_file import requirements_facts
 from dagroute_lint.deployment.requirements import parse_requirement, release_tuple
 from dagroute_lint.deployment.toml import toml
 from dagroute_lint.errors import ConfigError
@@ -40,7 +46,8 @@ _DEPLOYMENT_KEYS = (
     "triggerer",
 )
 _WORKER_KEYS = ("name", "executor", "queues", "runtime")
-_RUNTIME_KEYS = ("python", "providers", "packages", *RUNTIME_LABELS)
+_RUNTIME_KEYS = ("python", "providers", "packages", "packages_from", "imports", *RUNTIME_LABELS)
+_MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?")
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 _PYTHON_VERSION = re.compile(r"[0-9]+\.[0-9]+(?:\.[0-9]+)?")
 _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
@@ -59,13 +66,19 @@ class Requirement:
 
 @dataclass(frozen=True)
 class Runtime:
-    """An environment (image, virtualenv) that parses DAG files or runs tasks."""
+    """An environment (image, virtualenv) that parses DAG files or runs tasks.
+
+    ``imports`` are module names the runtime says it provides (``inventory init --python`` writes
+    those its distributions install under names unlike their own): an import of one of them is
+    satisfied whatever the tables say. Optional; it adds to ``packages``, never replaces them.
+    """
 
     name: str
     python: str | None
     providers: tuple[Requirement, ...]
     packages: tuple[Requirement, ...]
     labels: dict[str, str] = field(default_factory=dict)
+    imports: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -213,6 +226,11 @@ class _Loader:
             document: dict[str, object] = toml.loads(text)
         except toml.TOMLDecodeError as exc:
             raise ConfigError(self._syntax_error(text, exc)) from None
+        except RecursionError:
+            # The TOML parser recurses once per nested array or inline table.
+            raise ConfigError(
+                f"{self.filename}: invalid TOML: arrays or inline tables nested too deeply to read"
+            ) from None
         return document
 
     def _syntax_error(self, text: str, exc: ValueError) -> str:
@@ -413,12 +431,19 @@ class _Loader:
             for label in RUNTIME_LABELS
             if label in table
         }
+        providers = self.requirements(table.get("providers", []), f"{path}.providers", True)
+        packages = self.requirements(table.get("packages", []), f"{path}.packages", False)
+        if "packages_from" in table:
+            providers, packages = self.packages_from(
+                table["packages_from"], f"{path}.packages_from", name, providers, packages
+            )
         return Runtime(
             name=name,
             python=python,
-            providers=self.requirements(table.get("providers", []), f"{path}.providers", True),
-            packages=self.requirements(table.get("packages", []), f"{path}.packages", False),
+            providers=providers,
+            packages=packages,
             labels=labels,
+            imports=self.module_names(table.get("imports", []), f"{path}.imports"),
         )
 
     def requirements(self, value: object, path: str, providers: bool) -> tuple[Requirement, ...]:
@@ -433,9 +458,7 @@ class _Loader:
             except ValueError as exc:
                 self.fail(item_path, str(exc))
             if providers:
-                # "standard" and "cncf.kubernetes" are provider ids; dashed names are
-                # distributions (apache-airflow-providers-amazon, third-party providers).
-                canonical = canonical_distribution(parsed.name)
+                canonical = self.provider(parsed.name, item_path)
             else:
                 canonical = canonical_name(parsed.name)
                 if canonical.startswith(PROVIDER_PREFIX):
@@ -453,6 +476,85 @@ class _Loader:
             seen[canonical] = index
             result.append(Requirement(canonical, parsed.specifier, written, parsed.extras))
         return tuple(result)
+
+    def packages_from(
+        self,
+        value: object,
+        path: str,
+        runtime: str,
+        providers: tuple[Requirement, ...],
+        packages: tuple[Requirement, ...],
+    ) -> tuple[tuple[Requirement, ...], tuple[Requirement, ...]]:
+        """Add what a requirements / ``pip freeze`` file installs (relative to this inventory) to
+        the runtime's ``providers`` and ``packages``; an entry written in the inventory wins."""
+        written = self.string(value, path, "requirements.lock")
+        lock = Path(self.filename).parent / written
+        if not lock.is_file():
+            self.fail(path, f"{_quote(written)}: no such file ({lock})")
+        try:
+            facts = requirements_facts(lock, runtime).runtimes[0]
+        except ConfigError as error:
+            self.fail(path, str(error))
+        added_providers = list(providers)
+        added_packages = list(packages)
+        known = {r.name for r in (*providers, *packages)}
+        for facts_list, target, is_provider in (
+            (facts.providers or (), added_providers, True),
+            (facts.packages or (), added_packages, False),
+        ):
+            for fact in facts_list:
+                parsed = parse_requirement(fact.value)
+                if is_provider:
+                    canonical = self.provider(parsed.name, f"{path} ({fact.source})")
+                else:
+                    canonical = canonical_name(parsed.name)
+                if canonical not in known:
+                    known.add(canonical)
+                    target.append(
+                        Requirement(canonical, parsed.specifier, fact.value, parsed.extras)
+                    )
+        return tuple(added_providers), tuple(added_packages)
+
+    def module_names(self, value: object, path: str) -> frozenset[str]:
+        """``imports``: top-level module names, or ``namespace.part`` inside a namespace."""
+        names = self.string_list(value, path, '["cloudvolume", "google.cloud"]')
+        for index, name in enumerate(names):
+            if not _MODULE_NAME.fullmatch(name):
+                self.fail(
+                    f"{path}[{index}]",
+                    f"{_quote(name)} is not a module name such as 'cloudvolume' or 'google.cloud'",
+                )
+        return frozenset(names)
+
+    def provider(self, name: str, path: str) -> str:
+        """The distribution a ``providers`` entry names, or an error for a misspelt provider.
+
+        ``standard`` and ``cncf.kubernetes`` are Apache provider ids, which must be known;
+        ``common-sql`` (the id as pip spells it) is read as ``common.sql``. Other dashed names
+        are distributions: ``apache-airflow-providers-<id>`` (an id newer than the shipped table
+        is accepted, one close to a known id is called a typo) or a third-party provider
+        (accepted unless it is close to a known id: ``amazn-aws``).
+        """
+        ids = known_provider_ids()
+        lowered = name.lower()
+        if "-" not in name and "_" not in name:
+            if lowered not in ids:
+                self.fail(path, f"unknown provider id {_quote(name)}{did_you_mean(lowered, ids)}")
+            return canonical_distribution(lowered)
+        dotted = re.sub(r"[-_.]+", ".", lowered).removeprefix("apache.airflow.providers.")
+        if dotted in ids:
+            return canonical_distribution(dotted)
+        canonical = canonical_name(name)
+        hint = did_you_mean(dotted, ids)
+        if hint and canonical.startswith(PROVIDER_PREFIX):
+            self.fail(path, f"unknown Apache Airflow provider {_quote(name)}{hint}")
+        if hint:
+            self.fail(
+                path,
+                f"{_quote(name)} is no provider id{hint} (a third-party provider is listed by "
+                "its distribution name)",
+            )
+        return canonical
 
     def workers(
         self,

@@ -19,7 +19,8 @@ from dagroute_lint.deployment.inventory import Inventory, Worker
 from dagroute_lint.resolve.placement import Placement, workers_of
 from dagroute_lint.resolve.repository import Repository
 from dagroute_lint.resolve.tasks import ResolvedTask
-from dagroute_lint.rules.providers import has_provider, parse_needs, task_needs
+from dagroute_lint.rules.parse_boundary import has_provider
+from dagroute_lint.rules.providers import parse_needs, task_needs
 
 COLLAPSE_AT = 12
 DEFAULT_AIRFLOW_MAJOR = 3

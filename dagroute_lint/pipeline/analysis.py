@@ -16,6 +16,7 @@ from dagroute_lint.pipeline.cache import SummaryCache
 from dagroute_lint.pipeline.dependents import importers
 from dagroute_lint.pipeline.extraction import Extractor, Request
 from dagroute_lint.pipeline.progress import ProgressLine
+from dagroute_lint.resolve.parse_imports import reached_imports
 from dagroute_lint.resolve.placement import place_dispatched
 from dagroute_lint.resolve.repository import AnalysedFile, Repository
 from dagroute_lint.resolve.tasks import Resolver
@@ -260,12 +261,18 @@ def _analyse(
         tasks = tuple(resolver.tasks(module))
         placed = place_dispatched(tasks, inventory) if inventory is not None else ()
         analysed.append(AnalysedFile(source, module, tasks, placed))
+        # Read the repository modules that loading the file runs while the extractor is open.
+        for _ in reached_imports(module, index.lookup):
+            pass
+    first_party = FirstParty(index.roots)
     return Repository(
         tuple(analysed),
         inventory,
         resolver.airflow_major,
-        FirstParty(index.roots),
+        first_party,
         tuple(source.display for source, _ in dependents),
+        lookup=index.lookup,
+        locations=first_party,
     )
 
 

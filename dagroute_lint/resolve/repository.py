@@ -11,6 +11,7 @@ from dagroute_lint.resolve.coverage import Coverage, coverage
 from dagroute_lint.resolve.placement import PlacedTask
 from dagroute_lint.resolve.tasks import ResolvedTask
 from dagroute_lint.sources.discovery import SourceFile
+from dagroute_lint.sources.first_party import FirstParty
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,11 @@ class AnalysedFile:
     placed: tuple[PlacedTask, ...] = ()
 
 
+def _no_module(name: str) -> Module | None:
+    """For a repository analysed without an index of its modules."""
+    return None
+
+
 @dataclass(frozen=True)
 class Repository:
     """What every front end starts from: the files to report on, in display order, and what they
@@ -31,7 +37,9 @@ class Repository:
 
     ``first_party`` tells whether a module name is the repository's own (on the import roots).
     ``dependents`` are the files reported only because they import a file that was named (as
-    pre-commit names the changed files), shown as in diagnostics.
+    pre-commit names the changed files), shown as in diagnostics. ``lookup`` finds the model of a
+    repository module by name, reported or not (``None`` for any other), and ``locations``
+    answers where on (or off) the import roots a module lies.
     """
 
     files: tuple[AnalysedFile, ...]
@@ -39,6 +47,8 @@ class Repository:
     airflow_major: int
     first_party: Callable[[str], bool]
     dependents: tuple[str, ...] = ()
+    lookup: Callable[[str], Module | None] = _no_module
+    locations: FirstParty | None = None
 
     @property
     def tasks(self) -> list[ResolvedTask]:

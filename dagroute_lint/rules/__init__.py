@@ -16,8 +16,13 @@ from dagroute_lint.rules.executor_config import EXECUTOR_CONFIG_IGNORED
 from dagroute_lint.rules.mapping import UNMAPPABLE_ROUTING
 from dagroute_lint.rules.noqa import UNUSED_NOQA_RULE
 from dagroute_lint.rules.packages import PACKAGE_MISSING_ON_WORKER
+from dagroute_lint.rules.parse_boundary import (
+    MODULE_NOT_FOUND,
+    PACKAGE_MISSING_AT_PARSE,
+    PROVIDER_MISSING_AT_PARSE,
+)
 from dagroute_lint.rules.pools import POOL_SLOTS_EXCEED_POOL, UNKNOWN_POOL
-from dagroute_lint.rules.providers import PROVIDER_MISSING_AT_PARSE, PROVIDER_MISSING_ON_WORKER
+from dagroute_lint.rules.providers import PROVIDER_MISSING_ON_WORKER
 from dagroute_lint.rules.secrets import HARDCODED_CREDENTIAL
 from dagroute_lint.rules.syntax import SYNTAX_ERROR
 from dagroute_lint.rules.unmodelled import UNMODELLED_TASKS
@@ -34,6 +39,8 @@ RULES: tuple[AnyRule, ...] = (
     PROVIDER_MISSING_ON_WORKER,
     PACKAGE_MISSING_ON_WORKER,
     IMPORT_REMOVED_IN_AIRFLOW,
+    PACKAGE_MISSING_AT_PARSE,
+    MODULE_NOT_FOUND,
     UNKNOWN_POOL,
     POOL_SLOTS_EXCEED_POOL,
     DEFERRABLE_WITHOUT_TRIGGERER,

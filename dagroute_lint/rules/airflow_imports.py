@@ -52,11 +52,20 @@ def _moved(context: Context, site: ImportSite) -> Iterator[Diagnostic]:
             if name is not None and shim_names is not None and name not in shim_names:
                 yield context.report(site.position, _not_in_shim(site.module, name))
             continue
+        if _plain_reexport(move):
+            continue
         fix = None
         if name is not None and move.old_module == site.module and move.drop_in:
             assert move.new_module is not None and move.new_name is not None
             fix = ImportFix(site.module, name, move.new_module, move.new_name)
         yield context.report(site.position, _moved_message(move, site, name), fix=fix)
+
+
+def _plain_reexport(move: Move) -> bool:
+    """A name Airflow 3 still exports from its old home without a deprecation warning
+    (``from airflow import DAG``, ``from airflow.models import DAG``: lazy re-exports, read from
+    the real package by the generator), and that needs no provider: nothing fails or warns."""
+    return not move.removed and not move.distribution and "plain re-export" in move.note
 
 
 def _not_in_shim(module: str, name: str) -> str:
@@ -85,8 +94,8 @@ def _moved_message(move: Move, site: ImportSite, name: str | None) -> str:
             return f"{gone}; {move.note or 'nothing replaces it'}"
         note = f"; {move.note}" if move.note and not move.drop_in else ""
         return f"{gone}; use {new}{note}"
-    # Airflow 3 keeps a few old spellings as plain re-exports (``airflow.DAG``), the rest behind
-    # shims that warn and are slated for removal; both are the old home of a moved name.
+    # Plain re-exports that need nothing are not reported (``_plain_reexport``); the rest of the
+    # old homes are shims that warn and are slated for removal.
     how = "a plain re-export" if "re-export" in move.note else "a deprecation shim"
     if move.drop_in:
         return f"'{old}' moved to {new} in Airflow 3; the old path works only through {how}"

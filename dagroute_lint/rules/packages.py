@@ -28,6 +28,7 @@ from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.model import Const, Expr, ImportSite, SeqExpr
 from dagroute_lint.resolve.tasks import ResolvedTask
 from dagroute_lint.rules.base import DeploymentContext, DeploymentRule
+from dagroute_lint.rules.parse_boundary import failing_at_parse, has_package
 from dagroute_lint.rules.runtimes import CodeRuns, code_runs, outcome, workers_lacking
 
 _AIRFLOW_DISTRIBUTIONS = ("apache-airflow", "apache-airflow-core", "apache-airflow-task-sdk")
@@ -88,25 +89,28 @@ def workers_without(
 
     A runtime has what its ``packages`` and ``providers`` list, and everything Airflow brings.
     """
-    if need.airflow_brings_it:
-        return []
-    lacking = []
-    for worker in serving:
-        runtime = inventory.runtimes[worker.runtime]
-        if not need.met_by({r.name for r in (*runtime.packages, *runtime.providers)}):
-            lacking.append(worker)
-    return lacking
+    return [w for w in serving if not has_package(inventory.runtimes[w.runtime], need)]
 
 
 def check_package_on_worker(context: DeploymentContext) -> Iterator[Diagnostic]:
     inventory = context.inventory
-    module_imports = package_imports(context.module.imports, context.first_party)
+    # A file that does not load sends no task to a worker: DRL205 has those already.
+    at_parse = failing_at_parse(context, "package")
+    module_imports = [
+        item
+        for item in package_imports(context.module.imports, context.first_party)
+        if item.need.key not in at_parse
+    ]
     for task, placement in context.placed:
         serving = placement.workers
         if not serving:
             continue
         runs = code_runs(task)
-        task_imports = package_imports(task.task.imports, context.first_party)
+        task_imports = [
+            item
+            for item in package_imports(task.task.imports, context.first_party)
+            if item.need.key not in at_parse
+        ]
         on_worker = list(module_imports)
         if runs is CodeRuns.ON_WORKER:
             keys = {item.need.key for item in on_worker}

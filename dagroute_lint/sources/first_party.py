@@ -28,6 +28,59 @@ class FirstParty:
             self._known[top] = found
         return found
 
+    def missing_part(self, module: str) -> str | None:
+        """The first dotted prefix of a first-party ``module`` that Python cannot find, or ``None``.
+
+        Below a regular package (a folder with ``__init__.py``) or a module file, Python looks in
+        that one place, so every further part must be a folder or a ``.py`` file there. A
+        top-level namespace package (a folder without ``__init__.py``) may take parts from
+        anywhere on ``sys.path``, installed distributions included: nothing under one is called
+        missing.
+        """
+        parts = module.split(".")
+        place = self._regular(parts[0])
+        if place is None:
+            return None
+        for end in range(1, len(parts)):
+            step = place / parts[end]
+            if place.suffix == ".py":
+                return ".".join(parts[: end + 1])
+            if step.is_dir():
+                place = step
+            elif step.with_suffix(".py").is_file():
+                place = step.with_suffix(".py")
+            else:
+                return ".".join(parts[: end + 1])
+        return None
+
+    def _regular(self, top: str) -> Path | None:
+        """The package folder or module file Python imports for ``top``, if not a namespace."""
+        for root in self.roots:
+            if (root / top / "__init__.py").is_file():
+                return root / top
+            if (root / f"{top}.py").is_file():
+                return root / f"{top}.py"
+        return None
+
+    def stray(self, module: str, importer: Path) -> Path | None:
+        """Where the top-level name of ``module`` lies beside ``importer`` but off the roots.
+
+        The usual mistake: ``dags/team/report.py`` imports ``helpers`` written as
+        ``dags/team/helpers.py``, but Airflow puts ``dags/`` on ``sys.path``, not ``dags/team/``.
+        The folders searched are the importer's own and those between it and the root it lies
+        under; ``None`` when the name is on a root (then it is first-party) or is not there.
+        """
+        if self(module) or not any(importer.is_relative_to(root) for root in self.roots):
+            return None
+        top = module.partition(".")[0]
+        folder = importer.parent
+        while folder not in self.roots and folder.parent != folder:
+            for candidate in (folder / f"{top}.py", folder / top / "__init__.py"):
+                if candidate.is_file():
+                    return candidate
+            folder = folder.parent
+        return None
+
 
 def no_first_party(module: str) -> bool:
     """For a context that knows no import roots: nothing is first-party."""

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from dagroute_lint.catalog.airflow_defaults import DEFAULT_POOL
 from dagroute_lint.catalog.airflow_defaults import DEFAULT_QUEUE as AIRFLOW_DEFAULT_QUEUE
+from dagroute_lint.catalog.distributions import import_need
 from dagroute_lint.catalog.providers import PROVIDER_PREFIX
 from dagroute_lint.deployment.executors import (
     DEFAULT_EXECUTOR_2,
@@ -40,7 +41,7 @@ from dagroute_lint.deployment.init.airflow_cfg import (
     Setting,
     environment_variable,
 )
-from dagroute_lint.deployment.init.environment import Environment
+from dagroute_lint.deployment.init.environment import Distribution, Environment
 from dagroute_lint.deployment.init.facts import (
     DeploymentFacts,
     Fact,
@@ -177,10 +178,13 @@ def environment_facts(environment: Environment, label: str, runtime: str) -> Dep
     packages: list[Fact[str]] = []
     unpinned: list[str] = []
     skipped: list[str] = []
+    imports: dict[str, Fact[str]] = {}
     for distribution in sorted(environment.distributions, key=lambda d: d.name):
         name = distribution.name
         if name in AIRFLOW_DISTRIBUTIONS:
             continue
+        for module in _unmatched_imports(distribution):
+            imports.setdefault(module, Fact(module, label))
         if not _is_requirement(name):
             skipped.append(name)
             continue
@@ -216,11 +220,23 @@ def environment_facts(environment: Environment, label: str, runtime: str) -> Dep
                 python=Fact(environment.python, label),
                 providers=tuple(providers),
                 packages=tuple(packages),
+                imports=tuple(imports.values()),
                 comments=tuple(comments),
             ),
         ),
         notes=tuple(notes),
     )
+
+
+def _unmatched_imports(distribution: Distribution) -> list[str]:
+    """The modules a distribution installs that the shipped tables and the normalisation would
+    not attribute to it: the runtime says them itself, so that nothing is guessed."""
+    found = []
+    for module in distribution.imports:
+        need = import_need(module)
+        if need is not None and not need.met_by({distribution.name}):
+            found.append(module)
+    return found
 
 
 class _Builder:
@@ -441,6 +457,14 @@ class _Builder:
             ordered = sorted(items, key=lambda item: item.value)
             origin = _sources(ordered) if ordered else f"none listed in {runtime.source}"
             self.value(key, tw.array(item.value for item in ordered), f"{what}, {origin}")
+        if runtime.imports:
+            ordered_imports = sorted(runtime.imports, key=lambda item: item.value)
+            self.value(
+                "imports",
+                tw.array(item.value for item in ordered_imports),
+                "Modules installed under names unlike their distributions', "
+                + _sources(ordered_imports),
+            )
         for label, fact in runtime.labels:
             self.value(label, tw.string(fact.value), f"from {fact.source}")
         for text in runtime.comments:

@@ -25,12 +25,13 @@ PROBE_TIMEOUT_SECONDS = 120
 
 @dataclass(frozen=True)
 class Distribution:
-    """An installed distribution: PEP 503 name, version, and whether it registers an Airflow
-    provider (``apache_airflow_provider`` entry point)."""
+    """An installed distribution: PEP 503 name, version, whether it registers an Airflow
+    provider (``apache_airflow_provider`` entry point), and the module names it installs."""
 
     name: str
     version: str
     provider: bool
+    imports: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,10 @@ def _environment(payload: Any, where: str) -> Environment:
             if name in seen:  # a later sys.path entry: shadowed, as it would be for imports
                 continue
             seen.add(name)
-            distributions.append(Distribution(name, str(entry["version"]), bool(entry["provider"])))
+            imports = tuple(str(module) for module in entry.get("imports", ()))
+            distributions.append(
+                Distribution(name, str(entry["version"]), bool(entry["provider"]), imports)
+            )
         return Environment(str(payload["python"]), str(payload["executable"]), tuple(distributions))
     except (KeyError, TypeError):
         raise ConfigError(f"{where}: did not answer with installed metadata") from None

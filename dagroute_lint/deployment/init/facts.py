@@ -50,7 +50,8 @@ class WorkerFact:
 @dataclass(frozen=True)
 class RuntimeFact:
     """Part of a runtime: ``providers`` / ``packages`` are requirement strings (``http==6.3.0``),
-    ``None`` when this source cannot tell what the runtime has installed."""
+    ``None`` when this source cannot tell what the runtime has installed; ``imports`` are the
+    module names its distributions install under names no table or normalisation gives."""
 
     name: str
     source: str
@@ -59,6 +60,7 @@ class RuntimeFact:
     packages: tuple[Fact[str], ...] | None = None
     labels: tuple[tuple[str, Fact[str]], ...] = ()
     comments: tuple[str, ...] = ()
+    imports: tuple[Fact[str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,291 @@
+"""DRL201, DRL205, DRL206: a module-level import that stops the DAG processor loading the file.
+
+Loading a DAG file runs its module-level imports and, through the repository's own modules it
+imports, theirs (``resolve/parse_imports.py``). The first one that fails raises, and the file is
+recorded as an import error: none of its DAGs load. Each cause is reported once, at the file's
+own import that leads to it: a provider the DAG processor's runtime lacks (DRL201), a third-party
+package it lacks (DRL205), or a module of the repository that Python will not find (DRL206).
+
+"First-party-looking", for DRL206, means one of:
+
+- a relative import in the DAG file itself: Airflow loads a DAG file as a top-level module
+  (``unusual_prefix_<sha1>_<name>``, with no parent package), so ``from .x import y`` fails there;
+- an import below one of the repository's regular packages or modules (``common.storag`` when
+  ``common/__init__.py`` is on an import root and has no ``storag``);
+- a top-level name found on no import root but beside the importing file, or in a folder between
+  it and the import root it lies under (``dags/team/helpers.py`` imported as ``helpers``), unless
+  the DAG processor's runtime lists a distribution that provides that name.
+
+Everything else that is not the standard library or Airflow is a third-party package.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from dagroute_lint.catalog.distributions import (
+    ImportNeed,
+    brought_by,
+    import_need,
+    is_airflow,
+    is_stdlib,
+)
+from dagroute_lint.catalog.providers import provider_for_decorator, provider_for_module
+from dagroute_lint.deployment.inventory import Inventory, Runtime
+from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.model import Position
+from dagroute_lint.resolve.parse_imports import ReachedImport, reached_imports
+from dagroute_lint.rules.base import Context, DeploymentContext, DeploymentRule, Rule
+from dagroute_lint.sources.discovery import absolute
+
+# ``apache-airflow-core`` 3.x hard-depends on these (semantics §6.2): any Airflow 3 runtime has
+# them even when the inventory does not list them.
+AIRFLOW3_BUNDLED_PROVIDERS = frozenset(
+    "apache-airflow-providers-" + name
+    for name in ("standard", "smtp", "common-sql", "common-io", "common-compat")
+)
+
+
+@dataclass(frozen=True)
+class Need:
+    """A provider distribution a task or file needs, and the first reason why."""
+
+    distribution: str
+    why: str
+    position: Position
+
+
+@dataclass(frozen=True)
+class LoadFailure:
+    """One reason the file fails to load, keyed so that each cause is reported once.
+
+    ``kind`` is ``provider`` (``key``: the distribution), ``package`` (``key``: the import name
+    that decides the distribution) or ``module`` (``key``: the module Python will not find).
+    """
+
+    kind: str
+    key: str
+    position: Position
+    message: str
+
+
+def has_provider(runtime: Runtime, distribution: str, airflow_major: int) -> bool:
+    if airflow_major >= 3 and distribution in AIRFLOW3_BUNDLED_PROVIDERS:
+        return True
+    return any(requirement.name == distribution for requirement in runtime.providers)
+
+
+def has_package(runtime: Runtime, need: ImportNeed) -> bool:
+    """A runtime has the modules it says it has (``imports``), what its ``packages`` and
+    ``providers`` list, what its providers require, and everything Airflow brings."""
+    if need.key in runtime.imports or need.airflow_brings_it:
+        return True
+    listed = {r.name for r in (*runtime.packages, *runtime.providers)}
+    return need.met_by(listed | brought_by(listed))
+
+
+def provider_names(runtime: Runtime) -> str:
+    names = sorted(r.name.removeprefix("apache-airflow-providers-") for r in runtime.providers)
+    return ", ".join(names) if names else "none"
+
+
+def _why(reached: ReachedImport) -> str:
+    return f"module-level import of '{reached.site.module}'{reached.chain}"
+
+
+def processor_runtime(inventory: Inventory | None) -> tuple[str, Runtime] | None:
+    """The DAG processor's runtime, when the inventory declares one."""
+    if inventory is None or inventory.dag_processor_runtime is None:
+        return None
+    name = inventory.dag_processor_runtime
+    return name, inventory.runtimes[name]
+
+
+def load_failures(context: Context | DeploymentContext) -> list[LoadFailure]:
+    """Why the file fails to load on the DAG processor, one entry per cause, in file order.
+
+    Only files that define DAGs are judged: they are what the DAG processor loads. Providers and
+    packages are judged only when the inventory names the DAG processor's runtime.
+    """
+    module = context.module
+    if not module.dags or module.syntax_error is not None:
+        return []
+    processor = processor_runtime(context.inventory)
+    found: dict[tuple[str, str], LoadFailure] = {}
+    causes = _failures(context, processor)
+    if processor is not None:
+        causes = itertools.chain(causes, _decorators(context, processor))
+    for failure in causes:
+        found.setdefault((failure.kind, failure.key), failure)
+    return list(found.values())
+
+
+def _failures(
+    context: Context | DeploymentContext, processor: tuple[str, Runtime] | None
+) -> Iterator[LoadFailure]:
+    module = context.module
+    repository = context.repository
+    for reached in reached_imports(module, repository.lookup):
+        target = reached.target.module
+        if is_airflow(target):
+            if processor is not None:
+                yield from _provider(context, reached, processor)
+            continue
+        if reached.target.relative and not reached.via:
+            yield LoadFailure(
+                "module",
+                target,
+                reached.site.position,
+                f"relative import of '{target}' in a DAG file fails: Airflow loads the file as "
+                "a top-level module, with no parent package (ImportError: attempted relative "
+                "import with no known parent package); import it by its name from an import root",
+            )
+            continue
+        if context.first_party(target):
+            missing = repository.locations.missing_part(target) if repository.locations else None
+            if missing is not None:
+                parent, _, last = missing.rpartition(".")
+                yield LoadFailure(
+                    "module",
+                    missing,
+                    reached.site.position,
+                    f"{_why(reached)}: '{missing}' is not found, because the repository's "
+                    f"'{parent}' has no module or package '{last}' (ModuleNotFoundError)",
+                )
+            continue
+        if is_stdlib(target):
+            continue
+        need = import_need(target)
+        if processor is not None and need is not None and has_package(processor[1], need):
+            continue
+        stray = _stray(context, reached)
+        if stray is not None:
+            top = target.partition(".")[0]
+            yield LoadFailure(
+                "module",
+                top,
+                reached.site.position,
+                f"{_why(reached)}: '{top}' is on no import root; {stray} lies beside the file, "
+                "but Airflow puts the DAG folder on sys.path, not the folders inside it "
+                "(ModuleNotFoundError)",
+            )
+        elif processor is not None and need is not None:
+            name, _ = processor
+            yield LoadFailure(
+                "package",
+                need.key,
+                reached.site.position,
+                f"{_why(reached)} needs {need.display}, which the DAG processor runtime "
+                f"'{name}' does not list (ModuleNotFoundError)",
+            )
+
+
+def _provider(
+    context: Context | DeploymentContext,
+    reached: ReachedImport,
+    processor: tuple[str, Runtime],
+) -> Iterator[LoadFailure]:
+    distribution = provider_for_module(reached.target.module, context.airflow_major)
+    name, runtime = processor
+    if distribution is None or has_provider(runtime, distribution, context.airflow_major):
+        return
+    yield LoadFailure(
+        "provider",
+        distribution,
+        reached.site.position,
+        f"{_why(reached)} needs {distribution}, which the DAG processor runtime "
+        f"'{name}' lacks (has: {provider_names(runtime)})",
+    )
+
+
+def _stray(context: Context | DeploymentContext, reached: ReachedImport) -> str | None:
+    """Where the imported name lies off the import roots, shown beside the importer's path."""
+    locations = context.repository.locations
+    if locations is None:
+        return None
+    importer = absolute(Path(reached.path))
+    found = locations.stray(reached.target.module, importer)
+    if found is None:
+        return None
+    relative = os.path.relpath(found, importer.parent)
+    return os.path.normpath(os.path.join(os.path.dirname(reached.path), relative))
+
+
+def dag_ids(context: Context | DeploymentContext) -> str:
+    return ", ".join(sorted({task.dag_id for task in context.tasks if task.dag_id})) or "?"
+
+
+def _decorators(
+    context: Context | DeploymentContext, processor: tuple[str, Runtime]
+) -> Iterator[LoadFailure]:
+    """``@task.<kind>`` raises ``AttributeError`` while the file loads when the provider that
+    registers the kind is missing."""
+    name, runtime = processor
+    for task in context.module.tasks:
+        if task.taskflow is None:
+            continue
+        distribution = provider_for_decorator(task.taskflow, context.airflow_major)
+        if distribution is None or has_provider(runtime, distribution, context.airflow_major):
+            continue
+        yield LoadFailure(
+            "provider",
+            distribution,
+            task.position,
+            f"the @task.{task.taskflow} decorator needs {distribution}, which the DAG processor "
+            f"runtime '{name}' lacks (has: {provider_names(runtime)})",
+        )
+
+
+def failing_at_parse(context: DeploymentContext, kind: str) -> frozenset[str]:
+    """The keys of one kind of cause that already stop the file loading: startup rules leave
+    them alone, since a file that does not load sends no task to a worker."""
+    return frozenset(f.key for f in load_failures(context) if f.kind == kind)
+
+
+def _report(context: Context | DeploymentContext, kind: str) -> Iterator[Diagnostic]:
+    for failure in load_failures(context):
+        if failure.kind == kind:
+            yield context.report(
+                failure.position,
+                f"{failure.message}; the file fails to import and its DAGs "
+                f"({dag_ids(context)}) never load",
+            )
+
+
+def check_provider_at_parse(context: DeploymentContext) -> Iterator[Diagnostic]:
+    return _report(context, "provider")
+
+
+def check_package_at_parse(context: DeploymentContext) -> Iterator[Diagnostic]:
+    return _report(context, "package")
+
+
+def check_module_not_found(context: Context) -> Iterator[Diagnostic]:
+    return _report(context, "module")
+
+
+PROVIDER_MISSING_AT_PARSE = DeploymentRule(
+    code="DRL201",
+    name="provider-missing-at-parse",
+    summary="module-level import of a provider the DAG processor runtime lacks",
+    boundary="parse",
+    check=check_provider_at_parse,
+)
+PACKAGE_MISSING_AT_PARSE = DeploymentRule(
+    code="DRL205",
+    name="package-missing-at-parse",
+    summary="module-level import of a third-party package the DAG processor runtime lacks",
+    boundary="parse",
+    check=check_package_at_parse,
+)
+MODULE_NOT_FOUND = Rule(
+    code="DRL206",
+    name="module-not-found",
+    summary="a module-level import of the repository's own code that Python will not find",
+    boundary="parse",
+    check=check_module_not_found,
+)

@@ -1,0 +1,79 @@
+"""The parse-boundary rules against Airflow's own DagBag: the fixture repositories of DRL206, and
+those of DRL201/DRL205 whose missing module the pinned Airflow venv lacks too.
+
+Each case's ``dags/`` folder is loaded by DagBag in the pinned venv, with the folder on
+``sys.path`` as the DAG processor puts it there. The files DagBag records an import error for must
+be exactly the files the rule reports, and each report must name what Airflow could not import.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from airflow_env import ensure_airflow_venv
+
+from tests.rules.test_fixtures import CASES, Case
+
+pytestmark = pytest.mark.conformance
+
+# Cases whose outcome does not depend on what the venv has installed beyond Airflow: DRL206
+# (the repository's own modules), and repository-module cases whose provider or package the
+# pinned venv does not install (amazon, opensearch-py).
+CHECKED = [
+    case
+    for case in CASES
+    if case.source.is_dir()
+    and (case.code == "DRL206" or case.name == "through_a_repository_module")
+]
+
+DAGBAG = """
+import json, sys
+sys.path.append(sys.argv[1])
+from airflow.dag_processing.dagbag import DagBag
+bag = DagBag(sys.argv[1])
+errors = {path: text.strip().splitlines()[-1] for path, text in bag.import_errors.items()}
+print(json.dumps(errors))
+"""
+
+NO_MODULE = re.compile(r"No module named '([^']+)'")
+
+
+def _airflow_errors(dags: Path, home: Path) -> dict[str, str]:
+    env = ensure_airflow_venv()
+    result = subprocess.run(
+        [str(env.python), "-c", DAGBAG, str(dags)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+        env={
+            "AIRFLOW_HOME": str(home),
+            "AIRFLOW__CORE__LOAD_EXAMPLES": "False",
+            "AIRFLOW__CORE__DAGS_FOLDER": str(dags),
+            "PATH": "/usr/bin:/bin",
+        },
+    )
+    errors = json.loads(result.stdout.strip().splitlines()[-1])
+    return {Path(path).relative_to(dags.parent).as_posix(): line for path, line in errors.items()}
+
+
+@pytest.mark.parametrize("case", CHECKED, ids=lambda c: f"{c.id}-{c.kind}")
+def test_reported_files_are_the_files_airflow_rejects(case: Case, tmp_path: Path) -> None:
+    airflow = _airflow_errors(case.source / "dags", tmp_path)
+    ours: dict[str, str] = {}
+    for line in case.output().splitlines():
+        path, _, message = line.partition(":")
+        ours.setdefault(path, message)
+    assert set(ours) == set(airflow), f"Airflow: {airflow}\nours: {ours}"
+    for path, error in airflow.items():
+        missing = NO_MODULE.search(error)
+        if missing is not None:
+            # Airflow names the first missing package of the dotted path; we name the path.
+            named = re.compile("'" + re.escape(missing.group(1)) + "['.]")
+            assert named.search(ours[path]), (error, ours[path])
+        else:
+            assert "relative import" in error and "relative import" in ours[path], (error, ours)

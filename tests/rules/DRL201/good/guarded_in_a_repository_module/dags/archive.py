@@ -1,0 +1,10 @@
+from airflow.sdk import DAG, task
+from common.storage import upload
+
+with DAG("archive", schedule=None):
+
+    @task
+    def flag() -> None:
+        upload("archive/flag")
+
+    flag()

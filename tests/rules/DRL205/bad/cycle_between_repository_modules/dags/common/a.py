@@ -1,0 +1,2 @@
+from common.b import VALUE
+import opensearchpy

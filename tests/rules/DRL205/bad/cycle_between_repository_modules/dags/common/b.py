@@ -1,0 +1,2 @@
+from common.a import *
+VALUE = 1

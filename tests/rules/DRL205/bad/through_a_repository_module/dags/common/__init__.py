@@ -1,0 +1,1 @@
+from common.clients import search_client

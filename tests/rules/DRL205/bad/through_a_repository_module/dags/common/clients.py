@@ -1,0 +1,5 @@
+import opensearchpy
+
+
+def search_client() -> opensearchpy.OpenSearch:
+    return opensearchpy.OpenSearch()

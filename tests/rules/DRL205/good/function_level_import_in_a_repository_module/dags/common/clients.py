@@ -1,0 +1,4 @@
+def search_client() -> object:
+    import opensearchpy
+
+    return opensearchpy.OpenSearch()

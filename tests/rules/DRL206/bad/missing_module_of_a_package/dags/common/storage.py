@@ -1,0 +1,2 @@
+def upload(key: str) -> None:
+    print(key)

@@ -1,0 +1,5 @@
+from common.naming import table_name
+
+
+def target() -> str:
+    return table_name("orders")
