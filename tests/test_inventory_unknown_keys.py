@@ -59,7 +59,8 @@ CASES = [
     pytest.param(
         ('providers = ["standard"]', 'providers = ["standard"]\nimage = "x"'),
         "runtimes.base.image: unknown key 'image' (allowed: python, providers, packages, "
-        "code_version, runtime_version, artifact_contract, credential_source)",
+        "packages_from, imports, code_version, runtime_version, artifact_contract, "
+        "credential_source)",
         id="runtime",
     ),
     pytest.param(
