@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable
+from dataclasses import dataclass, field
+from typing import Any, Callable
 
 from dagroute_lint.deployment.inventory import Inventory
 from dagroute_lint.model import Module
@@ -39,7 +39,8 @@ class Repository:
     ``dependents`` are the files reported only because they import a file that was named (as
     pre-commit names the changed files), shown as in diagnostics. ``lookup`` finds the model of a
     repository module by name, reported or not (``None`` for any other), and ``locations``
-    answers where on (or off) the import roots a module lies.
+    answers where on (or off) the import roots a module lies. ``derived`` keeps what several
+    rules derive from one file, worked out once (see ``derive``).
     """
 
     files: tuple[AnalysedFile, ...]
@@ -49,6 +50,7 @@ class Repository:
     dependents: tuple[str, ...] = ()
     lookup: Callable[[str], Module | None] = _no_module
     locations: FirstParty | None = None
+    derived: dict[tuple[str, str], Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def tasks(self) -> list[ResolvedTask]:
@@ -65,3 +67,12 @@ class Repository:
         """Tasks and DAGs seen, and places where tasks may be missing (DRL106's, selected or
         not): what every summary says, so that a clean result never hides what was not seen."""
         return coverage((file.module, file.tasks) for file in self.files)
+
+    def derive(self, what: str, file: AnalysedFile, compute: Callable[[], Any]) -> Any:
+        """``compute()`` for ``file``, once per run: several rules judge the same facts of a
+        file (why it fails to load, for one), and each fact depends only on the file and the
+        repository."""
+        key = (what, file.source.display)
+        if key not in self.derived:
+            self.derived[key] = compute()
+        return self.derived[key]

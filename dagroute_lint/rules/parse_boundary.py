@@ -109,8 +109,16 @@ def load_failures(context: Context | DeploymentContext) -> list[LoadFailure]:
     """Why the file fails to load on the DAG processor, one entry per cause, in file order.
 
     Only files that define DAGs are judged: they are what the DAG processor loads. Providers and
-    packages are judged only when the inventory names the DAG processor's runtime.
+    packages are judged only when the inventory names the DAG processor's runtime. Worked out
+    once per file for the rules that ask (DRL201-DRL203, DRL205, DRL206).
     """
+    failures: list[LoadFailure] = context.repository.derive(
+        "load_failures", context.file, lambda: _load_failures(context)
+    )
+    return failures
+
+
+def _load_failures(context: Context | DeploymentContext) -> list[LoadFailure]:
     module = context.module
     if not module.dags or module.syntax_error is not None:
         return []
