@@ -17,8 +17,7 @@ from click.testing import CliRunner
 from dagroute_lint.acceptance.coverage import checked, gaps
 from dagroute_lint.acceptance.render import needs_table
 from dagroute_lint.cli import main
-from dagroute_lint.diagnostics import Diagnostic
-from dagroute_lint.model import Module
+from dagroute_lint.model import Module, Position, Unmodelled
 from dagroute_lint.pipeline.runner import Report
 from dagroute_lint.resolve.repository import AnalysedFile, Repository
 from dagroute_lint.sources.discovery import SourceFile
@@ -306,13 +305,13 @@ def test_what_was_not_checked_is_said(tmp_path: Path) -> None:
 
 
 def test_places_where_tasks_may_be_missing_are_counted() -> None:
-    """DRL106 (a place the evaluator cannot follow) is counted in every acceptance summary."""
-    unmodelled = Diagnostic("dags/x.py", 3, 1, "DRL106", "tasks may be created here")
-    file = AnalysedFile(
-        SourceFile("dags/x.py", Path("dags/x.py")), Module(path="dags/x.py", module_name="x"), ()
-    )
+    """DRL106's places (where the evaluator cannot follow) are counted in every acceptance
+    summary, from the repository: even with DRL106 ignored, and so no diagnostic, they show."""
+    places = tuple(Unmodelled(Position(line, 1), "tasks may be created here") for line in (3, 7))
+    module = Module(path="dags/x.py", module_name="x", unmodelled=places)
+    file = AnalysedFile(SourceFile("dags/x.py", Path("dags/x.py")), module, ())
     repository = Repository((file,), None, 3, lambda name: False)
-    report = Report(repository, [unmodelled, unmodelled])
+    report = Report(repository, [])
     counted = checked(report)
     assert (counted.tasks, counted.unmodelled, counted.files) == (0, 2, 1)
     table = needs_table(gaps(report.diagnostics), counted)
