@@ -365,17 +365,20 @@ def _lint_projects(
 
 
 def _one_project(
-    what: str,
+    command: str,
     paths: Sequence[str],
     config: Path | None,
     flags: Callable[[Settings], Settings] = lambda settings: settings,
 ) -> ProjectRun:
     """The one project ``paths`` belong to: a routing map or a coverage table describes one
-    deployment, so paths spanning projects (each with its inventory) are refused."""
+    deployment, so paths spanning projects (each with its inventory) are refused, and so is
+    stdin (these commands read a repository, not a buffer)."""
+    if STDIN in paths:
+        raise ConfigError(f"{command} reads files, not stdin")
     runs = plan(paths, config, None, flags)
     if len(runs) > 1:
         roots = ", ".join(str(project.settings.root) for project in runs)
-        raise ConfigError(f"{what} one project at a time; these paths span {roots}")
+        raise ConfigError(f"{command} reads one project at a time; these paths span {roots}")
     return runs[0]
 
 
@@ -517,10 +520,8 @@ def routes(
 
     Exits 1, naming them, when some files could not be read or parsed: their tasks are missing.
     """
-    if STDIN in paths:
-        raise ConfigError("routes reads files, not stdin")
     project = _one_project(
-        "routes draws", paths, config, lambda settings: settings.with_overrides(inventory)
+        "routes", paths, config, lambda settings: settings.with_overrides(inventory)
     )
     settings, targets = project.settings, project.targets
     deployment = _inventory(settings, quiet=True)
@@ -629,10 +630,8 @@ def inventory_check(
     )
     if not against:
         return
-    project = _one_project("--against reads", against, config)
+    project = _one_project("--against", against, config)
     settings, targets = project.settings, project.targets
-    if targets.paths == (STDIN,):
-        raise ConfigError("--against reads files, not stdin")
     from dagroute_lint.acceptance.coverage import checked, gaps
     from dagroute_lint.acceptance.coverage import lint as acceptance_lint
     from dagroute_lint.acceptance.render import needs_table
@@ -672,10 +671,8 @@ def inventory_diff(
     only NEW has is coverage lost, and the exit code is then 1, so it can gate a deployment.
     """
     before, after = load_inventory(old), load_inventory(new)
-    project = _one_project("inventory diff reads", paths, config)
+    project = _one_project("inventory diff", paths, config)
     settings, targets = project.settings, project.targets
-    if targets.paths == (STDIN,):
-        raise ConfigError("inventory diff reads files, not stdin")
     from dagroute_lint.acceptance.coverage import lint as acceptance_lint
     from dagroute_lint.acceptance.diff import coverage_diff
     from dagroute_lint.acceptance.render import diff_json, diff_text

@@ -282,3 +282,28 @@ def test_python_dash_m() -> None:
         check=False,
     )
     assert result.returncode == 0 and result.stdout.startswith("DRL001")
+
+
+@pytest.mark.parametrize(
+    ("args", "command"),
+    [
+        (["routes", "-"], "routes"),
+        (["inventory", "check", "dagroute.toml", "--against", "-"], "--against"),
+        (["inventory", "diff", "dagroute.toml", "dagroute.toml", "-"], "inventory diff"),
+    ],
+)
+def test_repository_commands_refuse_stdin(repo: Path, args: list[str], command: str) -> None:
+    """routes and the acceptance commands read a repository: stdin is a usage error, exit 2."""
+    code, _, err = invoke(*args, input="print(1)\n")
+    assert code == 2
+    assert f"{command} reads files, not stdin" in err
+
+
+def test_repository_commands_read_one_project(repo: Path) -> None:
+    """A routing map describes one deployment: paths in two projects (each with its own
+    inventory) are refused, naming both roots."""
+    write_repo(repo / "other", {"dags/dag.py": DAG, "dagroute.toml": CELERY_K8S})
+    code, _, err = invoke("routes", "dags", "other/dags")
+    assert code == 2
+    assert "routes reads one project at a time; these paths span" in err
+    assert str(repo / "other") in err
