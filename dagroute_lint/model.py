@@ -85,7 +85,24 @@ class Operation:
     operands: tuple[Expr, ...]
 
 
-Expr = Union[Const, Unknown, Ref, SeqExpr, DictExpr, Subscript, Operation]
+@dataclass(frozen=True)
+class OneOf:
+    """A value that is one of ``options``, decided when the file runs (``"a" if x else "b"``).
+
+    Built where the walk joins branches it cannot decide; the options are every value the name
+    may hold there (a superset is sound, a subset never is). ``reason`` says what decides.
+    At most ``MAX_CANDIDATES`` options: beyond that the value is ``Unknown``.
+    """
+
+    options: tuple[Expr, ...]
+    reason: str
+
+
+# More candidate values than this are not worth checking one by one: the value is unknown.
+MAX_CANDIDATES = 8
+
+
+Expr = Union[Const, Unknown, Ref, SeqExpr, DictExpr, Subscript, Operation, OneOf]
 
 
 @dataclass(frozen=True)

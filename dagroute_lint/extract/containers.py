@@ -27,6 +27,7 @@ from dagroute_lint.model import (
     Const,
     DictExpr,
     Expr,
+    OneOf,
     Operation,
     Ref,
     SeqExpr,
@@ -34,7 +35,7 @@ from dagroute_lint.model import (
     Unknown,
 )
 
-EXPR_TYPES = (Const, Unknown, Ref, SeqExpr, DictExpr, Subscript, Operation)
+EXPR_TYPES = (Const, Unknown, Ref, SeqExpr, DictExpr, Subscript, Operation, OneOf)
 CONTAINERS = (DictObject, ListObject)
 
 

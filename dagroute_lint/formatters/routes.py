@@ -31,11 +31,15 @@ _COLUMNS = (
     "operator",
     "provider",
     "unresolved",
+    "candidates",
 )
+# Fields that may be one of several values, in the order the record lists them.
+_CANDIDATE_FIELDS = ("queue", "executor", "pool", "pool_slots", "deferrable")
 
 
 def task_record(task: ResolvedTask) -> dict[str, object]:
-    """One task as Airflow holds it after parsing; unknown fields are ``null`` and listed."""
+    """One task as Airflow holds it after parsing; unknown fields are ``null`` and listed, and
+    a field that is one of several values lists them under ``candidates``."""
     fields = task.fields
     return {
         "file": task.module.path,
@@ -54,6 +58,11 @@ def task_record(task: ResolvedTask) -> dict[str, object]:
         "conditional": task.task.conditional,
         "unresolved": [name for name, _ in task.unresolved],
         "reasons": dict(task.unresolved),
+        "candidates": {
+            name: list(fields[name].candidates)
+            for name in _CANDIDATE_FIELDS
+            if fields[name].candidates
+        },
     }
 
 
@@ -74,6 +83,9 @@ def summary(repository: Repository) -> dict[str, object]:
         "conditional_tasks": sum(1 for task in tasks if task.task.conditional),
         "places_where_tasks_may_be_missing": unseen,
         "unresolved_tasks": sum(1 for task in tasks if task.unresolved),
+        "tasks_with_candidates": sum(
+            1 for task in tasks if any(found.candidates for found in task.fields.values())
+        ),
         "tasks_per_queue": dict(sorted(queues.items())),
         "tasks_per_executor": dict(sorted(executors.items())),
     }
@@ -107,7 +119,15 @@ def _cell(value: object) -> str:
         return "-"
     if isinstance(value, list):
         return ",".join(str(item) for item in value)
+    if isinstance(value, dict):  # candidates: ``queue=nfs|manager pool=big|small``
+        return " ".join(f"{name}={_one_of(items)}" for name, items in value.items())
     return str(value)
+
+
+def _one_of(values: object) -> str:
+    """Candidate values for people: ``nfs|manager``."""
+    assert isinstance(values, list)
+    return "|".join("-" if value is None else str(value) for value in values)
 
 
 def format_routes_csv(repository: Repository) -> str:
@@ -120,6 +140,14 @@ def format_routes_csv(repository: Repository) -> str:
     return buffer.getvalue()
 
 
+def _shown(task: ResolvedTask, name: str) -> str:
+    """A field in the table: its value, ``a|b`` when it is one of several, ``?`` unknown."""
+    found = task.fields[name]
+    if found.candidates:
+        return _one_of(list(found.candidates))
+    return _cell(found.value) if found.known else "?"
+
+
 def format_routes_table(repository: Repository) -> str:
     headers = ("location", "dag", "task", "queue", "executor", "pool", "slots", "operator")
     rows: list[tuple[str, ...]] = []
@@ -128,15 +156,11 @@ def format_routes_table(repository: Repository) -> str:
         operator = str(record["operator"] or "-")
         if task.task.taskflow is None:
             operator = operator.rsplit(".", 1)[-1]
-        unknown = {name for name, _ in task.unresolved}
         cells = (
             f"{record['file']}:{record['line']}",
             _cell(record["dag_id"]),
             _cell(record["task_id"]),
-            "?" if "queue" in unknown else _cell(record["queue"]),
-            "?" if "executor" in unknown else _cell(record["executor"]),
-            "?" if "pool" in unknown else _cell(record["pool"]),
-            "?" if "pool_slots" in unknown else _cell(record["pool_slots"]),
+            *(_shown(task, name) for name in ("queue", "executor", "pool", "pool_slots")),
             operator,
         )
         rows.append(tuple(printable(cell) for cell in cells))
@@ -149,7 +173,8 @@ def format_routes_table(repository: Repository) -> str:
     lines.append("")
     lines.append(
         f"{stats['tasks']} tasks in {stats['dags']} DAGs, {stats['unresolved_tasks']} with "
-        f"unresolved routing, {stats['conditional_tasks']} built under a condition; "
+        f"unresolved routing ({stats['tasks_with_candidates']} of them one of several known "
+        f"values), {stats['conditional_tasks']} built under a condition; "
         f"{stats['places_where_tasks_may_be_missing']} places where tasks may be missing"
     )
     per_queue = stats["tasks_per_queue"]

@@ -8,8 +8,9 @@ and finally Airflow's built-in default (``[operators] default_queue``, ``default
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
@@ -21,7 +22,16 @@ from dagroute_lint.catalog.providers import (
     provider_for_module,
 )
 from dagroute_lint.model import Const, DictExpr, Expr, Module, Position, SeqExpr, Task
-from dagroute_lint.resolve.values import MAX_DEPTH, Known, Resolved, SymbolTable, Unresolved
+from dagroute_lint.resolve.values import (
+    ABSENT,
+    MAX_DEPTH,
+    Known,
+    Resolved,
+    SymbolTable,
+    Unresolved,
+    candidates,
+    choices,
+)
 
 ROUTING_FIELDS = ("queue", "executor", "pool", "pool_slots")
 
@@ -44,13 +54,15 @@ class Field:
     """One resolved routing value and where it came from.
 
     ``origin`` is ``"default"`` when nothing in the DAG file set the value. ``reason`` says why a
-    value is unknown, or for a task that defers, what makes it defer.
+    value is unknown, or for a task that defers, what makes it defer. ``candidates`` are, for an
+    unknown value, every value it can take (Airflow holds one of them), in the order found.
     """
 
     value: object
     known: bool
     origin: str
     reason: str = ""
+    candidates: tuple[object, ...] = ()
 
     @property
     def explicit(self) -> bool:
@@ -102,6 +114,20 @@ class ResolvedTask:
     def setting(self, name: str) -> Setting | None:
         """The setting of ``name`` that wins, or ``None`` when nothing in the file sets it."""
         return next((found for found in self.settings if found.name == name), None)
+
+    def variants(self, names: Iterable[str]) -> Iterator[tuple[ResolvedTask, dict[str, object]]]:
+        """The task once for each combination of the candidates of fields ``names``, with those
+        fields known, and which values were chosen; the task itself when none has candidates."""
+        chosen = [name for name in names if self.fields[name].candidates]
+        if not chosen:
+            yield self, {}
+            return
+        for values in itertools.product(*(self.fields[name].candidates for name in chosen)):
+            fields = dict(self.fields)
+            for name, value in zip(chosen, values):
+                fields[name] = Field(value, True, self.fields[name].origin)
+            unresolved = tuple(item for item in self.unresolved if item[0] not in chosen)
+            yield replace(self, fields=fields, unresolved=unresolved), dict(zip(chosen, values))
 
     @property
     def label(self) -> str:
@@ -178,6 +204,7 @@ class Resolver:
         task_id = self._task_id(module, task, dag_task_ids)
         fields = {name: self.field(module, task, name) for name in ROUTING_FIELDS}
         fields["deferrable"] = self.deferrable(module, task)
+        fields = _bounded(fields)
         unresolved = tuple(
             (name, value.reason) for name, value in fields.items() if not value.known
         )
@@ -226,31 +253,36 @@ class Resolver:
     # --- routing fields ------------------------------------------------------------------------
 
     def field(self, module: Module, task: Task, name: str) -> Field:
+        default = self.default_queue if name == "queue" else _BUILTIN_DEFAULTS[name]
         found = self.find(module, task, name)
         if found is not None:
             origin, value = found
-            return self._field(name, value, origin)
-        default = self.default_queue if name == "queue" else _BUILTIN_DEFAULTS[name]
+            return self._field(name, value, origin, default)
         return Field(default, True, "default")
 
     def find(self, module: Module, task: Task, name: str) -> tuple[str, Resolved] | None:
-        """Where the operator gets ``name`` from, highest precedence first; ``None``: nowhere."""
+        """Where the operator gets ``name`` from, highest precedence first; ``None``: nowhere.
+
+        A level that may lack the key (a ``default_args`` that is one of several dicts) lets the
+        levels below it decide too: its candidates and theirs are the value's candidates, and
+        ``ABSENT`` stays among them when no level may be the one that sets it."""
+        return _first_found(self._levels(module, task, name))
+
+    def _levels(self, module: Module, task: Task, name: str) -> Iterator[tuple[str, Resolved]]:
         if name in task.overridden:
-            return "assignment", self.symbols.evaluate(task.overridden[name])
+            yield "assignment", self.symbols.evaluate(task.overridden[name])
         routed = self._class_routes(task)
         if routed is not None and (name in routed[1] or "*" in routed[1]):
             reason = f"class {routed[0]} may set '{name}' in its own code, which is not followed"
-            return "assignment", Unresolved(reason)
-        found = self.argument(task, name)
-        if found is not None:
-            return "argument", found
+            yield "assignment", Unresolved(reason)
+        for given in self._arguments(task, name):
+            yield "argument", given
         if task.taskflow == "stub" and name in _STUB_NONE_FIELDS:
-            return "argument", Known(None)
+            yield "argument", Known(None)
         for origin, default_args, _ in self.default_args_layers(module, task):
             found = self._layer_key(default_args, name)
             if found is not None:
-                return origin, found
-        return None
+                yield origin, found
 
     def _class_routes(self, task: Task) -> tuple[str, frozenset[str]] | None:
         if task.operator is None or task.taskflow is not None:
@@ -279,16 +311,16 @@ class Resolver:
                 return True
         return False
 
-    def argument(self, task: Task, name: str) -> Resolved | None:
+    def _arguments(self, task: Task, name: str) -> Iterator[Resolved]:
         """The value of keyword ``name`` at the call site, following ``**spreads``."""
         arguments = task.arguments
         if name in arguments.named:
-            return self.symbols.evaluate(arguments.named[name])
+            yield self.symbols.evaluate(arguments.named[name])
+            return
         for spread in arguments.spreads:
             found = self.symbols.lookup_key(spread, name)
             if found is not None:
-                return found
-        return None
+                yield found
 
     def default_args_layers(
         self, module: Module, task: Task
@@ -336,6 +368,8 @@ class Resolver:
         flag = self._operator_flag(module, task, "deferrable")
         if flag.known and flag.value:
             return replace(flag, reason=_set_true("deferrable", flag.origin))
+        if trigger.candidates and (flag.known or flag.candidates):
+            return trigger  # defers when start_from_trigger is true, whatever deferrable is
         return flag
 
     def _operator_flag(self, module: Module, task: Task, key: str) -> Field:
@@ -343,9 +377,15 @@ class Resolver:
         if found is None:
             return Field(False, True, "default")
         origin, resolved = found
-        if isinstance(resolved, Unresolved):
+        values = choices(resolved)
+        if values is None:
+            assert isinstance(resolved, Unresolved)
             return Field(None, False, origin, resolved.reason)
-        return Field(bool(resolved.value), True, origin)
+        flags = candidates([value is not ABSENT and bool(value) for value in values], "")
+        if isinstance(flags, Known):
+            return Field(flags.value, True, origin)
+        reason = resolved.reason if isinstance(resolved, Unresolved) else ""
+        return Field(None, False, origin, reason, flags.candidates)
 
     def operator_key(self, module: Module, task: Task, key: str) -> tuple[str, Resolved] | None:
         """``find`` for a key that ``BaseOperator.__init__`` does not take (semantics §1.1, §1.5).
@@ -437,16 +477,27 @@ class Resolver:
         resolved = self.symbols.evaluate(expr, depth + 1)
         return resolved.value if isinstance(resolved, Known) else resolved
 
-    def _field(self, name: str, resolved: Resolved, origin: str) -> Field:
-        if isinstance(resolved, Known) and isinstance(resolved.value, timedelta):
-            # A duration is no queue, pool or executor: Airflow rejects it when it parses.
-            return Field(None, False, origin, f"a timedelta, which is not a valid {name}")
-        if isinstance(resolved, Known):
-            value = resolved.value
+    def _field(self, name: str, resolved: Resolved, origin: str, default: object = None) -> Field:
+        """``default`` is the value where a candidate says no level sets the key."""
+        values = choices(resolved)
+        if values is None:
+            assert isinstance(resolved, Unresolved)
+            return Field(None, False, origin, resolved.reason)
+        held: list[object] = []
+        for value in values:
+            if isinstance(value, timedelta):
+                # A duration is no queue, pool or executor: Airflow rejects it when it parses.
+                return Field(None, False, origin, f"a timedelta, which is not a valid {name}")
+            if value is ABSENT:
+                value = default
             if name == "pool" and value is None:
                 value = DEFAULT_POOL  # BaseOperator: pool=None means the default pool
-            return Field(value, True, origin)
-        return Field(None, False, origin, resolved.reason)
+            held.append(value)
+        reason = resolved.reason if isinstance(resolved, Unresolved) else ""
+        final = candidates(held, reason)
+        if isinstance(final, Known):
+            return Field(final.value, True, origin)
+        return Field(None, False, origin, final.reason, final.candidates)
 
     # --- ids -----------------------------------------------------------------------------------
 
@@ -570,6 +621,54 @@ def _merged(branches: list[ResolvedTask]) -> ResolvedTask:
         ):
             continue
         reason = "the task is built in branches that give it different values"
-        fields[name] = Field(None, False, value.origin, reason)
+        held: list[object] = []
+        for each in (value, *others):
+            if not each.known and not each.candidates:
+                held = []
+                break
+            held.extend(each.candidates if not each.known else (each.value,))
+        merged = candidates(held, reason) if held else Unresolved(reason)
+        candidate_values = merged.candidates if isinstance(merged, Unresolved) else ()
+        fields[name] = Field(None, False, value.origin, reason, candidate_values)
         unresolved[name] = reason
     return replace(first, fields=fields, unresolved=tuple(unresolved.items()))
+
+
+# Combinations of candidates a rule checks one by one for a task, at most.
+MAX_VARIANTS = 64
+
+
+def _bounded(fields: dict[str, Field]) -> dict[str, Field]:
+    """Fields whose candidates combine into more variants than rules check become unknown."""
+    size = 1
+    for found in fields.values():
+        size *= max(1, len(found.candidates))
+    if size <= MAX_VARIANTS:
+        return fields
+    return {
+        name: replace(found, reason=f"{found.reason}, with too many combinations", candidates=())
+        if found.candidates
+        else found
+        for name, found in fields.items()
+    }
+
+
+def _first_found(levels: Iterable[tuple[str, Resolved]]) -> tuple[str, Resolved] | None:
+    """The first level that sets the key; one that may not (``ABSENT`` among its candidates)
+    lets the next decide too, and the candidates of both are the value's."""
+    gathered: list[object] = []
+    first: tuple[str, str] | None = None  # the origin and reason of the first such level
+    for origin, found in levels:
+        if isinstance(found, Unresolved) and ABSENT in found.candidates:
+            first = first or (origin, found.reason)
+            gathered.extend(value for value in found.candidates if value is not ABSENT)
+            continue
+        if first is None:
+            return origin, found
+        values = choices(found)
+        if values is None:
+            return first[0], found
+        return first[0], candidates([*gathered, *values], first[1])
+    if first is None:
+        return None
+    return first[0], candidates([*gathered, ABSENT], first[1])

@@ -8,8 +8,10 @@ unknown.
 
 from __future__ import annotations
 
+import itertools
 import posixpath
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import PurePosixPath
@@ -17,11 +19,13 @@ from typing import Callable, Optional, Union
 
 from dagroute_lint.catalog.airflow_names import NOT_OPERATOR_BASES
 from dagroute_lint.model import (
+    MAX_CANDIDATES,
     ClassInfo,
     Const,
     DictExpr,
     Expr,
     Module,
+    OneOf,
     Operation,
     Ref,
     SeqExpr,
@@ -43,7 +47,24 @@ class Known:
 
 @dataclass(frozen=True)
 class Unresolved:
+    """A value that cannot be known statically, and why.
+
+    ``candidates``, when not empty, are every value it can take (``"a" if x else "b"``): Airflow
+    holds one of them. ``ABSENT`` among them means a dict may lack the key looked up.
+    """
+
     reason: str
+    candidates: tuple[object, ...] = ()
+
+
+class _Absent:
+    """The candidate "the key is not there": a lower level of precedence decides then."""
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT = _Absent()
 
 
 Resolved = Union[Known, Unresolved]
@@ -55,6 +76,9 @@ class SymbolTable:
 
     def __init__(self, lookup: ModuleLookup) -> None:
         self._lookup = lookup
+        # Each constant folded once per run: a candidate set can refer to another module's
+        # candidate set, which must not be folded again for every reference to it.
+        self._folded: dict[str, Resolved] = {}
 
     # --- references ----------------------------------------------------------------------------
 
@@ -130,19 +154,22 @@ class SymbolTable:
     def evaluate(self, expr: Expr, depth: int = 0) -> Resolved:
         if depth > MAX_DEPTH:
             return Unresolved("expression nested too deeply")
-        expr = self.deref(expr, depth)
+        if isinstance(expr, Ref):
+            found = self._folded.get(expr.qualname)
+            if found is None:
+                found = self.evaluate(self.deref(expr, depth), depth + 1)
+                self._folded[expr.qualname] = found
+            return found
         if isinstance(expr, Const):
             return Known(expr.value)
         if isinstance(expr, Unknown):
             return Unresolved(expr.reason)
+        if isinstance(expr, OneOf):
+            options = [self.evaluate(option, depth + 1) for option in expr.options]
+            return over(options, lambda values: Known(values[0]), expr.reason, each=True)
         if isinstance(expr, SeqExpr):
-            values = []
-            for item in expr.items:
-                resolved = self.evaluate(item, depth + 1)
-                if isinstance(resolved, Unresolved):
-                    return resolved
-                values.append(resolved.value)
-            return Known(values)
+            items = [self.evaluate(item, depth + 1) for item in expr.items]
+            return over(items, lambda values: Known(list(values)))
         if isinstance(expr, DictExpr):
             return self._evaluate_dict(expr, depth)
         if isinstance(expr, Subscript):
@@ -152,33 +179,29 @@ class SymbolTable:
         return Unresolved("unsupported expression")
 
     def _evaluate_dict(self, expr: DictExpr, depth: int) -> Resolved:
-        result: dict[object, object] = {}
+        parts: list[Resolved] = []
         for key, value in expr.parts:
-            resolved_value = self.evaluate(value, depth + 1)
-            if isinstance(resolved_value, Unresolved):
-                return resolved_value
-            if key is None:
-                if not isinstance(resolved_value.value, dict):
-                    return Unresolved("a ** spread of something that is not a dict")
-                result.update(resolved_value.value)
-                continue
-            resolved_key = self.evaluate(key, depth + 1)
-            if isinstance(resolved_key, Unresolved):
-                return resolved_key
-            if not _hashable(resolved_key.value):
-                return Unresolved("an unhashable dict key")
-            result[resolved_key.value] = resolved_value.value
-        return Known(result)
+            parts.append(Known(None) if key is None else self.evaluate(key, depth + 1))
+            parts.append(self.evaluate(value, depth + 1))
+        spreads = [key is None for key, _ in expr.parts]
+        return over(parts, lambda values: _build_dict(values, spreads))
 
     def lookup_key(self, expr: Expr, key: str, depth: int = 0) -> Resolved | None:
         """The value ``expr[key]`` would have, or ``None`` when the dict certainly lacks ``key``.
 
         Works on the dict's structure, so ``{**unknown, "queue": "q"}`` still answers ``queue``
-        while any other key is unresolved.
+        while any other key is unresolved. A dict that is one of several may lack the key in
+        some of them: ``ABSENT`` is then among the candidates.
         """
         if depth > MAX_DEPTH:
             return Unresolved("expression nested too deeply")
         expr = self.deref(expr, depth)
+        if isinstance(expr, OneOf):
+            keyed = [self.lookup_key(option, key, depth + 1) for option in expr.options]
+            if all(each is None for each in keyed):
+                return None
+            present = [Known(ABSENT) if each is None else each for each in keyed]
+            return over(present, lambda values: Known(values[0]), expr.reason, each=True)
         if isinstance(expr, DictExpr):
             for part_key, value in reversed(expr.parts):
                 if part_key is None:
@@ -203,14 +226,7 @@ class SymbolTable:
             if removed.value == key:
                 return None
             return self.lookup_key(expr.operands[0], key, depth + 1)
-        resolved = self.evaluate(expr, depth + 1)
-        if isinstance(resolved, Unresolved):
-            return resolved
-        if isinstance(resolved.value, dict):
-            return Known(resolved.value[key]) if key in resolved.value else None
-        if resolved.value is None:  # ``default_args=None``, also from ``CONFIG.get(...)``
-            return None
-        return Unresolved("not a dict")
+        return _key_of(self.evaluate(expr, depth + 1), key)
 
     def _lookup_in_get(self, expr: Operation, key: str, depth: int) -> Resolved | None:
         """``key`` of ``mapping.get(name, default)``, found by structure like ``lookup_key``:
@@ -222,47 +238,155 @@ class SymbolTable:
         found = self.lookup_key(mapping, resolved_name.value, depth + 1)
         if found is None:
             return self.lookup_key(default, key, depth + 1)
-        if isinstance(found, Unresolved):
-            return found
-        if isinstance(found.value, dict):
-            return Known(found.value[key]) if key in found.value else None
-        if found.value is None:
-            return None
-        return Unresolved("not a dict")
+        if isinstance(found, Unresolved) and ABSENT in found.candidates:
+            return Unresolved("dict.get of a key that a candidate dict may lack")
+        return _key_of(found, key)
 
     def _subscript(self, expr: Subscript, depth: int) -> Resolved:
         key = self.evaluate(expr.key, depth + 1)
-        if isinstance(key, Unresolved):
+        keys = choices(key)
+        if keys is None:
             return key
-        if isinstance(key.value, str):
-            found = self.lookup_key(expr.target, key.value, depth + 1)
-            if found is None:
-                return Unresolved(f"key '{key.value}' is missing (KeyError at parse time)")
-            return found
-        target = self.evaluate(expr.target, depth + 1)
-        if isinstance(target, Unresolved):
-            return target
+        results: list[Resolved] = []
+        for each in keys:
+            if isinstance(each, str):
+                found = self.lookup_key(expr.target, each, depth + 1)
+                if found is None:
+                    found = Unresolved(f"key '{each}' is missing (KeyError at parse time)")
+                results.append(_present(found))
+                continue
+            target = self.evaluate(expr.target, depth + 1)
+            results.append(over([target], _item_of(each)))
+        return over(results, lambda values: Known(values[0]), each=True)
+
+    def _operation(self, expr: Operation, depth: int) -> Resolved:
+        operands = [self.evaluate(operand, depth + 1) for operand in expr.operands]
+        return over(operands, lambda values: _apply(expr.op, values))
+
+
+def choices(resolved: Resolved) -> list[object] | None:
+    """The values ``resolved`` may be: one when known, its candidates, ``None`` when unknown."""
+    if isinstance(resolved, Known):
+        return [resolved.value]
+    return list(resolved.candidates) if resolved.candidates else None
+
+
+def candidates(values: Sequence[object], reason: str) -> Resolved:
+    """One of ``values``: known when they are all the same, unknown when there are too many."""
+    distinct: list[object] = []
+    for value in values:
+        if not any(type(value) is type(seen) and value == seen for seen in distinct):
+            distinct.append(value)
+    if len(distinct) == 1:
+        return Known(distinct[0])
+    if len(distinct) > MAX_CANDIDATES:
+        return Unresolved(f"{reason}, with more than {MAX_CANDIDATES} possible values")
+    return Unresolved(reason, tuple(distinct))
+
+
+def over(
+    parts: Sequence[Resolved],
+    build: Callable[[list[object]], Resolved],
+    reason: str | None = None,
+    *,
+    each: bool = False,
+) -> Resolved:
+    """``build`` applied to every combination of the parts' candidates (``each``: to every
+    candidate of any one part, for alternatives). Any part unknown: that part's reason. The
+    reason of a result with candidates is ``reason``, else the first such part's."""
+    options: list[list[object]] = []
+    for part in parts:
+        found = choices(part)
+        if found is None:
+            return part
+        if reason is None and isinstance(part, Unresolved):
+            reason = part.reason
+        options.append(found)
+    reason = reason or "one of several values"
+    if each:
+        combinations: list[list[object]] = [[value] for found in options for value in found]
+    else:
+        size = 1
+        for found in options:
+            size *= len(found)
+        if size > MAX_CANDIDATES:
+            return Unresolved(f"{reason}, with more than {MAX_CANDIDATES} possible values")
+        combinations = [list(values) for values in itertools.product(*options)]
+    if len(combinations) == 1:
+        return build(combinations[0])
+    results: list[object] = []
+    for values in combinations:
+        built = build(values)
+        found = choices(built)
+        if found is None:
+            return built
+        results.extend(found)
+    return candidates(results, reason)
+
+
+def _present(found: Resolved) -> Resolved:
+    """A subscript's value where the key may be absent: that case fails the file's import,
+    so Airflow holds no task from it."""
+    if isinstance(found, Unresolved) and ABSENT in found.candidates:
+        kept = [value for value in found.candidates if value is not ABSENT]
+        return candidates(kept, found.reason)
+    return found
+
+
+def _key_of(resolved: Resolved, key: str) -> Resolved | None:
+    """``key`` of a folded dict (or of each candidate dict), ``None`` when certainly absent."""
+    if isinstance(resolved, Unresolved) and not resolved.candidates:
+        return resolved
+    values = choices(resolved) or []
+    found: list[object] = []
+    for value in values:
+        if isinstance(value, dict):
+            found.append(value[key] if key in value else ABSENT)
+        elif value is None:  # ``default_args=None``, also from ``CONFIG.get(...)``
+            found.append(ABSENT)
+        else:
+            return Unresolved("not a dict")
+    if all(value is ABSENT for value in found):
+        return None
+    reason = resolved.reason if isinstance(resolved, Unresolved) else "a dict of candidates"
+    return candidates(found, reason)
+
+
+def _build_dict(values: list[object], spreads: list[bool]) -> Resolved:
+    result: dict[object, object] = {}
+    for index, spread in enumerate(spreads):
+        key, value = values[2 * index], values[2 * index + 1]
+        if spread:
+            if not isinstance(value, dict):
+                return Unresolved("a ** spread of something that is not a dict")
+            result.update(value)
+            continue
+        if not _hashable(key):
+            return Unresolved("an unhashable dict key")
+        result[key] = value
+    return Known(result)
+
+
+def _item_of(key: object) -> Callable[[list[object]], Resolved]:
+    def item(values: list[object]) -> Resolved:
         try:
-            return Known(target.value[key.value])  # type: ignore[index]
+            return Known(values[0][key])  # type: ignore[index]
         except (KeyError, IndexError, TypeError):
             return Unresolved("subscript that fails at parse time")
 
-    def _operation(self, expr: Operation, depth: int) -> Resolved:
-        operands: list[object] = []
-        for operand in expr.operands:
-            resolved = self.evaluate(operand, depth + 1)
-            if isinstance(resolved, Unresolved):
-                return resolved
-            operands.append(resolved.value)
-        try:
-            value = _fold(expr.op, operands)
-        except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError):
-            return Unresolved(f"'{expr.op}' operation that fails at parse time")
-        if isinstance(value, Unresolved):
-            return value
-        if isinstance(value, (str, list)) and len(value) > MAX_FOLDED_LENGTH:
-            return Unresolved("value too long to fold")
-        return Known(value)
+    return item
+
+
+def _apply(op: str, operands: list[object]) -> Resolved:
+    try:
+        value = _fold(op, operands)
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError):
+        return Unresolved(f"'{op}' operation that fails at parse time")
+    if isinstance(value, Unresolved):
+        return value
+    if isinstance(value, (str, list)) and len(value) > MAX_FOLDED_LENGTH:
+        return Unresolved("value too long to fold")
+    return Known(value)
 
 
 def _fold(op: str, operands: list[object]) -> object:

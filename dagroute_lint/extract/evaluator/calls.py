@@ -62,6 +62,7 @@ from dagroute_lint.model import (
     Expr,
     Operation,
     Ref,
+    OneOf,
     SeqExpr,
     Subscript,
     Unknown,
@@ -108,6 +109,8 @@ class Calls(WalkerState):
         self, node: cst.Call, callee: Binding, positional: list[Binding], arguments: CallArguments
     ) -> Binding:
         """Call ``callee`` with evaluated arguments; ``node`` is the call as written."""
+        if isinstance(callee, OneOf):  # ``(A if x else B)(...)``: which one runs is not known
+            callee = Unknown(f"one of several callables ({callee.reason})")
         if isinstance(callee, Partial):  # functools.partial(Operator, queue=...)(task_id=...)
             merged = callee.arguments.merged(arguments)
             return self.apply(node, callee.callee, [*callee.positional, *positional], merged)

@@ -23,6 +23,7 @@ from dagroute_lint.extract.bindings import (
     TaskDecorator,
     TaskHandles,
 )
+from dagroute_lint.extract.candidates import joined
 from dagroute_lint.extract.containers import (
     EXPR_TYPES,
     list_index,
@@ -91,16 +92,25 @@ class Expressions(WalkerState):
         decided = truth(self.value_of(node.test))
         if decided is not None:
             return self.value_of(node.body if decided else node.orelse)
-        self.value_of(node.body)
-        self.value_of(node.orelse)
-        return Unknown("a conditional expression")
+        self.uncertain += 1  # what either branch builds may not exist
+        try:
+            body, orelse = self.value_of(node.body), self.value_of(node.orelse)
+        finally:
+            self.uncertain -= 1
+        reason = "a conditional expression"
+        return joined((body, orelse), reason)
 
     def boolean_value(self, node: cst.BooleanOperation) -> Binding:
         left = self.value_of(node.left)
         decided = truth(left)
         if decided is None:
-            self.value_of(node.right)
-            return undecided("a boolean operation")
+            self.uncertain += 1
+            try:
+                right = self.value_of(node.right)
+            finally:
+                self.uncertain -= 1
+            # ``a or b`` is ``a`` or ``b``, whichever ``a``'s truth picks: both are candidates.
+            return joined((left, right), undecided("a boolean operation").reason)
         takes_left = decided if isinstance(node.operator, cst.Or) else not decided
         return left if takes_left else self.value_of(node.right)
 

@@ -24,6 +24,7 @@ from dagroute_lint.extract.bindings import (
     TaskDecorator,
     TaskFlow,
 )
+from dagroute_lint.extract.candidates import joined
 from dagroute_lint.extract.classes import class_info
 from dagroute_lint.extract.evaluator.helpers import (
     BUILTIN_CLASSES,
@@ -198,7 +199,8 @@ class Functions(WalkerState):
             self.returns.pop()
             self.scope, self.uncertain = outer, uncertain
         if any(not same_binding(each, result) for each in returns):
-            return Unknown(f"{function.name}() returns different values under conditions")
+            reason = f"{function.name}() returns different values under conditions"
+            return joined((*returns, result), reason)
         return result
 
     def bind_parameters(

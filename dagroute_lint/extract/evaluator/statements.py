@@ -20,6 +20,7 @@ from dagroute_lint.extract.bindings import (
     ListObject,
     TaskHandles,
 )
+from dagroute_lint.extract.candidates import cannot_raise, joined
 from dagroute_lint.extract.containers import (
     CONTAINERS,
     snapshot,
@@ -303,8 +304,12 @@ class Statements(WalkerState):
             left, right = after_body.get(name), after_else.get(name)
             if left is not None and right is not None and same_binding(left, right):
                 merged[name] = left
+                continue
+            reason = f"'{name}' is assigned conditionally"
+            if left is None or right is None:
+                merged[name] = Unknown(reason)
             else:
-                merged[name] = Unknown(f"'{name}' is assigned conditionally")
+                merged[name] = joined((left, right), reason)
         self.scope.names = merged
 
     def walk_else(self, orelse: cst.If | cst.Else | None) -> None:
@@ -330,8 +335,9 @@ class Statements(WalkerState):
 
     def walk_try(self, statement: cst.Try) -> None:
         """The ``try`` body is taken to succeed, as it does where Airflow parses the file; what
-        a handler assigns makes the name unresolved (the handler may run instead), except an
-        alternative import of the same name (``try: from new import X / except: from old``)."""
+        a handler assigns makes the name one of the body's value and the handler's (the handler
+        may run instead), except an alternative import of the same name (``try: from new import
+        X / except: from old``). A body that cannot raise leaves its handlers dead."""
         catches_import = any(handles_import_error(handler) for handler in statement.handlers)
         if catches_import:
             with self.guarding():
@@ -339,7 +345,8 @@ class Statements(WalkerState):
         else:
             self.walk_body(statement.body)
         after_body = dict(self.scope.names)
-        for handler in statement.handlers:
+        dead = cannot_raise(statement.body, after_body)
+        for handler in () if dead else statement.handlers:
             self.scope.names = dict(after_body)
             with self.guarding():
                 self.walk_undecided(handler.body)
@@ -350,7 +357,10 @@ class Statements(WalkerState):
                     or (isinstance(kept, Imported) and isinstance(bound, Imported))
                 ):
                     continue
-                after_body[name] = Unknown(f"'{name}' is assigned in an except handler")
+                reason = f"'{name}' is assigned in an except handler"
+                after_body[name] = (
+                    joined((kept, bound), reason) if kept is not None else Unknown(reason)
+                )
         self.scope.names = after_body
         if statement.orelse is not None:
             self.walk_body(statement.orelse.body)
