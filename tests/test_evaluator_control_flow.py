@@ -32,7 +32,26 @@ with DAG("d"):
     BashOperator(task_id="t", bash_command="x", queue=QUEUE)
 """,
     )
+    # The body only binds a literal: it cannot raise, so the handler never runs.
+    assert value(tasks["t"], "queue") == "from_try"
+
+
+def test_try_handler_that_may_run_makes_candidates(tmp_path: Path) -> None:
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
+try:
+    import some_client
+    QUEUE = "from_try"
+except ImportError:
+    QUEUE = "from_handler"
+with DAG("d"):
+    BashOperator(task_id="t", bash_command="x", queue=QUEUE)
+""",
+    )
     assert "except" in unresolved(tasks["t"], "queue")
+    assert tasks["t"].fields["queue"].candidates == ("from_try", "from_handler")
 
 
 def test_try_handler_that_binds_the_same_value_keeps_it(tmp_path: Path) -> None:

@@ -32,6 +32,7 @@ with DAG("routes"):
     BashOperator(task_id="local", bash_command="x", executor="LocalExecutor")
     BashOperator(task_id="chosen", bash_command="x", executor=environ["E"])
     BashOperator.partial(task_id="mapped", pool=environ["P"]).expand(bash_command=["a", "b"])
+    BashOperator(task_id="either", bash_command="x", queue="main" if environ["A"] else "gpu")
 """
 
 INVENTORY = """\
@@ -59,34 +60,36 @@ big = 4
 """
 
 TABLE = """\
-location        dag     task      queue    executor            pool          slots  operator
-dags/dag.py:8   routes  start     main     -                   default_pool  1      EmptyOperator
-dags/dag.py:9   routes  dyn       ?        -                   default_pool  ?      BashOperator
-dags/dag.py:10  routes  served    main     -                   default_pool  1      BashOperator
-dags/dag.py:11  routes  unserved  reports  -                   big           2      BashOperator
-dags/dag.py:12  routes  pods      main     KubernetesExecutor  default_pool  1      BashOperator
-dags/dag.py:13  routes  gpu       gpu      -                   default_pool  1      BashOperator
-dags/dag.py:14  routes  local     main     LocalExecutor       default_pool  1      BashOperator
-dags/dag.py:15  routes  chosen    main     ?                   default_pool  1      BashOperator
-dags/dag.py:16  routes  mapped    main     -                   ?             1      BashOperator
+location        dag     task      queue     executor            pool          slots  operator
+dags/dag.py:8   routes  start     main      -                   default_pool  1      EmptyOperator
+dags/dag.py:9   routes  dyn       ?         -                   default_pool  ?      BashOperator
+dags/dag.py:10  routes  served    main      -                   default_pool  1      BashOperator
+dags/dag.py:11  routes  unserved  reports   -                   big           2      BashOperator
+dags/dag.py:12  routes  pods      main      KubernetesExecutor  default_pool  1      BashOperator
+dags/dag.py:13  routes  gpu       gpu       -                   default_pool  1      BashOperator
+dags/dag.py:14  routes  local     main      LocalExecutor       default_pool  1      BashOperator
+dags/dag.py:15  routes  chosen    main      ?                   default_pool  1      BashOperator
+dags/dag.py:16  routes  mapped    main      -                   ?             1      BashOperator
+dags/dag.py:17  routes  either    main|gpu  -                   default_pool  1      BashOperator
 
-9 tasks in 1 DAGs, 3 with unresolved routing, 0 built under a condition; 0 places where tasks may be missing
+10 tasks in 1 DAGs, 4 with unresolved routing (1 of them one of several known values), 0 built under a condition; 0 places where tasks may be missing
 per queue: gpu=1, main=6, reports=1
 queues used but unserved: gpu, reports
 worker queues no task uses: spare
 """  # noqa: E501 (the summary line is as long as it is printed)
 
 CSV = """\
-file,line,column,dag_id,task_id,queue,executor,pool,pool_slots,deferrable,mapped,conditional,operator,provider,unresolved
-dags/dag.py,8,5,routes,start,main,,default_pool,1,False,False,False,airflow.providers.standard.operators.empty.EmptyOperator,apache-airflow-providers-standard,
-dags/dag.py,9,5,routes,dyn,,,default_pool,,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,"queue,pool_slots"
-dags/dag.py,10,5,routes,served,main,,default_pool,1,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,
-dags/dag.py,11,5,routes,unserved,reports,,big,2,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,
-dags/dag.py,12,5,routes,pods,main,KubernetesExecutor,default_pool,1,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,
-dags/dag.py,13,5,routes,gpu,gpu,,default_pool,1,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,
-dags/dag.py,14,5,routes,local,main,LocalExecutor,default_pool,1,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,
-dags/dag.py,15,5,routes,chosen,main,,default_pool,1,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,executor
-dags/dag.py,16,5,routes,mapped,main,,,1,False,True,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,pool
+file,line,column,dag_id,task_id,queue,executor,pool,pool_slots,deferrable,mapped,conditional,operator,provider,unresolved,candidates
+dags/dag.py,8,5,routes,start,main,,default_pool,1,False,False,False,airflow.providers.standard.operators.empty.EmptyOperator,apache-airflow-providers-standard,,
+dags/dag.py,9,5,routes,dyn,,,default_pool,,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,"queue,pool_slots",
+dags/dag.py,10,5,routes,served,main,,default_pool,1,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,,
+dags/dag.py,11,5,routes,unserved,reports,,big,2,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,,
+dags/dag.py,12,5,routes,pods,main,KubernetesExecutor,default_pool,1,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,,
+dags/dag.py,13,5,routes,gpu,gpu,,default_pool,1,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,,
+dags/dag.py,14,5,routes,local,main,LocalExecutor,default_pool,1,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,,
+dags/dag.py,15,5,routes,chosen,main,,default_pool,1,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,executor,
+dags/dag.py,16,5,routes,mapped,main,,,1,False,True,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,pool,
+dags/dag.py,17,5,routes,either,,,default_pool,1,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,queue,queue=main|gpu
 """
 
 
@@ -138,13 +141,14 @@ def test_json_summary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert text.startswith('{\n  "version": 1,\n  "tasks": [\n    {\n      "file": ')
     document = json.loads(text)
     assert document["summary"] == {
-        "tasks": 9,
+        "tasks": 10,
         "dags": 1,
         "conditional_tasks": 0,
         "places_where_tasks_may_be_missing": 0,
-        "unresolved_tasks": 3,
+        "unresolved_tasks": 4,
+        "tasks_with_candidates": 1,
         "tasks_per_queue": {"gpu": 1, "main": 6, "reports": 1},
-        "tasks_per_executor": {"(default)": 6, "KubernetesExecutor": 1, "LocalExecutor": 1},
+        "tasks_per_executor": {"(default)": 7, "KubernetesExecutor": 1, "LocalExecutor": 1},
         "unserved_queues": ["gpu", "reports"],
         "unused_worker_queues": ["spare"],
     }
@@ -152,6 +156,8 @@ def test_json_summary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert by_id["dyn"]["unresolved"] == ["queue", "pool_slots"]
     assert by_id["dyn"]["queue"] is None
     assert by_id["mapped"]["mapped"] is True
+    assert by_id["either"]["candidates"] == {"queue": ["main", "gpu"]}
+    assert by_id["dyn"]["candidates"] == {}
 
 
 def test_an_empty_repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,6 +11,7 @@ import json
 from collections import Counter
 
 from dagroute_lint.formatters.escape import printable
+from dagroute_lint.resolve.placement import variant_placements
 from dagroute_lint.resolve.repository import Repository
 from dagroute_lint.resolve.tasks import ResolvedTask
 
@@ -93,12 +94,14 @@ def summary(repository: Repository) -> dict[str, object]:
     if inventory is not None:
         unserved: set[str] = set()
         used: set[str] = set()
-        for _, placement in repository.placed:
-            if placement.queue is None or placement.executor is None:
-                continue
-            used.add(placement.queue)
-            if placement.executor.honours_queue is True and not placement.workers:
-                unserved.add(placement.queue)
+        # A queue that is one of a task's candidates may be used: it counts as used.
+        for placed in repository.placed:
+            for _, _, placement in variant_placements(placed, inventory):
+                if placement.queue is None or placement.executor is None:
+                    continue
+                used.add(placement.queue)
+                if placement.executor.honours_queue is True and not placement.workers:
+                    unserved.add(placement.queue)
         worker_queues = {queue for worker in inventory.workers for queue in (worker.queues or ())}
         result["unserved_queues"] = sorted(unserved)
         result["unused_worker_queues"] = sorted(worker_queues - used)
@@ -148,6 +151,10 @@ def _shown(task: ResolvedTask, name: str) -> str:
     return _cell(found.value) if found.known else "?"
 
 
+def _of_them(count: object) -> str:
+    return f" ({count} of them one of several known values)" if count else ""
+
+
 def format_routes_table(repository: Repository) -> str:
     headers = ("location", "dag", "task", "queue", "executor", "pool", "slots", "operator")
     rows: list[tuple[str, ...]] = []
@@ -173,8 +180,8 @@ def format_routes_table(repository: Repository) -> str:
     lines.append("")
     lines.append(
         f"{stats['tasks']} tasks in {stats['dags']} DAGs, {stats['unresolved_tasks']} with "
-        f"unresolved routing ({stats['tasks_with_candidates']} of them one of several known "
-        f"values), {stats['conditional_tasks']} built under a condition; "
+        f"unresolved routing{_of_them(stats['tasks_with_candidates'])}, "
+        f"{stats['conditional_tasks']} built under a condition; "
         f"{stats['places_where_tasks_may_be_missing']} places where tasks may be missing"
     )
     per_queue = stats["tasks_per_queue"]

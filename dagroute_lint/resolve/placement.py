@@ -5,7 +5,7 @@ Rules about dispatch and startup ask the same questions, so the answers live her
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -41,6 +41,20 @@ def place_dispatched(tasks: Iterable[ResolvedTask], inventory: Inventory) -> tup
     Tasks the scheduler completes without an executor (``dispatched`` false) land nowhere.
     """
     return tuple(PlacedTask(task, place(task, inventory)) for task in tasks if task.dispatched)
+
+
+# The fields a task's placement depends on.
+PLACEMENT_FIELDS = ("queue", "executor")
+
+
+def variant_placements(
+    placed: PlacedTask, inventory: Inventory, names: Iterable[str] = PLACEMENT_FIELDS
+) -> Iterator[tuple[ResolvedTask, dict[str, object], Placement]]:
+    """The task once for each combination of the candidates of ``names``, with the values
+    chosen and where it lands then; itself and its placement when none has candidates."""
+    for variant, chosen in placed.task.variants(names):
+        placement = place(variant, inventory) if chosen else placed.placement
+        yield variant, chosen, placement
 
 
 def place(task: ResolvedTask, inventory: Inventory) -> Placement:
