@@ -20,9 +20,10 @@ from dagroute_lint.model import (
     Unknown,
 )
 
-# Nodes looked at to make sure an option holds no candidate set of its own: a join inside a
-# loop would otherwise nest sets in sets, each folded once per enclosing option.
+# How big an option may be, and how many candidate sets it may hold itself (``f"{q}-x" if y
+# else q``): a join repeated in a loop would otherwise nest sets in sets without end.
 MAX_OPTION_NODES = 256
+MAX_NESTED_SETS = 4
 
 
 def join(values: Sequence[Binding], reason: str) -> Expr | None:
@@ -34,7 +35,7 @@ def join(values: Sequence[Binding], reason: str) -> Expr | None:
         if not isinstance(value, EXPR_TYPES) or isinstance(value, Unknown):
             return None
         for option in value.options if isinstance(value, OneOf) else (value,):
-            if not _flat(option):
+            if not _small(option):
                 return None
             if option not in options:
                 options.append(option)
@@ -46,21 +47,29 @@ def join(values: Sequence[Binding], reason: str) -> Expr | None:
 
 
 def joined(values: Sequence[Binding], reason: str) -> Expr:
-    """``join``, or ``Unknown(reason)`` where it cannot say."""
+    """``join``, or where it cannot say, unknown: for the reason of a value that is unknown
+    itself (the real cause), else for ``reason``."""
     found = join(values, reason)
-    return found if found is not None else Unknown(reason)
+    if found is not None:
+        return found
+    return next((value for value in values if isinstance(value, Unknown)), Unknown(reason))
 
 
-def _flat(expr: Expr) -> bool:
-    """No ``OneOf`` inside ``expr`` and a size worth comparing."""
+def _small(expr: Expr) -> bool:
+    """``expr`` is small enough to keep as an option, with few candidate sets inside."""
     pending: list[Expr] = [expr]
-    seen = 0
+    seen = sets = 0
     while pending:
         node = pending.pop()
         seen += 1
-        if seen > MAX_OPTION_NODES or isinstance(node, OneOf):
+        if seen > MAX_OPTION_NODES:
             return False
-        if isinstance(node, Operation):
+        if isinstance(node, OneOf):
+            sets += 1
+            if sets > MAX_NESTED_SETS:
+                return False
+            pending.extend(node.options)
+        elif isinstance(node, Operation):
             pending.extend(node.operands)
         elif isinstance(node, SeqExpr):
             pending.extend(node.items)

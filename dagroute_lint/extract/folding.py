@@ -23,7 +23,7 @@ from dagroute_lint.extract.bindings import (
     LocalClass,
     TaskHandles,
 )
-from dagroute_lint.model import Const, SeqExpr, Unknown
+from dagroute_lint.model import Const, OneOf, SeqExpr, Unknown
 
 _ORDERING: dict[type[cst.BaseCompOp], Callable[[Any, Any], object]] = {
     cst.Equal: operator.eq,
@@ -49,6 +49,9 @@ def truth(value: Binding) -> bool | None:
         return None if keys is None else bool(keys)
     if isinstance(value, _OBJECTS):
         return True
+    if isinstance(value, OneOf):  # decided when every candidate agrees
+        found = {truth(option) for option in value.options}
+        return found.pop() if len(found) == 1 else None
     return None
 
 

@@ -488,11 +488,9 @@ class Resolver:
             if isinstance(value, timedelta):
                 # A duration is no queue, pool or executor: Airflow rejects it when it parses.
                 return Field(None, False, origin, f"a timedelta, which is not a valid {name}")
-            if value is ABSENT:
-                value = default
-            if name == "pool" and value is None:
-                value = DEFAULT_POOL  # BaseOperator: pool=None means the default pool
-            held.append(value)
+            given = default if value is ABSENT else value
+            # BaseOperator: pool=None means the default pool.
+            held.append(DEFAULT_POOL if name == "pool" and given is None else given)
         reason = resolved.reason if isinstance(resolved, Unresolved) else ""
         final = candidates(held, reason)
         if isinstance(final, Known):

@@ -341,7 +341,7 @@ def _key_of(resolved: Resolved, key: str) -> Resolved | None:
     found: list[object] = []
     for value in values:
         if isinstance(value, dict):
-            found.append(value[key] if key in value else ABSENT)
+            found.append(value.get(key, ABSENT))
         elif value is None:  # ``default_args=None``, also from ``CONFIG.get(...)``
             found.append(ABSENT)
         else:

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from dagroute_lint.catalog import operator_traits as traits
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.rules.base import DeploymentContext, DeploymentRule
+from dagroute_lint.rules.choices import shown
 from dagroute_lint.wording import duration
 
 # A poke-mode sensor allowed to wait at least this long (seconds) is worth a slot-free wait.
@@ -18,6 +19,14 @@ def check_deferrable_without_triggerer(context: DeploymentContext) -> Iterator[D
         return
     for task, _ in context.placed:
         deferrable = task.fields["deferrable"]
+        if deferrable.candidates and True in deferrable.candidates:
+            yield context.report(
+                task.task.position,
+                f"{task.label} defers to the triggerer when deferrable is True (one of "
+                f"{', '.join(shown(value) for value in deferrable.candidates)}: "
+                f"{deferrable.reason}), but the deployment runs no triggerer; the task then "
+                "stays DEFERRED and never resumes",
+            )
         if not (deferrable.known and deferrable.value is True):
             continue
         yield context.report(

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dagroute_lint.diagnostics import Diagnostic
-from dagroute_lint.resolve.placement import served_queues, workers_of
+from dagroute_lint.resolve.placement import served_queues, variant_placements, workers_of
 from dagroute_lint.resolve.tasks import ROUTING_FIELDS
 from dagroute_lint.rules.base import Context, DeploymentContext, DeploymentRule, Rule
+from dagroute_lint.rules.choices import one_of, when
 
 
 def _listing(items: list[str]) -> str:
@@ -15,58 +16,70 @@ def _listing(items: list[str]) -> str:
 
 
 def check_unserved_queue(context: DeploymentContext) -> Iterator[Diagnostic]:
+    """Each candidate queue and executor is checked: any that no worker serves is reported."""
     inventory = context.inventory
-    for task, placement in context.placed:
-        executor = placement.executor
-        if executor is None or executor.honours_queue is not True or placement.queue is None:
-            continue
-        if placement.workers:
-            continue
-        served = served_queues(inventory, executor)
-        if not workers_of(inventory, executor):
-            detail = f"no {executor.display_name} worker is declared"
-        else:
-            detail = f"no {executor.display_name} worker serves it (served: {_listing(served)})"
-        yield context.report(
-            task.task.position,
-            f"{task.label} routes to queue '{placement.queue}', but {detail}; "
-            "it will stay queued and never start",
-        )
+    for placed in context.placed:
+        task = placed.task
+        said: set[str] = set()
+        for _, chosen, placement in variant_placements(placed, inventory):
+            executor = placement.executor
+            if executor is None or executor.honours_queue is not True or placement.queue is None:
+                continue
+            if placement.workers:
+                continue
+            served = served_queues(inventory, executor)
+            if not workers_of(inventory, executor):
+                detail = f"no {executor.display_name} worker is declared"
+            else:
+                detail = f"no {executor.display_name} worker serves it (served: {_listing(served)})"
+            message = (
+                f"{task.label} routes to queue '{placement.queue}'"
+                f"{one_of(task, 'queue', chosen)}{when(task, chosen, 'queue')}, but {detail}; "
+                "it will stay queued and never start"
+            )
+            if message not in said:
+                said.add(message)
+                yield context.report(task.task.position, message)
 
 
 def check_queue_ignored(context: DeploymentContext) -> Iterator[Diagnostic]:
     inventory = context.inventory
-    for task, placement in context.placed:
-        queue = task.fields["queue"]
-        if not queue.known or not queue.explicit or queue.value is None:
-            continue
-        if queue.value == inventory.default_queue:
-            continue
-        executor = placement.executor
-        if executor is None or executor.honours_queue is not False:
-            continue
-        yield context.report(
-            task.task.position,
-            f"{task.label} sets queue '{queue.value}' ({queue.origin}), but its executor "
-            f"{executor.display_name} ignores queues; the queue does not decide where it runs",
-        )
+    for placed in context.placed:
+        task = placed.task
+        for variant, chosen, placement in variant_placements(placed, inventory):
+            queue = variant.fields["queue"]
+            if not queue.known or not queue.explicit or queue.value is None:
+                continue
+            if queue.value == inventory.default_queue:
+                continue
+            executor = placement.executor
+            if executor is None or executor.honours_queue is not False:
+                continue
+            yield context.report(
+                task.task.position,
+                f"{task.label} sets queue '{queue.value}'{one_of(task, 'queue', chosen)} "
+                f"({queue.origin}){when(task, chosen, 'queue')}, but its executor "
+                f"{executor.display_name} ignores queues; the queue does not decide where it runs",
+            )
 
 
 def check_unknown_executor(context: DeploymentContext) -> Iterator[Diagnostic]:
     inventory = context.inventory
     configured = _listing([entry.written for entry in inventory.executors])
     for task in context.tasks:
-        executor = task.fields["executor"]
-        if not executor.known or not isinstance(executor.value, str):
-            continue
-        if inventory.resolve_executor(executor.value) is not None:
-            continue
-        yield context.report(
-            task.task.position,
-            f"{task.label} names executor '{executor.value}' ({executor.origin}), which the "
-            f"deployment does not configure (configured: {configured}); Airflow rejects the "
-            "whole DAG at parse time with UnknownExecutorException",
-        )
+        for variant, chosen in task.variants(("executor",)):
+            executor = variant.fields["executor"]
+            if not executor.known or not isinstance(executor.value, str):
+                continue
+            if inventory.resolve_executor(executor.value) is not None:
+                continue
+            yield context.report(
+                task.task.position,
+                f"{task.label} names executor '{executor.value}'"
+                f"{one_of(task, 'executor', chosen)} ({executor.origin}), which the "
+                f"deployment does not configure (configured: {configured}); Airflow rejects the "
+                "whole DAG at parse time with UnknownExecutorException",
+            )
 
 
 def check_unresolved_routing(context: Context) -> Iterator[Diagnostic]:
@@ -76,7 +89,8 @@ def check_unresolved_routing(context: Context) -> Iterator[Diagnostic]:
         arguments = task.task.arguments.positions
         causes: dict[str, list[str]] = {}
         for name, reason in task.unresolved:
-            if name in ROUTING_FIELDS:
+            # A field that is one of several known values is checked value by value instead.
+            if name in ROUTING_FIELDS and not task.fields[name].candidates:
                 causes.setdefault(reason, []).append(name)
         for reason, fields in causes.items():
             named = ", ".join(fields[:-1]) + " and " + fields[-1] if len(fields) > 1 else fields[0]

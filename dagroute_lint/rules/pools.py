@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.resolve.tasks import ResolvedTask
 from dagroute_lint.rules.base import Context, DeploymentContext, DeploymentRule, Rule
+from dagroute_lint.rules.choices import one_of
 from dagroute_lint.wording import did_you_mean
 
 # ``models/pool.py``: a pool of -1 slots is unlimited.
@@ -30,45 +31,58 @@ def check_unknown_pool(context: DeploymentContext) -> Iterator[Diagnostic]:
     if inventory.pools is None:
         return
     for task, _ in context.placed:
-        pool = _pool(task)
-        if pool is None or pool in inventory.pools:
-            continue
-        origin = task.fields["pool"].origin
-        yield context.report(
-            task.task.arguments.positions.get("pool", task.task.position),
-            f"{task.label} uses pool '{pool}' ({origin}), which the deployment does not declare "
-            f"(pools: {', '.join(sorted(inventory.pools))}); the scheduler never schedules it "
-            f"and it stays SCHEDULED forever{did_you_mean(pool, inventory.pools)}",
-        )
+        for variant, chosen in task.variants(("pool",)):
+            pool = _pool(variant)
+            if pool is None or pool in inventory.pools:
+                continue
+            origin = task.fields["pool"].origin
+            yield context.report(
+                task.task.arguments.positions.get("pool", task.task.position),
+                f"{task.label} uses pool '{pool}'{one_of(task, 'pool', chosen)} ({origin}), "
+                f"which the deployment does not declare (pools: "
+                f"{', '.join(sorted(inventory.pools))}); the scheduler never schedules it "
+                f"and it stays SCHEDULED forever{did_you_mean(pool, inventory.pools)}",
+            )
 
 
 def check_pool_slots(context: Context) -> Iterator[Diagnostic]:
     """Slots no pool can give: below 1 (a parse error) or more than the pool holds."""
-    inventory = context.inventory
     for task in context.tasks:
-        slots = _slots(task)
-        if slots is None:
-            continue
-        position = task.task.arguments.positions.get("pool_slots", task.task.position)
-        origin = task.fields["pool_slots"].origin
-        if slots < 1:
-            yield context.report(
-                position,
-                f"{task.label} asks for pool_slots={slots} ({origin}); Airflow rejects pool_slots "
-                "below 1 when it parses the file (ValueError), so the DAG does not load",
-            )
-            continue
-        pool = _pool(task)
-        if inventory is None or inventory.pools is None or pool is None or not task.dispatched:
-            continue
-        size = inventory.pools.get(pool)
-        if size is None or size == UNLIMITED or slots <= size:
-            continue
-        yield context.report(
-            position,
-            f"{task.label} asks for {slots} slots ({origin}) of pool '{pool}', which has only "
-            f"{size}; the scheduler never finds room and it stays SCHEDULED forever",
+        said: set[str] = set()
+        for variant, chosen in task.variants(("pool_slots", "pool")):
+            message = _slots_problem(context, task, variant, chosen)
+            if message is not None and message not in said:
+                said.add(message)
+                position = task.task.arguments.positions.get("pool_slots", task.task.position)
+                yield context.report(position, message)
+
+
+def _slots_problem(
+    context: Context, task: ResolvedTask, variant: ResolvedTask, chosen: dict[str, object]
+) -> str | None:
+    """What is wrong with the slots of one variant of the task, if anything."""
+    inventory = context.inventory
+    slots = _slots(variant)
+    if slots is None:
+        return None
+    origin = task.fields["pool_slots"].origin
+    asked = one_of(task, "pool_slots", chosen)
+    if slots < 1:
+        return (
+            f"{task.label} asks for pool_slots={slots}{asked} ({origin}); Airflow rejects "
+            "pool_slots below 1 when it parses the file (ValueError), so the DAG does not load"
         )
+    pool = _pool(variant)
+    if inventory is None or inventory.pools is None or pool is None or not task.dispatched:
+        return None
+    size = inventory.pools.get(pool)
+    if size is None or size == UNLIMITED or slots <= size:
+        return None
+    return (
+        f"{task.label} asks for {slots} slots{asked} ({origin}) of pool '{pool}'"
+        f"{one_of(task, 'pool', chosen)}, which has only {size}; the scheduler never finds "
+        "room and it stays SCHEDULED forever"
+    )
 
 
 UNKNOWN_POOL = DeploymentRule(

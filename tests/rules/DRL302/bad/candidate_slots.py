@@ -1,0 +1,9 @@
+import os
+
+from airflow.providers.standard.operators.bash import BashOperator
+from airflow.sdk import DAG
+
+SLOTS = 8 if os.environ.get("HEAVY") else 2
+
+with DAG("lab_report", schedule=None):
+    BashOperator(task_id="render", bash_command="make report", pool="reports", pool_slots=SLOTS)

@@ -1,0 +1,12 @@
+import os
+from datetime import timedelta
+
+from airflow.providers.standard.sensors.time_delta import TimeDeltaSensor
+from airflow.sdk import DAG
+
+DEFER = os.environ.get("ENV") == "prod" or False
+
+with DAG("waits", schedule=None):
+    TimeDeltaSensor(
+        task_id="later", delta=timedelta(hours=1), deferrable=True if DEFER else False
+    )
