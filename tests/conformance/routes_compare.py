@@ -13,7 +13,9 @@ Per task, keyed by (file relative to the DAG folder, dag_id, task_id), each rout
 
 A field routes leaves unresolved may carry the set of values it can take (``"candidates":
 {"queue": ["nfs", "manager"]}``, for ``q = "nfs" if has_nfs else "manager"``): that set must hold
-Airflow's value, or the field is ``wrong``; otherwise it is judged as unresolved.
+Airflow's value, or the field is ``wrong``; when it does, the field is ``candidates`` (no failure,
+and no allow-list entry: the rules check every candidate, so nothing goes unchecked; an allow-list
+entry for such a field is stale).
 
 ``operator`` and ``mapped`` are compared like the routing fields. routes prints an operator by
 its public qualified name, which is the class's own module for classic operators (so the
@@ -67,6 +69,7 @@ class CorpusReport:
     exact_fields: int = 0
     unresolved_by_reason: dict[str, int] = field(default_factory=dict)
     unresolved: list[dict[str, Any]] = field(default_factory=list)
+    candidates: list[dict[str, Any]] = field(default_factory=list)
     unexpected_unresolved: list[dict[str, Any]] = field(default_factory=list)
     wrong: list[dict[str, Any]] = field(default_factory=list)
     stale: list[dict[str, Any]] = field(default_factory=list)
@@ -111,6 +114,7 @@ class CorpusReport:
             "counts": self.counts(),
             "unresolved_by_reason": dict(sorted(self.unresolved_by_reason.items())),
             "unresolved": self.unresolved,
+            "candidates": self.candidates,
             "unexpected_unresolved": self.unexpected_unresolved,
             "wrong": self.wrong,
             "stale": self.stale,
@@ -131,6 +135,7 @@ class CorpusReport:
             "exact_fields": self.exact_fields,
             "compared_fields": self.compared * len(FIELDS),
             "unresolved_fields": len(self.unresolved),
+            "candidate_fields": len(self.candidates),
             "unexpected_unresolved_fields": len(self.unexpected_unresolved),
             "wrong_fields": len(self.wrong),
             "stale": len(self.stale),
@@ -153,6 +158,7 @@ class CorpusReport:
                 if self.unresolved_by_reason
                 else ""
             ),
+            f"  candidates holding Airflow's value: {c['candidate_fields']} fields",
             f"  unresolved (NOT allowed): {c['unexpected_unresolved_fields']}   "
             f"wrong: {c['wrong_fields']}   stale allow-list: {c['stale']}   "
             f"missing: {c['missing']} (+{c['missing_announced']} announced by DRL106)   "
@@ -320,14 +326,15 @@ def compare(
             task_exact = False
             if got is None and name in unresolved:
                 entry["reason"] = unresolved[name]
-                still_unresolved.add((file, task_id, name))
                 options = candidates.get(name)
-                if isinstance(options, list) and not any(
-                    _same(name, want, option, taskflow) for option in options
-                ):
-                    # A candidate set that leaves out Airflow's value is as wrong as a value.
-                    report.wrong.append({**entry, "routes": {"candidates": options}})
+                if isinstance(options, list) and options:
+                    if not any(_same(name, want, option, taskflow) for option in options):
+                        # A candidate set that leaves out Airflow's value is as wrong as a value.
+                        report.wrong.append({**entry, "routes": {"candidates": options}})
+                    else:
+                        report.candidates.append({**entry, "routes": {"candidates": options}})
                     continue
+                still_unresolved.add((file, task_id, name))
                 if (file, task_id, name) in allowed_unresolved_set:
                     report.unresolved.append(entry)
                     unresolved_reasons[unresolved[name]] += 1

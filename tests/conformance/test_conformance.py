@@ -104,15 +104,8 @@ ALLOWED_UNRESOLVED: dict[str, frozenset[UnresolvedKey]] = {
             ("dynamic_routing.py", "env_executor", "executor"),
         }
     ),
-    "idioms2": frozenset(
-        {
-            # q = "nfs" if os.path.isdir(...) else "manager": the parsing machine's file system
-            # decides (candidates ["nfs", "manager"] are welcome, a single value is not)
-            ("candidate_literals.py", "copy", "queue"),
-            # "big" if os.environ.get(...) else "small"
-            ("candidate_literals.py", "sized", "pool"),
-        }
-    ),
+    # idioms2's candidate_literals.py and candidate_branches.py need no entry: routes gives
+    # their values as candidates (which must hold Airflow's), and an entry would be stale.
 }
 
 # Files allowed to fail to import under Airflow, per corpus and version (their tasks then exist on

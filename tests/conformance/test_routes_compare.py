@@ -155,12 +155,30 @@ def test_candidates_must_hold_airflows_value() -> None:
         },
         {**_task("u", queue=None), "unresolved": ["queue"], "candidates": {"queue": ["nfs"]}},
     )
-    allowed = {("a.py", "t", "queue"), ("a.py", "u", "queue")}
+    report = compare("c", airflow, routes, folder=FOLDER, routes_cwd=Path("/"))
+    assert [(e["task_id"], e["routes"]) for e in report.candidates] == [
+        ("t", {"candidates": ["nfs", "manager"]})
+    ]
+    assert report.unexpected_unresolved == [] and report.unresolved == []
+    assert [(e["task_id"], e["routes"]) for e in report.wrong] == [("u", {"candidates": ["nfs"]})]
+    assert report.exact_tasks == 0
+
+
+def test_candidates_need_no_allow_list_entry_and_make_it_stale() -> None:
+    airflow = _airflow(_task("t", queue="manager"))
+    routes = _routes(
+        {
+            **_task("t", queue=None),
+            "unresolved": ["queue"],
+            "candidates": {"queue": ["nfs", "manager"]},
+        }
+    )
+    allowed = {("a.py", "t", "queue")}
     report = compare(
         "c", airflow, routes, folder=FOLDER, routes_cwd=Path("/"), allowed_unresolved=allowed
     )
-    assert [e["task_id"] for e in report.unresolved] == ["t"]
-    assert [(e["task_id"], e["routes"]) for e in report.wrong] == [("u", {"candidates": ["nfs"]})]
+    assert [e["task_id"] for e in report.candidates] == ["t"]
+    assert [(e["task_id"], e["field"]) for e in report.stale] == [("t", "queue")]
 
 
 def test_operator_names_taskflow_and_dag_file_classes() -> None:

@@ -86,3 +86,21 @@ def test_compare_diagnostics_names_missing_unexpected_and_excused() -> None:
     assert [(e["task_id"], e["code"]) for e in report.unexpected] == [("fine", "DRL302")]
     assert len(report.unattributed) == 1
     assert not report.ok
+
+
+def test_candidates_are_checked_not_excused() -> None:
+    """A field given as candidates: Airflow's verdict must be reported, and a verdict only
+    another candidate implies is possible, not unexpected."""
+    airflow = {
+        ("a.py", "d", t["task_id"]): t
+        for t in (_task("held", queue="reports"), _task("other", queue="etl"))
+    }
+    either = {"unresolved": ["queue"], "candidates": {"queue": ["etl", "reports"]}}
+    routes = {("a.py", "d", "held"): either, ("a.py", "d", "other"): either}
+    diagnostics = [
+        {"file": "a.py", "code": "DRL101", "message": "task 'other' in dag 'd' routes to queue"},
+    ]
+    report = compare_diagnostics("c", airflow, routes, diagnostics, _deployment())
+    assert [(e["task_id"], e["code"]) for e in report.missing] == [("held", "DRL101")]
+    assert [(e["task_id"], e["code"]) for e in report.possible] == [("other", "DRL101")]
+    assert report.excused == [] and report.unexpected == []

@@ -23,7 +23,7 @@ from dagroute_lint.extract.bindings import (
     TaskDecorator,
     TaskHandles,
 )
-from dagroute_lint.extract.candidates import joined
+from dagroute_lint.extract.candidates import join, joined
 from dagroute_lint.extract.containers import (
     EXPR_TYPES,
     list_index,
@@ -44,6 +44,7 @@ from dagroute_lint.extract.folding import compare, truth, undecided
 from dagroute_lint.model import (
     Const,
     Expr,
+    OneOf,
     Operation,
     Ref,
     SeqExpr,
@@ -98,6 +99,11 @@ class Expressions(WalkerState):
         finally:
             self.uncertain -= 1
         reason = "a conditional expression"
+        if all(isinstance(branch, cst.Dict) for branch in (node.body, node.orelse)):
+            # Two fresh dict literals: one new dict holding either's items (no name shares them).
+            either = join((snapshot(body), snapshot(orelse)), reason)
+            if either is not None:
+                return DictObject([(SPREAD, None, either)], self.uncertain)
         return joined((body, orelse), reason)
 
     def boolean_value(self, node: cst.BooleanOperation) -> Binding:
@@ -109,8 +115,15 @@ class Expressions(WalkerState):
                 right = self.value_of(node.right)
             finally:
                 self.uncertain -= 1
-            # ``a or b`` is ``a`` or ``b``, whichever ``a``'s truth picks: both are candidates.
-            return joined((left, right), undecided("a boolean operation").reason)
+            # ``a or b`` is ``a`` or ``b``, whichever ``a``'s truth picks: both are candidates,
+            # or for each candidate of ``a`` the one its truth picks.
+            picked = [left, right]
+            if isinstance(left, OneOf) and all(truth(o) is not None for o in left.options):
+                picked = [
+                    option if truth(option) is isinstance(node.operator, cst.Or) else right
+                    for option in left.options
+                ]
+            return joined(picked, undecided("a boolean operation").reason)
         takes_left = decided if isinstance(node.operator, cst.Or) else not decided
         return left if takes_left else self.value_of(node.right)
 
