@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 
 import libcst as cst
 
-from dagroute_lint.extract.bindings import Binding
+from dagroute_lint.extract.bindings import Binding, Imported
 from dagroute_lint.extract.containers import EXPR_TYPES
 from dagroute_lint.model import (
     MAX_CANDIDATES,
@@ -15,6 +15,7 @@ from dagroute_lint.model import (
     Expr,
     OneOf,
     Operation,
+    Ref,
     SeqExpr,
     Subscript,
     Unknown,
@@ -31,7 +32,9 @@ def join(values: Sequence[Binding], reason: str) -> Expr | None:
     ``OneOf`` of them; ``None`` when that cannot be said soundly (an object the walk shares
     between names, such as a dict that may still change, an unknown, too many options)."""
     options: list[Expr] = []
-    for value in values:
+    # ``from common import Q`` then ``Q.ETL``: a constant, or else folding says it is not.
+    exprs = [Ref(value.qualname) if isinstance(value, Imported) else value for value in values]
+    for value in exprs:
         if not isinstance(value, EXPR_TYPES) or isinstance(value, Unknown):
             return None
         for option in value.options if isinstance(value, OneOf) else (value,):

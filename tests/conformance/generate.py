@@ -65,6 +65,7 @@ class SparkJob(BashOperator):
 HEADER = '''\
 """Generated DAG program {index} (seed {seed}): mixes routing idioms; Airflow is the oracle."""
 
+import os
 from datetime import datetime
 
 import common.gen_lib as gen_lib
@@ -82,8 +83,11 @@ START = "start_date=datetime(2024, 1, 1), schedule=None"
 class Program:
     """One generated file: module-level prelude lines and DAG bodies, with unique ids."""
 
-    def __init__(self, rng: random.Random, index: int) -> None:
+    def __init__(self, rng: random.Random, index: int, seed: int = 0) -> None:
         self.rng = rng
+        # Candidate values draw from their own stream, so adding them left every other
+        # choice of a seed as it was.
+        self.candidate_rng = random.Random(f"{seed}-{index}-candidates")
         self.index = index
         self.prelude: list[str] = []
         self.serial = 0
@@ -95,6 +99,41 @@ class Program:
     # --- values ------------------------------------------------------------------------------
 
     def queue(self) -> str:
+        """A queue expression; now and then one of several values, decided when the file runs."""
+        written = self.plain_queue()
+        if self.candidate_rng.random() >= 0.25:
+            return written
+        word = self.candidate_rng.choice(WORDS)
+        flag = self.flag()
+        choice = self.candidate_rng.randrange(3)
+        if choice == 0:  # a conditional expression
+            return f'({written} if {flag} else "alt-{word}")'
+        constant = self.name("CHOSEN").upper()
+        if choice == 1:  # if/else assignments at module level
+            self.prelude.extend(
+                [f"if {flag}:", f"    {constant} = {written}", "else:", f'    {constant} = "alt-{word}"']
+            )
+        else:  # try/except ImportError where the import may fail (it does here)
+            self.prelude.extend(
+                [
+                    "try:",
+                    f"    import gen_optional_{word}  # noqa: F401",
+                    "",
+                    f"    {constant} = {written}",
+                    "except ImportError:",
+                    f'    {constant} = "alt-{word}"',
+                ]
+            )
+        return constant
+
+    def flag(self) -> str:
+        """A condition only the machine that parses the file can decide."""
+        name = self.candidate_rng.choice(WORDS).upper()
+        return self.candidate_rng.choice(
+            (f'os.environ.get("GEN_{name}")', f'os.path.isdir("/opt/gen-{name.lower()}")')
+        )
+
+    def plain_queue(self) -> str:
         word = self.rng.choice(WORDS)
         choice = self.rng.randrange(7)
         if choice == 0:
@@ -260,7 +299,7 @@ def write_programs(folder: Path, count: int, seed: int) -> list[Path]:
     files = []
     for index in range(count):
         path = folder / f"gen_{index:03d}.py"
-        path.write_text(Program(rng, index).source(seed), encoding="utf-8")
+        path.write_text(Program(rng, index, seed).source(seed), encoding="utf-8")
         files.append(path)
     return files
 

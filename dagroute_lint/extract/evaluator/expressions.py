@@ -206,6 +206,8 @@ class Expressions(WalkerState):
             return TaskDecorator(attr, base.arguments)
         if isinstance(base, Unknown):
             return base
+        if isinstance(base, OneOf):  # an attribute of one of several objects
+            return Unknown(f"an attribute of one of several values ({base.reason})")
         if isinstance(base, Operation) and base.op == "path" and attr in ("stem", "name"):
             return Operation(f"path_{attr}", base.operands)
         if isinstance(base, LocalClass) and attr in base.attributes:
