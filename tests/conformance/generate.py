@@ -111,7 +111,12 @@ class Program:
         constant = self.name("CHOSEN").upper()
         if choice == 1:  # if/else assignments at module level
             self.prelude.extend(
-                [f"if {flag}:", f"    {constant} = {written}", "else:", f'    {constant} = "alt-{word}"']
+                [
+                    f"if {flag}:",
+                    f"    {constant} = {written}",
+                    "else:",
+                    f'    {constant} = "alt-{word}"',
+                ]
             )
         else:  # try/except ImportError where the import may fail (it does here)
             self.prelude.extend(

@@ -5,8 +5,11 @@ or misses: the recall table of tests/conformance/README.md.
 
 A task is *exact* when every compared field is, *wrong* when a routing field (queue, executor,
 pool, pool_slots, deferrable) is, *wrong operator* when only ``operator`` or ``mapped`` is,
-*unresolved* when any field is unresolved (and none wrong), *missing* when routes lacks it.
-*Extra* counts tasks routes reports that Airflow does not build.
+*unresolved* when any field is unresolved without candidates (and none wrong), *candidates* when
+the fields that are not exact are each one of several values holding Airflow's, *missing* when
+routes lacks it and no DRL106 announces its file, *missing announced* when one does. *Extra*
+counts tasks routes reports that Airflow does not build. A generated corpus is a folder too:
+``python tests/conformance/generate.py /tmp/gen && python tests/conformance/recall.py /tmp/gen``.
 """
 
 from __future__ import annotations
@@ -28,7 +31,17 @@ from airflow_env import ORACLES, ensure_airflow_venv  # noqa: E402
 from harness import run_corpus  # noqa: E402
 from routes_compare import CorpusReport, compare  # noqa: E402
 
-COLUMNS = ("tasks", "exact", "unresolved", "wrong", "wrong operator", "missing", "extra")
+COLUMNS = (
+    "tasks",
+    "exact",
+    "candidates",
+    "unresolved",
+    "wrong",
+    "wrong operator",
+    "missing",
+    "missing announced",
+    "extra",
+)
 ROUTING = frozenset({"queue", "executor", "pool", "pool_slots", "deferrable"})
 
 
@@ -49,19 +62,23 @@ def per_file(
         (e["file"], e["dag_id"], e["task_id"])
         for e in report.unresolved + report.unexpected_unresolved
     }
-    missing = {
-        (e["file"], e["dag_id"], e["task_id"]) for e in report.missing + report.missing_announced
-    }
+    candidates = {(e["file"], e["dag_id"], e["task_id"]) for e in report.candidates}
+    missing = {(e["file"], e["dag_id"], e["task_id"]) for e in report.missing}
+    announced = {(e["file"], e["dag_id"], e["task_id"]) for e in report.missing_announced}
     for task in airflow_tasks:
         key = (task["file"], task["dag_id"], task["task_id"])
         if key in missing:
             category = "missing"
+        elif key in announced:
+            category = "missing announced"
         elif key in wrong:
             category = "wrong"
         elif key in wrong_operator:
             category = "wrong operator"
         elif key in unresolved:
             category = "unresolved"
+        elif key in candidates:
+            category = "candidates"
         else:
             category = "exact"
         row(task["file"])[category] += 1
