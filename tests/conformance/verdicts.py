@@ -25,8 +25,8 @@ unexpected.
 
 from __future__ import annotations
 
-import re
 import itertools
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
