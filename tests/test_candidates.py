@@ -95,7 +95,8 @@ def test_an_unknown_branch_makes_the_value_unknown_with_its_cause(tmp_path: Path
     tasks = routes(
         tmp_path,
         dag(
-            'BashOperator(task_id="t", bash_command="x", queue=os.environ["Q"] if 1 < len(os.sep) else "a")'
+            'BashOperator(task_id="t", bash_command="x",'
+            ' queue=os.environ["Q"] if 1 < len(os.sep) else "a")'
         ),
     )
     assert candidates(tasks["t"], "queue") == ()
