@@ -88,6 +88,7 @@ class Program:
         # Candidate values draw from their own stream, so adding them left every other
         # choice of a seed as it was.
         self.candidate_rng = random.Random(f"{seed}-{index}-candidates")
+        self.chosen = 0  # and their names a counter of their own, so task ids stay too
         self.index = index
         self.prelude: list[str] = []
         self.serial = 0
@@ -108,7 +109,8 @@ class Program:
         choice = self.candidate_rng.randrange(3)
         if choice == 0:  # a conditional expression
             return f'({written} if {flag} else "alt-{word}")'
-        constant = self.name("CHOSEN").upper()
+        self.chosen += 1
+        constant = f"CHOSEN_{self.chosen}"
         if choice == 1:  # if/else assignments at module level
             self.prelude.extend(
                 [
