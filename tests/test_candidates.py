@@ -280,3 +280,16 @@ with DAG("d"):
     assert "queue 'nowhere' (one of 'nowhere', 'default')" in unserved.message
     assert "task 't'" in unserved.message
     assert by_code(report, "DRL105") == []
+
+
+def test_get_on_a_dict_that_may_lack_the_key(tmp_path: Path) -> None:
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
+CONFIG = {"queue": "gpu"} if os.environ.get("GPU") else {"pool": "p"}
+with DAG("d"):
+    BashOperator(task_id="t", bash_command="x", queue=CONFIG.get("queue", "cpu"))
+""",
+    )
+    assert candidates(tasks["t"], "queue") == ("gpu", "cpu")

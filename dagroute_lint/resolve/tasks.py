@@ -626,8 +626,11 @@ def _merged(branches: list[ResolvedTask]) -> ResolvedTask:
                 break
             held.extend(each.candidates if not each.known else (each.value,))
         merged = candidates(held, reason) if held else Unresolved(reason)
-        candidate_values = merged.candidates if isinstance(merged, Unresolved) else ()
-        fields[name] = Field(None, False, value.origin, reason, candidate_values)
+        if isinstance(merged, Known):  # the branches differ in form only
+            fields[name] = Field(merged.value, True, value.origin)
+            unresolved.pop(name, None)
+            continue
+        fields[name] = Field(None, False, value.origin, reason, merged.candidates)
         unresolved[name] = reason
     return replace(first, fields=fields, unresolved=tuple(unresolved.items()))
 
