@@ -128,7 +128,14 @@ def main(argv: list[str] | None = None) -> int:
     env = ensure_airflow_venv(oracle=ORACLES[args.version])
     with tempfile.TemporaryDirectory(prefix="dagroute-recall-") as scratch:
         run = run_corpus(folder.name, env, folder.resolve(), Path(scratch))
-        report = compare(run.name, run.dump, run.routes, folder=run.folder, routes_cwd=run.workdir)
+        report = compare(
+            run.name,
+            run.dump,
+            run.routes,
+            folder=run.folder,
+            routes_cwd=run.workdir,
+            announcements=run.announcements,
+        )
         rows = per_file(report, run.dump["tasks"])
     if args.format == "json":
         print(json.dumps(rows, indent=2))
