@@ -134,12 +134,14 @@ class Dag:
 
     ``registered`` is false for a DAG Airflow may not collect: built outside a ``with`` block and
     held by no module-level name at the end (``dag = DAG("x"); dag = DAG("x")``: the first).
+    ``conditional`` marks a DAG built under a condition (or in a loop) the walk could not decide.
     """
 
     dag_id: Expr
     position: Position
     default_args: Expr | None
     registered: bool = True
+    conditional: bool = False
 
 
 @dataclass(frozen=True)

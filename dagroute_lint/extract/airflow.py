@@ -53,6 +53,7 @@ class AirflowObjects(WalkerState):
             dag_id = keyword(arguments, "dag_id", Unknown("DAG without dag_id"))
             assert dag_id is not None
         self.dags.append(DraftDag(dag_id, self.here(node), default_args(arguments)))
+        self.dags[-1].level = self.uncertain
         return DagHandle(len(self.dags) - 1)
 
     def create_asset(
@@ -63,6 +64,7 @@ class AirflowObjects(WalkerState):
         name = node.name.value
         dag_id = arguments.named.get("dag_id", arguments.named.get("name", Const(name)))
         self.dags.append(DraftDag(dag_id, self.here(node.name), None, registered=True))
+        self.dags[-1].level = self.uncertain
         with self.inside_dag(len(self.dags) - 1):
             if isinstance(target, TaskFlow):
                 self.create_taskflow_task(node.name, target, mapped=False)
@@ -88,6 +90,7 @@ class AirflowObjects(WalkerState):
         self.dags.append(
             DraftDag(dag_id, self.here(node), default_args(arguments), registered=True)
         )
+        self.dags[-1].level = self.uncertain
         index = len(self.dags) - 1
         with self.inside_dag(index):
             self.run_factory_body(factory.function)

@@ -202,6 +202,7 @@ class _Walker(Statements, Functions, Expressions, Calls, AirflowObjects, Stores)
                     at(dag.node),
                     dag.current_defaults()[1],
                     dag.registered or index in held,
+                    dag.level > 0,
                 )
                 for index, dag in enumerate(self.dags)
             ),

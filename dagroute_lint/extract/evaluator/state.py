@@ -73,6 +73,7 @@ class DraftDag:
     default_args: Expr | None
     registered: bool = False
     defaults: DictObject | None = None
+    level: int = 0
     snapshots: dict[int, Expr | None] = field(default_factory=dict)
 
     def current_defaults(self) -> tuple[int, Expr | None]:
