@@ -57,8 +57,9 @@ def check_unknown_argument(context: Context) -> Iterator[Diagnostic]:
             operator = class_name(task.task.operator)
             yield context.report(
                 setting.position,
-                f"{task.label}: {operator} takes no argument '{name}'{hint}; Airflow rejects the call when it parses the "
-                f"file (Invalid arguments were passed to {operator}), so the file does not load",
+                f"{task.label}: {operator} takes no argument '{name}'{hint}; Airflow rejects "
+                f"the call when it parses the file (Invalid arguments were passed to "
+                f"{operator}), so the file does not load",
             )
 
 
@@ -76,9 +77,9 @@ def check_argument_given_twice(context: Context) -> Iterator[Diagnostic]:
                     how = "through two ** dicts"
                 yield context.report(
                     setting.position,
-                    f"{task.label} is given '{setting.name}' twice, {how}; Python raises TypeError (got multiple "
-                    f"values for keyword argument '{setting.name}') when the file is parsed, "
-                    "so the file does not load",
+                    f"{task.label} is given '{setting.name}' twice, {how}; Python raises "
+                    f"TypeError (got multiple values for keyword argument '{setting.name}') when "
+                    "the file is parsed, so the file does not load",
                 )
             seen.add(setting.name)
 
