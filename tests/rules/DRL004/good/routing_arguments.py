@@ -11,6 +11,5 @@ with DAG("reports", schedule=None):
         queue="reports",
         pool="reports",
         pool_slots=2,
-        executor="CeleryExecutor",
         retries=2,
     )
