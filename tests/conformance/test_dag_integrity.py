@@ -54,8 +54,9 @@ for folder in sys.argv[2:]:
     else:
         from airflow.models.dagbag import DagBag
         bag = DagBag(folder, include_examples=False, load_op_links=False)
+    parent = Path(folder).parent
     result[folder] = {
-        "errors": {str((Path(folder) / p).relative_to(Path(folder).parent)): t.strip().splitlines()[-1]
+        "errors": {str((Path(folder) / p).relative_to(parent)): t.strip().splitlines()[-1]
                    for p, t in bag.import_errors.items()},
         "dags": {d: sorted(bag.dags[d].task_dict) for d in bag.dags},
     }
