@@ -26,6 +26,7 @@ from tests.rules.test_fixtures import CASES, Case
 
 pytestmark = pytest.mark.conformance
 
+
 def _data(case: Case) -> list[bytes]:
     return [data if isinstance(data, bytes) else data.encode() for data in case.files().values()]
 
