@@ -176,6 +176,8 @@ class Task:
     ``dag_default_args`` is set when the DAG's ``default_args`` changed after this task was built
     (``dag.default_args["queue"] = ...``): the task got them as they were then. ``conditional``
     marks a task built under a condition (or in a loop) the walk could not decide: it may not exist.
+    ``positional`` counts the positional arguments of a classic operator's call, which Airflow
+    rejects ("Use keyword arguments when initializing operators").
     """
 
     task_id: Expr
@@ -193,6 +195,7 @@ class Task:
     overridden: dict[str, Expr] = field(default_factory=dict)
     dag_default_args: Expr | None = None
     conditional: bool = False
+    positional: int = 0
 
 
 @dataclass(frozen=True)

@@ -169,6 +169,9 @@ class AirflowObjects(WalkerState):
             applies_default_args=dag is not None,
             mapped=mapped,
             expand_keys=expand_keys,
+            positional=0
+            if mapped
+            else sum(arg.keyword is None and not arg.star for arg in node.args),
         )
         callable_binding = arguments.bindings.get("python_callable")
         if isinstance(callable_binding, Function):

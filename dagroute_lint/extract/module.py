@@ -242,6 +242,7 @@ class _Walker(Statements, Functions, Expressions, Calls, AirflowObjects, Stores)
                     overridden=dict(task.overridden),
                     dag_default_args=self.task_dag_defaults(task),
                     conditional=task.level > 0 or self.unregistered(task, held),
+                    positional=task.positional,
                 )
                 for task in self.tasks
             ),

@@ -2,7 +2,8 @@
 
 Verified with DagBag in Airflow 2.10.5 and 3.3.2 (``tests/conformance/test_dag_integrity.py``):
 a keyword no ``__init__`` of the class chain takes fails with "Invalid arguments were passed"
-(the accepted keywords come from the generated ``catalog/data/operator_arguments.tsv``); a
+(the accepted keywords come from the generated ``catalog/data/operator_arguments.tsv``), and any
+positional argument with "Use keyword arguments when initializing operators"; a
 keyword given both by name and through ``**`` (or through two ``**`` dicts) is Python's
 "got multiple values for keyword argument"; ``pool_slots`` that is not an int (a string,
 a float, ``None``) is a TypeError in ``BaseOperator.__init__`` (``True`` is an int and loads).
@@ -44,6 +45,16 @@ def check_unknown_argument(context: Context) -> Iterator[Diagnostic]:
         tables = _tables(task, major)
         if not tables:
             continue
+        count = task.task.positional
+        if count:
+            operator = class_name(task.task.operator)
+            given = "a positional argument" if count == 1 else f"{count} positional arguments"
+            yield context.report(
+                task.task.position,
+                f"{task.label}: {operator} is given {given}; Airflow takes operator "
+                "arguments by keyword only and rejects the call when it parses the file (Use "
+                "keyword arguments when initializing operators), so the file does not load",
+            )
         reported: set[str] = set()
         for setting in task.settings:
             name = setting.name
@@ -103,7 +114,7 @@ def check_pool_slots_type(context: Context) -> Iterator[Diagnostic]:
 UNKNOWN_ARGUMENT = Rule(
     code="DRL004",
     name="unknown-argument",
-    summary="a keyword the operator class does not take (queues= for queue=): the file fails",
+    summary="a keyword the operator does not take (queues= for queue=), or a positional argument",
     boundary="parse",
     check=check_unknown_argument,
 )

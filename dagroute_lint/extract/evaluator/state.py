@@ -113,6 +113,7 @@ class DraftTask:
     overridden: dict[str, Expr] = field(default_factory=dict)
     dag_defaults: tuple[int, Expr | None] = (0, None)
     level: int = 0
+    positional: int = 0
 
 
 @dataclass
