@@ -216,6 +216,17 @@ class Unmodelled:
 
 
 @dataclass(frozen=True)
+class RejectedCall:
+    """A call that raises when the file runs: ``callee`` (a qualified name) given ``keywords``
+    its signature does not take; ``conditional`` when the walk could not decide it runs."""
+
+    position: Position
+    callee: str
+    keywords: tuple[str, ...]
+    conditional: bool = False
+
+
+@dataclass(frozen=True)
 class ClassInfo:
     """A class defined in the file, for tasks built from it here or in another file.
 
@@ -253,7 +264,8 @@ class Module:
     ``call_refs`` are names from other modules that the file calls and could not follow: the
     runner extracts the file again with those modules' sources, so their functions are run.
     ``classes`` are the classes the file defines, by name within the module (``Outer.Inner``);
-    ``unmodelled`` the places where tasks may be missing.
+    ``unmodelled`` the places where tasks may be missing; ``rejected_calls`` the calls of Airflow
+    functions with keywords they do not take (``@setup(queue=...)``).
     """
 
     path: str
@@ -270,3 +282,4 @@ class Module:
     call_refs: tuple[str, ...] = ()
     classes: dict[str, ClassInfo] = field(default_factory=dict)
     unmodelled: tuple[Unmodelled, ...] = ()
+    rejected_calls: tuple[RejectedCall, ...] = ()

@@ -143,6 +143,15 @@ class AirflowObjects(WalkerState):
         )
         return GroupHandle(len(self.groups) - 1)
 
+    def check_keywords(
+        self, node: cst.Call, qualname: str, arguments: CallArguments, takes: frozenset[str]
+    ) -> None:
+        """Record a call of ``qualname`` given keywords outside ``takes``: it raises TypeError."""
+        rejected = tuple(key for key in arguments.named if key not in takes)
+        if rejected:
+            site = self.foreign_site or node
+            self.rejected_calls[id(site)] = (site, qualname, rejected, self.uncertain)
+
     def maybe_operator(
         self, node: cst.Call, operator: str | None, arguments: CallArguments
     ) -> Binding:

@@ -51,6 +51,7 @@ from dagroute_lint.model import (
     Module,
     Position,
     Ref,
+    RejectedCall,
     Source,
     SyntaxProblem,
     Task,
@@ -155,6 +156,7 @@ class _Walker(Statements, Functions, Expressions, Calls, AirflowObjects, Stores)
         wanted += [task.node for task in self.tasks]
         wanted += [site.node for site in self.imports]
         wanted += [node for node, _ in self.unmodelled.values()]
+        wanted += [node for node, *_ in self.rejected_calls.values()]
         for task in self.tasks:
             wanted += [site.node for site in task.imports]
             wanted += list(task.arguments.nodes.values())
@@ -253,5 +255,9 @@ class _Walker(Statements, Functions, Expressions, Calls, AirflowObjects, Stores)
             classes=dict(self.classes),
             unmodelled=tuple(
                 Unmodelled(at(node), message) for node, message in self.unmodelled.values()
+            ),
+            rejected_calls=tuple(
+                RejectedCall(at(node), callee, keywords, level > 0)
+                for node, callee, keywords, level in self.rejected_calls.values()
             ),
         )

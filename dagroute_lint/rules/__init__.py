@@ -19,6 +19,7 @@ from dagroute_lint.rules.noqa import UNUSED_NOQA_RULE
 from dagroute_lint.rules.operator_calls import (
     ARGUMENT_GIVEN_TWICE,
     POOL_SLOTS_TYPE,
+    SETUP_TEARDOWN_ARGUMENTS,
     UNKNOWN_ARGUMENT,
 )
 from dagroute_lint.rules.packages import PACKAGE_MISSING_ON_WORKER
@@ -41,6 +42,7 @@ RULES: tuple[AnyRule, ...] = (
     ARGUMENT_GIVEN_TWICE,
     INVALID_ID,
     POOL_SLOTS_TYPE,
+    SETUP_TEARDOWN_ARGUMENTS,
     UNSERVED_QUEUE,
     QUEUE_IGNORED,
     UNKNOWN_EXECUTOR,

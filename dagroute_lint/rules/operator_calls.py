@@ -132,3 +132,28 @@ POOL_SLOTS_TYPE = Rule(
     boundary="parse",
     check=check_pool_slots_type,
 )
+
+
+def check_setup_teardown_arguments(context: Context) -> Iterator[Diagnostic]:
+    for call in context.module.rejected_calls:
+        name = call.callee.rsplit(".", 1)[-1]
+        if name not in ("setup", "teardown"):
+            continue
+        keywords = ", ".join(f"'{key}'" for key in call.keywords)
+        maybe = " (if this code runs)" if call.conditional else ""
+        yield context.report(
+            call.position,
+            f"@{name} is given {keywords}{maybe}, which it does not take (it takes the function"
+            f"{' and on_failure_fail_dagrun' if name == 'teardown' else ''} only); Python raises "
+            "TypeError (unexpected keyword argument) when the file is parsed, so the file does "
+            f"not load; put routing on an inner @task(...) under @{name}",
+        )
+
+
+SETUP_TEARDOWN_ARGUMENTS = Rule(
+    code="DRL008",
+    name="setup-teardown-arguments",
+    summary="routing or other keywords given to @setup / @teardown, which take none: TypeError",
+    boundary="parse",
+    check=check_setup_teardown_arguments,
+)

@@ -190,6 +190,8 @@ class WalkerState(ABC):
         self.returns: list[list[Binding]] = []
         # Places where tasks may be built that the walk could not follow, with why, by node.
         self.unmodelled: dict[int, tuple[cst.CSTNode, str]] = {}
+        # Calls of Airflow functions with keywords they do not take: node, callee, keywords, level.
+        self.rejected_calls: dict[int, tuple[cst.CSTNode, str, tuple[str, ...], int]] = {}
         self.class_prefix = ""
         self.classes: dict[str, ClassInfo] = {}
         self.local_classes: dict[str, LocalClass] = {}
@@ -291,6 +293,11 @@ class WalkerState(ABC):
     def maybe_operator(
         self, node: cst.Call, operator: str | None, arguments: CallArguments
     ) -> Binding: ...
+
+    @abstractmethod
+    def check_keywords(
+        self, node: cst.Call, qualname: str, arguments: CallArguments, takes: frozenset[str]
+    ) -> None: ...
 
     @abstractmethod
     def not_followed(self, node: cst.CSTNode, message: str) -> None: ...
