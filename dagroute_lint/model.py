@@ -265,7 +265,8 @@ class Module:
     runner extracts the file again with those modules' sources, so their functions are run.
     ``classes`` are the classes the file defines, by name within the module (``Outer.Inner``);
     ``unmodelled`` the places where tasks may be missing; ``rejected_calls`` the calls of Airflow
-    functions with keywords they do not take (``@setup(queue=...)``).
+    functions with keywords they do not take (``@setup(queue=...)``); ``bound_at`` the first line
+    binding each module-level name, for what a circular import finds already bound.
     """
 
     path: str
@@ -283,3 +284,4 @@ class Module:
     classes: dict[str, ClassInfo] = field(default_factory=dict)
     unmodelled: tuple[Unmodelled, ...] = ()
     rejected_calls: tuple[RejectedCall, ...] = ()
+    bound_at: dict[str, int] = field(default_factory=dict)
