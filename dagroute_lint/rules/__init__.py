@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dagroute_lint.rules.airflow_imports import IMPORT_REMOVED_IN_AIRFLOW
 from dagroute_lint.rules.base import AnyRule, Context, DeploymentContext, DeploymentRule, Rule
+from dagroute_lint.rules.circular_imports import CIRCULAR_IMPORT
 from dagroute_lint.rules.connections import UNDECLARED_CONNECTION
 from dagroute_lint.rules.dag_integrity import DUPLICATE_DAG_ID, DUPLICATE_TASK_ID, INVALID_ID
 from dagroute_lint.rules.deferral import DEFERRABLE_WITHOUT_TRIGGERER, POKE_SENSOR_HOLDS_SLOT
@@ -43,6 +44,7 @@ RULES: tuple[AnyRule, ...] = (
     INVALID_ID,
     POOL_SLOTS_TYPE,
     SETUP_TEARDOWN_ARGUMENTS,
+    CIRCULAR_IMPORT,
     UNSERVED_QUEUE,
     QUEUE_IGNORED,
     UNKNOWN_EXECUTOR,

@@ -1,8 +1,8 @@
-"""DRL002-DRL008 against Airflow's own DagBag, in Airflow 2.10.5 and 3.3.2.
+"""DRL002-DRL009 against Airflow's own DagBag, in Airflow 2.10.5 and 3.3.2.
 
 Every fixture case of these rules is loaded by DagBag in both pinned venvs (one process per
 version, a fresh DagBag per case, the case's ``dags/`` folder on ``sys.path``). A bad case of a rule
-that predicts a rejected file (DRL003-DRL008) must make DagBag record an import error for exactly
+that predicts a rejected file (DRL003-DRL009) must make DagBag record an import error for exactly
 the files the rule reports, each naming what the rule names; a good case must load with no error.
 DRL002 predicts differently: two files of one ``dag_id`` make DagBag reject all but one of them
 (which one depends on the folder's walk order), and two DAGs of one id in one file load without an
@@ -31,7 +31,7 @@ def _data(case: Case) -> list[bytes]:
     return [data if isinstance(data, bytes) else data.encode() for data in case.files().values()]
 
 
-CODES = ("DRL002", "DRL003", "DRL004", "DRL005", "DRL006", "DRL007", "DRL008")
+CODES = ("DRL002", "DRL003", "DRL004", "DRL005", "DRL006", "DRL007", "DRL008", "DRL009")
 CHECKED = [
     case
     for case in CASES
@@ -47,6 +47,9 @@ import airflow
 major = int(airflow.__version__.split(".")[0])
 result = {}
 for folder in sys.argv[2:]:
+    for name, module in list(sys.modules.items()):  # a previous case's helpers, common...
+        if "dag-integrity" in (getattr(module, "__file__", None) or ""):
+            del sys.modules[name]
     sys.path.append(folder)
     if major >= 3:
         from airflow.dag_processing.dagbag import BundleDagBag
@@ -73,12 +76,14 @@ ERRORS = {
     "DRL006": re.compile(r"The key .*has to be"),
     "DRL007": re.compile(r"pool_slots|not supported between instances"),
     "DRL008": re.compile(r"(setup|teardown)_task\(\) got an unexpected keyword argument"),
+    "DRL009": re.compile(r"cannot import name .* from partially initialized module"),
 }
 # The name a message quotes, that the error must quote too.
 NAMED = {
     "DRL004": re.compile(r"takes no argument '([^']+)'"),
     "DRL005": re.compile(r"given '([^']+)' twice"),
     "DRL008": re.compile(r"is given '([^']+)'"),
+    "DRL009": re.compile(r"import ([A-Za-z_]\w*)' while"),
 }
 
 
