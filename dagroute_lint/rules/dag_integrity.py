@@ -3,7 +3,8 @@
 Verified with DagBag in Airflow 2.10.5 and 3.3.2 (``tests/conformance/test_dag_integrity.py``):
 a DAG id defined by two files makes DagBag keep the file it reads first and record
 ``AirflowDagDuplicatedIdException`` for the other; two DAGs of one id in one file load without
-an error, Airflow 2 keeping the first and Airflow 3 the last; a task id used twice in a DAG is
+an error, DagBag keeping either one (it collects them in a set: the choice changes from
+one run to the next, in both versions); a task id used twice in a DAG is
 ``DuplicateTaskIdFound``; ``validate_key`` rejects an id of more than 250 characters or with a
 character outside ``[\\w.-]`` (the task id with its TaskGroup prefixes).
 """
@@ -45,17 +46,8 @@ def _by_id(repository: Repository) -> dict[str, list[Definition]]:
     return found
 
 
-def _kept(major: int | None) -> str:
-    if major == 2:
-        return "Airflow 2 keeps the first definition"
-    if major == 3:
-        return "Airflow 3 keeps the last definition"
-    return "Airflow 2 keeps the first definition and Airflow 3 the last"
-
-
 def check_duplicate_dag_id(context: Context) -> Iterator[Diagnostic]:
     here = context.file.source.display
-    major = context.inventory.airflow_major if context.inventory is not None else None
     seen: dict[str, Position] = {}
     for dag_id, position in _definitions(context.file):
         first = seen.get(dag_id)
@@ -65,8 +57,8 @@ def check_duplicate_dag_id(context: Context) -> Iterator[Diagnostic]:
             yield context.report(
                 position,
                 f"dag '{dag_id}' is defined again in this file (first at line {first.line}); "
-                f"Airflow loads only one of them, without an error: {_kept(major)}, and the "
-                "tasks of the other never run",
+                "Airflow loads only one of them, without an error, and which one can change "
+                "from one parse of the file to the next: the tasks of the other never run",
             )
     for dag_id, first in seen.items():
         others = [
