@@ -177,7 +177,9 @@ class Task:
     (``dag.default_args["queue"] = ...``): the task got them as they were then. ``conditional``
     marks a task built under a condition (or in a loop) the walk could not decide: it may not exist.
     ``positional`` counts the positional arguments of a classic operator's call, which Airflow
-    rejects ("Use keyword arguments when initializing operators").
+    rejects ("Use keyword arguments when initializing operators"). ``wrapped`` marks a task built
+    by running a function of the file that carries a decorator the walk did not recognise: the
+    decorator may put its tasks in a TaskGroup (or elsewhere) that the model does not show.
     """
 
     task_id: Expr
@@ -196,6 +198,7 @@ class Task:
     dag_default_args: Expr | None = None
     conditional: bool = False
     positional: int = 0
+    wrapped: bool = False
 
 
 @dataclass(frozen=True)

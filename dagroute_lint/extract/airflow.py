@@ -217,6 +217,7 @@ class AirflowObjects(WalkerState):
             self.bound_reached(task.node, f"more than {MAX_TASKS} tasks in one file")
             return Unknown("too many tasks in one file")
         task.level = self.uncertain
+        task.wrapped = self.wrapped_depth > 0
         if self.foreign_site is not None:  # built by another module's code: placed at the call
             site = self.foreign_site
             task.arguments = replace(

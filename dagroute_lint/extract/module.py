@@ -248,6 +248,7 @@ class _Walker(Statements, Functions, Expressions, Calls, AirflowObjects, Stores)
                     dag_default_args=self.task_dag_defaults(task),
                     conditional=task.level > 0 or self.unregistered(task, held),
                     positional=task.positional,
+                    wrapped=task.wrapped,
                 )
                 for task in self.tasks
             ),

@@ -80,8 +80,8 @@ def check_duplicate_task_id(context: Context) -> Iterator[Diagnostic]:
     first: dict[tuple[int, str], Position] = {}
     for task in context.tasks:
         dag = task.task.dag
-        if task.task_id is None or dag is None or task.task.conditional:
-            continue
+        if task.task_id is None or dag is None or task.task.conditional or task.task.wrapped:
+            continue  # a decorator the walk did not follow may give it a group prefix
         earlier = first.get((dag, task.task_id))
         if earlier is None:
             first[(dag, task.task_id)] = task.task.position

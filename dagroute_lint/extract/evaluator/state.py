@@ -114,6 +114,7 @@ class DraftTask:
     dag_defaults: tuple[int, Expr | None] = (0, None)
     level: int = 0
     positional: int = 0
+    wrapped: bool = False
 
 
 @dataclass
@@ -185,6 +186,9 @@ class WalkerState(ABC):
         self.group_stack: list[int] = []
         self.guarded = False
         self.call_depth = 0
+        # How many functions being run carry a decorator the walk did not recognise (it runs
+        # them as plain functions, though the decorator may wrap them in a TaskGroup).
+        self.wrapped_depth = 0
         self.work = 0
         # Return values reached under an undecided condition, one list per function being run.
         self.returns: list[list[Binding]] = []
