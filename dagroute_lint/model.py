@@ -151,12 +151,14 @@ class Dag:
 
     ``registered`` is false for a DAG Airflow may not collect: built outside a ``with`` block and
     held by no module-level name at the end (``dag = DAG("x"); dag = DAG("x")``: the first).
+    ``conditional`` marks a DAG built under a condition (or in a loop) the walk could not decide.
     """
 
     dag_id: Expr
     position: Position
     default_args: Expr | None
     registered: bool = True
+    conditional: bool = False
 
 
 @dataclass(frozen=True)
@@ -191,6 +193,10 @@ class Task:
     ``dag_default_args`` is set when the DAG's ``default_args`` changed after this task was built
     (``dag.default_args["queue"] = ...``): the task got them as they were then. ``conditional``
     marks a task built under a condition (or in a loop) the walk could not decide: it may not exist.
+    ``positional`` counts the positional arguments of a classic operator's call, which Airflow
+    rejects ("Use keyword arguments when initializing operators"). ``wrapped`` marks a task built
+    by running a function of the file that carries a decorator the walk did not recognise: the
+    decorator may put its tasks in a TaskGroup (or elsewhere) that the model does not show.
     """
 
     task_id: Expr
@@ -208,6 +214,8 @@ class Task:
     overridden: dict[str, Expr] = field(default_factory=dict)
     dag_default_args: Expr | None = None
     conditional: bool = False
+    positional: int = 0
+    wrapped: bool = False
 
 
 @dataclass(frozen=True)
@@ -225,6 +233,17 @@ class Unmodelled:
 
     position: Position
     message: str
+
+
+@dataclass(frozen=True)
+class RejectedCall:
+    """A call that raises when the file runs: ``callee`` (a qualified name) given ``keywords``
+    its signature does not take; ``conditional`` when the walk could not decide it runs."""
+
+    position: Position
+    callee: str
+    keywords: tuple[str, ...]
+    conditional: bool = False
 
 
 @dataclass(frozen=True)
@@ -265,7 +284,9 @@ class Module:
     ``call_refs`` are names from other modules that the file calls and could not follow: the
     runner extracts the file again with those modules' sources, so their functions are run.
     ``classes`` are the classes the file defines, by name within the module (``Outer.Inner``);
-    ``unmodelled`` the places where tasks may be missing.
+    ``unmodelled`` the places where tasks may be missing; ``rejected_calls`` the calls of Airflow
+    functions with keywords they do not take (``@setup(queue=...)``); ``bound_at`` the first line
+    binding each module-level name, for what a circular import finds already bound.
     """
 
     path: str
@@ -282,3 +303,5 @@ class Module:
     call_refs: tuple[str, ...] = ()
     classes: dict[str, ClassInfo] = field(default_factory=dict)
     unmodelled: tuple[Unmodelled, ...] = ()
+    rejected_calls: tuple[RejectedCall, ...] = ()
+    bound_at: dict[str, int] = field(default_factory=dict)

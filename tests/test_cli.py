@@ -83,7 +83,10 @@ def test_missing_inventory_is_said_on_stderr(repo: Path) -> None:
     code, out, err = invoke("dags")
     assert (code, out) == (0, "")
     assert "no inventory" in err
-    assert "only DRL001, DRL104, DRL105, DRL106, DRL204, DRL206, DRL302, DRL401 run" in err
+    assert (
+        "only DRL001, DRL002, DRL003, DRL004, DRL005, DRL006, DRL007, DRL008, DRL009, DRL104, "
+        "DRL105, DRL106, DRL204, DRL206, DRL302, DRL401 run" in err
+    )
 
 
 def test_pyproject_settings_and_cli_precedence(repo: Path) -> None:
@@ -210,6 +213,14 @@ def test_rules_lists_every_code() -> None:
     assert code == 0
     assert [line.split()[0] for line in out.splitlines()] == [
         "DRL001",
+        "DRL002",
+        "DRL003",
+        "DRL004",
+        "DRL005",
+        "DRL006",
+        "DRL007",
+        "DRL008",
+        "DRL009",
         "DRL101",
         "DRL102",
         "DRL103",

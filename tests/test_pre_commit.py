@@ -164,14 +164,14 @@ def test_a_commit_changing_only_a_shared_module_lints_the_dags_that_import_it(
     write_repo(
         hooked_repository,
         {
-            "dags/report.py": DAG.format(name="IMPORTS_QUEUE"),
+            "dags/report.py": DAG.format(name="IMPORTS_QUEUE").replace('"lab"', '"report"'),
             "dags/common/queues.py": "from common.routing import IMPORTS_QUEUE\n",
-            "dags/nightly.py": DAG.format(name="IMPORTS_QUEUE").replace(
-                "common.routing", "common.queues"
-            ),
-            "dags/unrelated.py": DAG.replace("from common.routing import {name}\n", "").format(
-                name='"reports"'
-            ),
+            "dags/nightly.py": DAG.format(name="IMPORTS_QUEUE")
+            .replace("common.routing", "common.queues")
+            .replace('"lab"', '"nightly"'),
+            "dags/unrelated.py": DAG.replace("from common.routing import {name}\n", "")
+            .format(name='"reports"')
+            .replace('"lab"', '"unrelated"'),
         },
     )
     _git(hooked_repository, "add", "-A")
@@ -202,8 +202,8 @@ def test_run_reports_only_the_files_passed_and_all_files_reports_all(
     write_repo(
         hooked_repository,
         {
-            "dags/bad.py": DAG.format(name="REPORTS_QUEUE"),
-            "dags/good.py": DAG.format(name="IMPORTS_QUEUE"),
+            "dags/bad.py": DAG.format(name="REPORTS_QUEUE").replace('"lab"', '"bad"'),
+            "dags/good.py": DAG.format(name="IMPORTS_QUEUE").replace('"lab"', '"good"'),
             "config/other.toml": "[tool]\nx = 1\n",
         },
     )
@@ -219,7 +219,7 @@ def test_run_reports_only_the_files_passed_and_all_files_reports_all(
     assert every.returncode == 1, every.stdout + every.stderr
     reported = [line for line in every.stdout.splitlines() if ": DRL" in line]
     assert reported == [
-        "dags/bad.py:5:5: DRL101 [error] task 'build' in dag 'lab' routes to queue 'reports', "
+        "dags/bad.py:5:5: DRL101 [error] task 'build' in dag 'bad' routes to queue 'reports', "
         "but no CeleryExecutor worker serves it (served: default, imports); it will stay "
         "queued and never start"
     ]

@@ -15,7 +15,7 @@ from airflow.sdk import DAG
 with DAG("lab"):
     BashOperator(task_id="build", bash_command="x", queue="reports")
 """
-GOOD = BAD.replace('"reports"', '"imports"')
+GOOD = BAD.replace('"reports"', '"imports"').replace('"lab"', '"lab_imports"')
 
 
 @pytest.fixture
@@ -25,7 +25,7 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         {
             "dags/bad.py": BAD,
             "dags/good.py": GOOD,
-            "tests/test_bad.py": BAD,
+            "tests/test_bad.py": BAD.replace('"lab"', '"lab_tests"'),
             "other.toml": "x = 1\n",
         },
     )

@@ -156,3 +156,13 @@ def canonical(qualname: str) -> str:
     """Where a re-exported name is defined (``airflow.providers.common.compat.sdk.DAG`` is
     ``airflow.sdk.DAG``), so that every table here is keyed by one spelling."""
     return _reexports().get(qualname, qualname)
+
+
+# The keywords ``setup`` and ``teardown`` take (``setup_teardown.py``, the same in Airflow 2.10.5
+# and 3.3.2): routing belongs on an inner ``@task(...)``, and any other keyword is a TypeError.
+SETUP_TEARDOWN_KEYWORDS: dict[str, frozenset[str]] = {
+    "airflow.decorators.setup": frozenset({"func"}),
+    "airflow.sdk.setup": frozenset({"func"}),
+    "airflow.decorators.teardown": frozenset({"_func", "on_failure_fail_dagrun"}),
+    "airflow.sdk.teardown": frozenset({"_func", "on_failure_fail_dagrun"}),
+}

@@ -53,6 +53,7 @@ class AirflowObjects(WalkerState):
             dag_id = keyword(arguments, "dag_id", Unknown("DAG without dag_id"))
             assert dag_id is not None
         self.dags.append(DraftDag(dag_id, self.here(node), default_args(arguments)))
+        self.dags[-1].level = self.uncertain
         return DagHandle(len(self.dags) - 1)
 
     def create_asset(
@@ -63,6 +64,7 @@ class AirflowObjects(WalkerState):
         name = node.name.value
         dag_id = arguments.named.get("dag_id", arguments.named.get("name", Const(name)))
         self.dags.append(DraftDag(dag_id, self.here(node.name), None, registered=True))
+        self.dags[-1].level = self.uncertain
         with self.inside_dag(len(self.dags) - 1):
             if isinstance(target, TaskFlow):
                 self.create_taskflow_task(node.name, target, mapped=False)
@@ -88,6 +90,7 @@ class AirflowObjects(WalkerState):
         self.dags.append(
             DraftDag(dag_id, self.here(node), default_args(arguments), registered=True)
         )
+        self.dags[-1].level = self.uncertain
         index = len(self.dags) - 1
         with self.inside_dag(index):
             self.run_factory_body(factory.function)
@@ -140,6 +143,15 @@ class AirflowObjects(WalkerState):
         )
         return GroupHandle(len(self.groups) - 1)
 
+    def check_keywords(
+        self, node: cst.Call, qualname: str, arguments: CallArguments, takes: frozenset[str]
+    ) -> None:
+        """Record a call of ``qualname`` given keywords outside ``takes``: it raises TypeError."""
+        rejected = tuple(key for key in arguments.named if key not in takes)
+        if rejected:
+            site = self.foreign_site or node
+            self.rejected_calls[id(site)] = (site, qualname, rejected, self.uncertain)
+
     def maybe_operator(
         self, node: cst.Call, operator: str | None, arguments: CallArguments
     ) -> Binding:
@@ -166,6 +178,9 @@ class AirflowObjects(WalkerState):
             applies_default_args=dag is not None,
             mapped=mapped,
             expand_keys=expand_keys,
+            positional=0
+            if mapped
+            else sum(arg.keyword is None and not arg.star for arg in node.args),
         )
         callable_binding = arguments.bindings.get("python_callable")
         if isinstance(callable_binding, Function):
@@ -202,6 +217,7 @@ class AirflowObjects(WalkerState):
             self.bound_reached(task.node, f"more than {MAX_TASKS} tasks in one file")
             return Unknown("too many tasks in one file")
         task.level = self.uncertain
+        task.wrapped = self.wrapped_depth > 0
         if self.foreign_site is not None:  # built by another module's code: placed at the call
             site = self.foreign_site
             task.arguments = replace(

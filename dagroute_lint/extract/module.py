@@ -10,7 +10,7 @@ layer (``extract.airflow``) recognises DAGs, TaskGroups, operators and TaskFlow 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 import libcst as cst
 
@@ -20,6 +20,7 @@ from dagroute_lint.extract.bindings import (
     Imported,
     LocalClass,
 )
+from dagroute_lint.extract.bound_names import module_bindings
 from dagroute_lint.extract.containers import (
     CONTAINERS,
     EXPR_TYPES,
@@ -51,6 +52,7 @@ from dagroute_lint.model import (
     Module,
     Position,
     Ref,
+    RejectedCall,
     Source,
     SyntaxProblem,
     Task,
@@ -155,6 +157,9 @@ class _Walker(Statements, Functions, Expressions, Calls, AirflowObjects, Stores)
         wanted += [task.node for task in self.tasks]
         wanted += [site.node for site in self.imports]
         wanted += [node for node, _ in self.unmodelled.values()]
+        wanted += [node for node, *_ in self.rejected_calls.values()]
+        bindings = list(module_bindings(tree))
+        wanted += [node for _, node in bindings]
         for task in self.tasks:
             wanted += [site.node for site in task.imports]
             wanted += list(task.arguments.nodes.values())
@@ -202,6 +207,7 @@ class _Walker(Statements, Functions, Expressions, Calls, AirflowObjects, Stores)
                     at(dag.node),
                     dag.current_defaults()[1],
                     dag.registered or index in held,
+                    dag.level > 0,
                 )
                 for index, dag in enumerate(self.dags)
             ),
@@ -241,6 +247,8 @@ class _Walker(Statements, Functions, Expressions, Calls, AirflowObjects, Stores)
                     overridden=dict(task.overridden),
                     dag_default_args=self.task_dag_defaults(task),
                     conditional=task.level > 0 or self.unregistered(task, held),
+                    positional=task.positional,
+                    wrapped=task.wrapped,
                 )
                 for task in self.tasks
             ),
@@ -252,4 +260,17 @@ class _Walker(Statements, Functions, Expressions, Calls, AirflowObjects, Stores)
             unmodelled=tuple(
                 Unmodelled(at(node), message) for node, message in self.unmodelled.values()
             ),
+            bound_at=_first_lines((name, at(node).line) for name, node in bindings),
+            rejected_calls=tuple(
+                RejectedCall(at(node), callee, keywords, level > 0)
+                for node, callee, keywords, level in self.rejected_calls.values()
+            ),
         )
+
+
+def _first_lines(bindings: Iterable[tuple[str, int]]) -> dict[str, int]:
+    """The first line binding each name."""
+    first: dict[str, int] = {}
+    for name, line in bindings:
+        first.setdefault(name, line)
+    return first

@@ -260,7 +260,8 @@ def _analyse(
     for source, module in zip(sources, modules):
         tasks = tuple(resolver.tasks(module))
         placed = place_dispatched(tasks, inventory) if inventory is not None else ()
-        analysed.append(AnalysedFile(source, module, tasks, placed))
+        dag_ids = tuple(resolver.dag_ids(module))
+        analysed.append(AnalysedFile(source, module, tasks, placed, dag_ids))
         # Read the repository modules that loading the file runs while the extractor is open.
         for _ in reached_imports(module, index.lookup):
             pass

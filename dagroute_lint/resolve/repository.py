@@ -17,12 +17,14 @@ from dagroute_lint.sources.first_party import FirstParty
 @dataclass(frozen=True)
 class AnalysedFile:
     """One reported file: its model, its resolved tasks, and, with an inventory, where each
-    dispatched task lands (``placed``; empty without an inventory)."""
+    dispatched task lands (``placed``; empty without an inventory). ``dag_ids`` are the ids of
+    ``module.dags``, one each, ``None`` where it cannot be known."""
 
     source: SourceFile
     module: Module
     tasks: tuple[ResolvedTask, ...]
     placed: tuple[PlacedTask, ...] = ()
+    dag_ids: tuple[str | None, ...] = ()
 
 
 def _no_module(name: str) -> Module | None:

@@ -188,6 +188,11 @@ class Resolver:
             dag_ids = seen.setdefault(dag, set())
             yield self.resolve(module, task, dag_ids)
 
+    def dag_ids(self, module: Module) -> Iterator[str | None]:
+        """The id of each DAG of the module, ``None`` where it cannot be known."""
+        for dag in module.dags:
+            yield self._string(dag.dag_id)
+
     def _dags_defined_twice(self, module: Module) -> set[int]:
         """DAGs of the file that share their id with another one Airflow collects: which of
         them Airflow keeps is not decided by the file, so their tasks are conditional."""

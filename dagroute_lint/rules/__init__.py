@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dagroute_lint.rules.airflow_imports import IMPORT_REMOVED_IN_AIRFLOW
 from dagroute_lint.rules.base import AnyRule, Context, DeploymentContext, DeploymentRule, Rule
+from dagroute_lint.rules.circular_imports import CIRCULAR_IMPORT
 from dagroute_lint.rules.connections import UNDECLARED_CONNECTION
+from dagroute_lint.rules.dag_integrity import DUPLICATE_DAG_ID, DUPLICATE_TASK_ID, INVALID_ID
 from dagroute_lint.rules.deferral import DEFERRABLE_WITHOUT_TRIGGERER, POKE_SENSOR_HOLDS_SLOT
 from dagroute_lint.rules.dispatch import (
     QUEUE_IGNORED,
@@ -15,6 +17,12 @@ from dagroute_lint.rules.dispatch import (
 from dagroute_lint.rules.executor_config import EXECUTOR_CONFIG_IGNORED
 from dagroute_lint.rules.mapping import UNMAPPABLE_ROUTING
 from dagroute_lint.rules.noqa import UNUSED_NOQA_RULE
+from dagroute_lint.rules.operator_calls import (
+    ARGUMENT_GIVEN_TWICE,
+    POOL_SLOTS_TYPE,
+    SETUP_TEARDOWN_ARGUMENTS,
+    UNKNOWN_ARGUMENT,
+)
 from dagroute_lint.rules.packages import PACKAGE_MISSING_ON_WORKER
 from dagroute_lint.rules.parse_boundary import (
     MODULE_NOT_FOUND,
@@ -29,6 +37,14 @@ from dagroute_lint.rules.unmodelled import UNMODELLED_TASKS
 
 RULES: tuple[AnyRule, ...] = (
     SYNTAX_ERROR,
+    DUPLICATE_DAG_ID,
+    DUPLICATE_TASK_ID,
+    UNKNOWN_ARGUMENT,
+    ARGUMENT_GIVEN_TWICE,
+    INVALID_ID,
+    POOL_SLOTS_TYPE,
+    SETUP_TEARDOWN_ARGUMENTS,
+    CIRCULAR_IMPORT,
     UNSERVED_QUEUE,
     QUEUE_IGNORED,
     UNKNOWN_EXECUTOR,

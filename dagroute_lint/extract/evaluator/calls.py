@@ -240,6 +240,8 @@ class Calls(WalkerState):
             return DagFactory(function, arguments)
         if qualname in names.TASK_GROUP_DECORATORS:
             return GroupFactory(function, arguments)
+        if qualname in names.SETUP_TEARDOWN_KEYWORDS:
+            self.check_keywords(node, qualname, arguments, names.SETUP_TEARDOWN_KEYWORDS[qualname])
         kind = task_decorator_kind(qualname)
         if kind is not None:
             if function is not None:

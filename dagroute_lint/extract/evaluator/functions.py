@@ -188,6 +188,8 @@ class Functions(WalkerState):
         returns: list[Binding] = []
         self.returns.append(returns)
         self.call_depth += 1
+        wrapped = bool(function.node.decorators)
+        self.wrapped_depth += wrapped
         result: Binding = Const(None)
         try:
             self.walk_body(function.node.body)
@@ -196,6 +198,7 @@ class Functions(WalkerState):
                 result = jump.value
         finally:
             self.call_depth -= 1
+            self.wrapped_depth -= wrapped
             self.returns.pop()
             self.scope, self.uncertain = outer, uncertain
         if any(not same_binding(each, result) for each in returns):

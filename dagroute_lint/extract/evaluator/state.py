@@ -73,6 +73,7 @@ class DraftDag:
     default_args: Expr | None
     registered: bool = False
     defaults: DictObject | None = None
+    level: int = 0
     snapshots: dict[int, Expr | None] = field(default_factory=dict)
 
     def current_defaults(self) -> tuple[int, Expr | None]:
@@ -112,6 +113,8 @@ class DraftTask:
     overridden: dict[str, Expr] = field(default_factory=dict)
     dag_defaults: tuple[int, Expr | None] = (0, None)
     level: int = 0
+    positional: int = 0
+    wrapped: bool = False
 
 
 @dataclass
@@ -183,11 +186,16 @@ class WalkerState(ABC):
         self.group_stack: list[int] = []
         self.guarded = False
         self.call_depth = 0
+        # How many functions being run carry a decorator the walk did not recognise (it runs
+        # them as plain functions, though the decorator may wrap them in a TaskGroup).
+        self.wrapped_depth = 0
         self.work = 0
         # Return values reached under an undecided condition, one list per function being run.
         self.returns: list[list[Binding]] = []
         # Places where tasks may be built that the walk could not follow, with why, by node.
         self.unmodelled: dict[int, tuple[cst.CSTNode, str]] = {}
+        # Calls of Airflow functions with keywords they do not take: node, callee, keywords, level.
+        self.rejected_calls: dict[int, tuple[cst.CSTNode, str, tuple[str, ...], int]] = {}
         self.class_prefix = ""
         self.classes: dict[str, ClassInfo] = {}
         self.local_classes: dict[str, LocalClass] = {}
@@ -289,6 +297,11 @@ class WalkerState(ABC):
     def maybe_operator(
         self, node: cst.Call, operator: str | None, arguments: CallArguments
     ) -> Binding: ...
+
+    @abstractmethod
+    def check_keywords(
+        self, node: cst.Call, qualname: str, arguments: CallArguments, takes: frozenset[str]
+    ) -> None: ...
 
     @abstractmethod
     def not_followed(self, node: cst.CSTNode, message: str) -> None: ...

@@ -1,0 +1,161 @@
+"""DRL002, DRL003, DRL006: DAG and task ids that make Airflow drop a DAG or reject the file.
+
+Verified with DagBag in Airflow 2.10.5 and 3.3.2 (``tests/conformance/test_dag_integrity.py``):
+a DAG id defined by two files makes DagBag keep the file it reads first and record
+``AirflowDagDuplicatedIdException`` for the other; two DAGs of one id in one file load without
+an error, DagBag keeping either one (it collects them in a set: the choice changes from
+one run to the next, in both versions); a task id used twice in a DAG is
+``DuplicateTaskIdFound``; ``validate_key`` rejects an id of more than 250 characters or with a
+character outside ``[\\w.-]`` (the task id with its TaskGroup prefixes).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.model import Position
+from dagroute_lint.resolve.repository import AnalysedFile, Repository
+from dagroute_lint.rules.base import Context, Rule
+
+# ``airflow.sdk.definitions._internal.node`` (3.3.2) and ``airflow.utils.helpers`` (2.10.5).
+KEY_REGEX = re.compile(r"^[\w.-]+$")
+MAX_KEY_LENGTH = 250
+
+Definition = tuple[str, Position]
+
+
+def _definitions(file: AnalysedFile) -> Iterator[tuple[str, Position]]:
+    """The DAGs of the file that Airflow certainly collects, with a known id."""
+    for dag, dag_id in zip(file.module.dags, file.dag_ids):
+        if dag_id is not None and dag.registered and not dag.conditional:
+            yield dag_id, dag.position
+
+
+def _by_id(repository: Repository) -> dict[str, list[Definition]]:
+    """Every certain DAG definition of the linted files, by id: worked out once per run."""
+    key = ("dag-ids", "")
+    if key not in repository.derived:
+        index: dict[str, list[Definition]] = {}
+        for file in repository.files:
+            for dag_id, position in _definitions(file):
+                index.setdefault(dag_id, []).append((file.source.display, position))
+        repository.derived[key] = index
+    found: dict[str, list[Definition]] = repository.derived[key]
+    return found
+
+
+def check_duplicate_dag_id(context: Context) -> Iterator[Diagnostic]:
+    here = context.file.source.display
+    seen: dict[str, Position] = {}
+    for dag_id, position in _definitions(context.file):
+        first = seen.get(dag_id)
+        if first is None:
+            seen[dag_id] = position
+        else:
+            yield context.report(
+                position,
+                f"dag '{dag_id}' is defined again in this file (first at line {first.line}); "
+                "Airflow loads only one of them, without an error, and which one can change "
+                "from one parse of the file to the next: the tasks of the other never run",
+            )
+    for dag_id, first in seen.items():
+        others = [
+            f"{path}:{position.line}"
+            for path, position in _by_id(context.repository)[dag_id]
+            if path != here
+        ]
+        if others:
+            yield context.report(
+                first,
+                f"dag '{dag_id}' is also defined in {', '.join(sorted(set(others)))}; Airflow "
+                "keeps the DAG of one file and drops the other (the file read second gets "
+                "AirflowDagDuplicatedIdException), and which one depends on the order the "
+                "files are read",
+            )
+
+
+def check_duplicate_task_id(context: Context) -> Iterator[Diagnostic]:
+    first: dict[tuple[int, str], Position] = {}
+    for task in context.tasks:
+        dag = task.task.dag
+        if task.task_id is None or dag is None or task.task.conditional or task.task.wrapped:
+            continue  # a decorator the walk did not follow may give it a group prefix
+        earlier = first.get((dag, task.task_id))
+        if earlier is None:
+            first[(dag, task.task_id)] = task.task.position
+        else:
+            again = _loop(earlier, task.task.position)
+            yield context.report(
+                task.task.position,
+                f"{task.label} reuses a task id already given at line {earlier.line}{again}; "
+                "Airflow rejects the file when it parses it (DuplicateTaskIdFound), so none of its "
+                "DAGs load",
+            )
+
+
+def _loop(earlier: Position, position: Position) -> str:
+    return " (the same call, run again by a loop)" if earlier == position else ""
+
+
+def _id_problem(key: str) -> str | None:
+    """What ``validate_key`` says of ``key``, worded for the user; ``None``: a valid id."""
+    if len(key) > MAX_KEY_LENGTH:
+        return f"is {len(key)} characters long, more than the {MAX_KEY_LENGTH} Airflow allows"
+    if KEY_REGEX.match(key) is None:
+        bad = sorted({char for char in key if KEY_REGEX.match(char) is None})
+        shown = ", ".join(repr(char) for char in bad)
+        return (
+            f"holds {shown}, which Airflow does not allow in an id (letters, digits, '_', '-' "
+            "and '.' only)"
+        )
+    return None
+
+
+def check_invalid_id(context: Context) -> Iterator[Diagnostic]:
+    module = context.module
+    for dag, dag_id in zip(module.dags, context.file.dag_ids):
+        problem = _id_problem(dag_id) if dag_id is not None else None
+        if dag_id is not None and problem is not None:
+            maybe = " (if this DAG is created)" if dag.conditional else ""
+            shown = dag_id if len(dag_id) <= 60 else dag_id[:57] + "..."
+            yield context.report(
+                dag.position,
+                f"dag id '{shown}'{maybe} {problem}; DAG() raises when the file is parsed, "
+                "so the file does not load",
+            )
+    for task in context.tasks:
+        problem = _id_problem(task.task_id) if task.task_id is not None else None
+        if problem is not None:
+            label = task.label
+            if len(label) > 120:
+                label = label[:117] + "..."
+            yield context.report(
+                task.task.position,
+                f"{label}: the task id {problem}; the operator raises when the file is parsed, "
+                "so the file does not load",
+            )
+
+
+DUPLICATE_DAG_ID = Rule(
+    code="DRL002",
+    name="duplicate-dag-id",
+    summary="a dag_id defined twice, in one file or in two linted files: one DAG is dropped",
+    boundary="parse",
+    check=check_duplicate_dag_id,
+)
+DUPLICATE_TASK_ID = Rule(
+    code="DRL003",
+    name="duplicate-task-id",
+    summary="a task id used twice in one DAG (DuplicateTaskIdFound: the file does not load)",
+    boundary="parse",
+    check=check_duplicate_task_id,
+)
+INVALID_ID = Rule(
+    code="DRL006",
+    name="invalid-id",
+    summary="a DAG or task id longer than 250 characters or with characters Airflow rejects",
+    boundary="parse",
+    check=check_invalid_id,
+)

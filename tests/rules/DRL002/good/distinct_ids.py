@@ -1,0 +1,11 @@
+from airflow import DAG
+from airflow.decorators import task
+from airflow.operators.bash import BashOperator
+from airflow.operators.empty import EmptyOperator
+from airflow.utils.task_group import TaskGroup
+
+with DAG("reports_daily", schedule=None):
+    EmptyOperator(task_id="daily")
+
+with DAG("reports_weekly", schedule=None):
+    EmptyOperator(task_id="weekly")

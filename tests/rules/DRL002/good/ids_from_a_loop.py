@@ -1,0 +1,9 @@
+from airflow import DAG
+from airflow.decorators import task
+from airflow.operators.bash import BashOperator
+from airflow.operators.empty import EmptyOperator
+from airflow.utils.task_group import TaskGroup
+
+for name in ["eu", "us"]:
+    with DAG(f"sync_{name}", schedule=None):
+        EmptyOperator(task_id="sync")

@@ -1,0 +1,10 @@
+from airflow import DAG
+from airflow.decorators import task
+from airflow.operators.bash import BashOperator
+from airflow.operators.empty import EmptyOperator
+from airflow.utils.task_group import TaskGroup
+
+with DAG("exports", schedule=None):
+    with TaskGroup("nightly"):
+        EmptyOperator(task_id="start")
+        EmptyOperator(task_id="start")

@@ -1,0 +1,11 @@
+from airflow import DAG
+from airflow.decorators import task
+from airflow.operators.bash import BashOperator
+from airflow.operators.empty import EmptyOperator
+from airflow.utils.task_group import TaskGroup
+
+with DAG("exports_eu", schedule=None):
+    EmptyOperator(task_id="start")
+
+with DAG("exports_us", schedule=None):
+    EmptyOperator(task_id="start")

@@ -1,0 +1,14 @@
+from airflow import DAG
+from airflow.decorators import task
+from airflow.operators.bash import BashOperator
+from airflow.operators.empty import EmptyOperator
+from airflow.utils.task_group import TaskGroup
+
+with DAG("exports", schedule=None):
+
+    @task
+    def build() -> None:
+        pass
+
+    build()
+    build()

@@ -1,0 +1,10 @@
+from airflow import DAG
+from airflow.decorators import task
+from airflow.operators.bash import BashOperator
+from airflow.operators.empty import EmptyOperator
+from airflow.utils.task_group import TaskGroup
+
+EXTRA = {"retries": 2, "pool_slot": 2}
+
+with DAG("reports", schedule=None):
+    BashOperator(task_id="build", bash_command="make report", **EXTRA)

@@ -1,0 +1,15 @@
+from airflow import DAG
+from airflow.decorators import task
+from airflow.operators.bash import BashOperator
+from airflow.operators.empty import EmptyOperator
+from airflow.utils.task_group import TaskGroup
+
+with DAG("reports", schedule=None):
+    BashOperator(
+        task_id="build",
+        bash_command="make report",
+        queue="reports",
+        pool="reports",
+        pool_slots=2,
+        retries=2,
+    )

@@ -1,0 +1,13 @@
+from airflow import DAG
+from airflow.decorators import task
+from airflow.operators.bash import BashOperator
+from airflow.operators.empty import EmptyOperator
+from airflow.utils.task_group import TaskGroup
+
+import json
+import os
+
+EXTRA = json.loads(os.environ["EXTRA"])
+
+with DAG("reports", schedule=None):
+    BashOperator(task_id="build", bash_command="make report", **EXTRA)

@@ -1,0 +1,11 @@
+from airflow import DAG
+from airflow.decorators import task
+from airflow.operators.bash import BashOperator
+from airflow.operators.empty import EmptyOperator
+from airflow.utils.task_group import TaskGroup
+
+ROUTING = {"queue": "reports", "pool": "reports"}
+RETRIES = {"retries": 2, "pool": "default_pool"}
+
+with DAG("reports", schedule=None):
+    BashOperator(task_id="build", bash_command="make report", **ROUTING, **RETRIES)

@@ -1,0 +1,13 @@
+from airflow import DAG
+from airflow.decorators import task
+from airflow.operators.bash import BashOperator
+from airflow.operators.empty import EmptyOperator
+from airflow.utils.task_group import TaskGroup
+
+with DAG("reports", schedule=None):
+
+    @task(queue="default")
+    def build() -> None:
+        pass
+
+    build.override(queue="reports")()

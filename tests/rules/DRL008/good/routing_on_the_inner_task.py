@@ -1,0 +1,11 @@
+from airflow import DAG
+from airflow.decorators import setup, task, teardown
+
+with DAG("reports", schedule=None):
+
+    @setup
+    @task(queue="reports")
+    def create_bucket() -> None:
+        pass
+
+    create_bucket()

@@ -1,0 +1,3 @@
+from common.suffixes import FULL_SUFFIX
+
+PREFIX = "team_"

@@ -1,0 +1,3 @@
+from report import SUFFIX
+
+FULL_SUFFIX = SUFFIX + "_final"

@@ -1,0 +1,4 @@
+def owner() -> str:
+    from report import SCHEDULE
+
+    return "team-" + SCHEDULE.strip("@")

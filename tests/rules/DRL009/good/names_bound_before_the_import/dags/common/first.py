@@ -1,0 +1,3 @@
+BASE = "report"
+
+from common.second import NAME  # noqa: E402

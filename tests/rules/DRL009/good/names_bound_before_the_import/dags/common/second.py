@@ -1,0 +1,3 @@
+from common.first import BASE
+
+NAME = BASE + "_daily"

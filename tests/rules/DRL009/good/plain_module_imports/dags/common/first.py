@@ -1,0 +1,5 @@
+import common.second
+
+
+def name() -> str:
+    return common.second.NAME

@@ -1,0 +1,3 @@
+import common.first
+
+NAME = "build"
