@@ -7,7 +7,7 @@ from typing import Union
 
 import libcst as cst
 
-from dagroute_lint.model import ClassInfo, Expr, Unknown
+from dagroute_lint.model import ClassInfo, Const, Expr, Unknown
 
 
 @dataclass(frozen=True)
@@ -196,6 +196,22 @@ class ListObject:
     version: int = 0
 
 
+@dataclass(eq=False)
+class SetObject:
+    """A set of literals built while walking (``HEAVY = {"a", "b"}``), shared like ``DictObject``.
+
+    ``values`` maps each element's value to its literal: a dict keyed by the value dedupes as
+    Python's set does (``1``, ``1.0`` and ``True`` are one element). Its iteration order is not
+    Python's (string hashing is randomised per process), which no routing value depends on; a
+    set is never a routing value itself.
+    """
+
+    values: dict[object, Const]
+    level: int = 0
+    spoiled: Unknown | None = None
+    version: int = 0
+
+
 @dataclass(frozen=True, eq=False)
 class BoundMethod:
     """``obj.name`` where ``obj`` is an object we model, waiting to be called."""
@@ -221,6 +237,7 @@ Binding = Union[
     BoundMethod,
     DictObject,
     ListObject,
+    SetObject,
     EnumMember,
     Partial,
 ]

@@ -21,6 +21,7 @@ from dagroute_lint.extract.bindings import (
     GroupHandle,
     Imported,
     ListObject,
+    SetObject,
     TaskHandles,
 )
 from dagroute_lint.model import (
@@ -35,7 +36,7 @@ from dagroute_lint.model import (
 )
 
 EXPR_TYPES = (Const, Unknown, Ref, SeqExpr, DictExpr, Subscript, Operation)
-CONTAINERS = (DictObject, ListObject)
+CONTAINERS = (DictObject, ListObject, SetObject)
 
 
 def snapshot(value: Binding, visiting: frozenset[int] = frozenset()) -> Expr:
@@ -50,6 +51,8 @@ def snapshot(value: Binding, visiting: frozenset[int] = frozenset()) -> Expr:
         if id(value) in visiting:
             return Unknown("a container that contains itself")
         inner = visiting | {id(value)}
+        if isinstance(value, SetObject):
+            return Unknown("a set, not a single value")
         if isinstance(value, ListObject):
             return SeqExpr(tuple(snapshot(item, inner) for item in value.items))
         return _dict_snapshot(value, inner)
@@ -95,11 +98,53 @@ def spoil(value: Binding, reason: str) -> None:
                 pending.append(item)
                 if key is not None:
                     pending.append(key)
-        else:
+        elif isinstance(current, ListObject):
             pending.extend(current.items)
         if current.spoiled is None:
             current.spoiled = Unknown(reason)
             current.version += 1
+
+
+def set_of(values: list[Binding], level: int) -> SetObject | Unknown:
+    """A set of ``values`` when each is a literal (hashable, as Python requires), else unknown."""
+    found: dict[object, Const] = {}
+    for value in values:
+        if isinstance(value, CONTAINERS) and value.spoiled is not None:
+            return value.spoiled
+        if not isinstance(value, Const):
+            return Unknown("a set with an element that is not a literal")
+        found.setdefault(value.value, value)
+    return SetObject(found, level)
+
+
+def as_set(value: Binding) -> Binding:
+    """``set(value)``: a new set of its elements when the walk knows them, else unknown."""
+    items = elements(value)
+    if items is None:
+        return Unknown("a set of a value that is not a literal collection")
+    return set_of(items, 0)
+
+
+def elements(value: Binding) -> list[Binding] | None:
+    """The elements iterating ``value`` yields, when the walk knows them all, else ``None``."""
+    if isinstance(value, CONTAINERS) and value.spoiled is not None:
+        return None
+    if isinstance(value, SetObject):
+        return list(value.values.values())
+    if isinstance(value, ListObject):
+        return list(value.items)
+    if isinstance(value, SeqExpr):
+        return list(value.items)
+    if isinstance(value, DictObject):
+        keys: dict[object, Binding] = {}
+        for kind, key, _ in value.parts:
+            if kind != SET or not isinstance(key, Const):
+                return None
+            keys.setdefault(key.value, key)
+        return list(keys.values())
+    if isinstance(value, Const) and isinstance(value.value, str):
+        return [Const(character) for character in value.value]
+    return None
 
 
 def list_index(key: Binding, length: int) -> int | None:

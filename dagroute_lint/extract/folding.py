@@ -21,6 +21,7 @@ from dagroute_lint.extract.bindings import (
     GroupHandle,
     ListObject,
     LocalClass,
+    SetObject,
     TaskHandles,
 )
 from dagroute_lint.model import Const, SeqExpr, Unknown
@@ -44,6 +45,8 @@ def truth(value: Binding) -> bool | None:
         return bool(value.items)
     if isinstance(value, ListObject) and value.spoiled is None:
         return bool(value.items)
+    if isinstance(value, SetObject) and value.spoiled is None:
+        return bool(value.values)
     if isinstance(value, DictObject) and value.spoiled is None:
         keys = _literal_keys(value)
         return None if keys is None else bool(keys)
@@ -89,6 +92,8 @@ def _contains(container: Binding, item: Binding) -> bool | None:
     elif isinstance(container, DictObject) and container.spoiled is None:
         keys = _literal_keys(container)
         return None if keys is None else item.value in keys
+    elif isinstance(container, SetObject) and container.spoiled is None:
+        return item.value in container.values
     if items is None or not all(isinstance(each, Const) for each in items):
         return None
     return any(each == item for each in items)

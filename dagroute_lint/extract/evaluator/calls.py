@@ -26,13 +26,17 @@ from dagroute_lint.extract.bindings import (
     LocalClass,
     OperatorPartial,
     Partial,
+    SetObject,
     TaskDecorator,
     TaskFlow,
     TaskHandles,
 )
 from dagroute_lint.extract.containers import (
     CONTAINERS,
+    as_set,
     dict_of,
+    elements,
+    set_of,
     snapshot,
     spoil,
 )
@@ -44,12 +48,16 @@ from dagroute_lint.extract.evaluator.helpers import (
     PURE_BUILTINS,
     PURE_CALLS,
     ROUTING_ATTRIBUTES,
+    SET_CHANGES,
+    SET_RESULTS,
     STDLIB_ROOTS,
     TASK_METHODS_RETURNING_TASK,
     VALUE_LIBRARIES,
     call_reason,
     dict_entries,
     looks_like_class,
+    replace_values,
+    set_operation,
     task_decorator_kind,
 )
 from dagroute_lint.extract.evaluator.state import (
@@ -194,6 +202,14 @@ class Calls(WalkerState):
             parts += [(SPREAD, None, spread) for spread in arguments.spreads]
             parts += [(SET, Const(key), value) for key, value in arguments.bindings.items()]
             return DictObject(parts, self.uncertain)
+        if name in ("set", "frozenset") and len(positional) <= 1 and not arguments.named:
+            made = as_set(positional[0]) if positional else set_of([], 0)
+            if isinstance(made, SetObject):
+                made.level = self.uncertain
+            return made
+        if name == "len" and len(positional) == 1 and not arguments.named:
+            items = elements(positional[0])
+            return Const(len(items)) if items is not None else None
         if name == "range" and 1 <= len(positional) <= 3 and not arguments.named:
             bounds = [value.value for value in positional if isinstance(value, Const)]
             if len(bounds) == len(positional) and all(
@@ -384,6 +400,8 @@ class Calls(WalkerState):
             return self.call_dict_method(node, target, name, positional, arguments)
         if isinstance(target, ListObject):
             return self.call_list_method(node, target, name, positional, arguments)
+        if isinstance(target, SetObject):
+            return self.call_set_method(node, target, name, positional, arguments)
         if isinstance(target, TaskHandles) and name in TASK_METHODS_RETURNING_TASK:
             return target
         described = get_full_name_for_node(node.func) or name
@@ -469,6 +487,34 @@ class Calls(WalkerState):
             return ListObject(list(target.items), self.uncertain)
         if name in ("index", "count"):
             return Unknown(f"result of calling {written}()")
+        spoil(target, f"changed by {written}()")
+        self.escape(positional, arguments, f"it is passed to {written}()")
+        return Unknown(f"result of calling {written}()")
+
+    def call_set_method(
+        self,
+        node: cst.Call,
+        target: SetObject,
+        name: str,
+        positional: list[Binding],
+        arguments: CallArguments,
+    ) -> Binding:
+        """The set methods of literals: new sets, and changes in place; any other spoils it."""
+        written = get_full_name_for_node(node.func) or name
+        method = SET_RESULTS.get(name) or SET_CHANGES.get(name)
+        if target.spoiled is None and method is not None and not arguments.named:
+            operands: list[Binding] = [as_set(value) for value in positional]
+            if name in ("add", "discard"):
+                operands = [set_of(positional, 0) if len(positional) == 1 else Unknown("")]
+            result: Binding = target
+            for operand in operands:
+                result = set_operation(method, result, operand, self.uncertain)
+            if isinstance(result, SetObject) and name in SET_RESULTS:
+                return SetObject(dict(result.values), self.uncertain)
+            if isinstance(result, SetObject):
+                changed = result
+                self.change(target, lambda: replace_values(target, changed))
+                return Const(None)
         spoil(target, f"changed by {written}()")
         self.escape(positional, arguments, f"it is passed to {written}()")
         return Unknown(f"result of calling {written}()")

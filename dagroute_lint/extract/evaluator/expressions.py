@@ -20,18 +20,22 @@ from dagroute_lint.extract.bindings import (
     Imported,
     ListObject,
     LocalClass,
+    SetObject,
     TaskDecorator,
     TaskHandles,
 )
 from dagroute_lint.extract.containers import (
     EXPR_TYPES,
+    elements,
     list_index,
     live_item,
+    set_of,
     snapshot,
 )
 from dagroute_lint.extract.evaluator.calls import Calls
 from dagroute_lint.extract.evaluator.helpers import (
     depth,
+    set_operation,
 )
 from dagroute_lint.extract.evaluator.state import (
     ARITHMETIC,
@@ -108,9 +112,16 @@ class Expressions(WalkerState):
         return Unknown("a lambda")
 
     def set_value(self, node: cst.Set) -> Binding:
+        values: list[Binding] = []
         for element in node.elements:
-            self.value_of(element.value)
-        return Unknown("a set")
+            if isinstance(element, cst.StarredElement):
+                items = elements(self.value_of(element.value))
+                if items is None:
+                    return Unknown("a set with a starred element that is not a literal sequence")
+                values += items
+            else:
+                values.append(self.value_of(element.value))
+        return set_of(values, self.uncertain)
 
     def comparison_value(self, node: cst.Comparison) -> Binding:
         left = self.value_of(node.left)
@@ -273,6 +284,8 @@ class Expressions(WalkerState):
             return Unknown("expression nested too deeply")
         if operator in ARITHMETIC:
             return Operation(ARITHMETIC[operator], (snapshot(left), snapshot(right)))
+        if isinstance(left, SetObject) or isinstance(right, SetObject):
+            return set_operation(operator, left, right, self.uncertain)
         if operator is cst.BitOr:  # dict union: a new dict
             return DictObject(
                 [(SPREAD, None, snapshot(left)), (SPREAD, None, snapshot(right))], self.uncertain
@@ -305,7 +318,7 @@ class Expressions(WalkerState):
         if handles and len(handles) == len(results):
             return TaskHandles(tuple(index for handle in handles for index in handle.indexes))
         if isinstance(node, cst.SetComp):
-            return Unknown("a set comprehension")
+            return set_of(results, self.uncertain)
         return SeqExpr(tuple(snapshot(result) for result in results))
 
     def fstring_value(self, node: cst.FormattedString) -> Binding:

@@ -22,6 +22,7 @@ from dagroute_lint.extract.bindings import (
     Imported,
     ListObject,
     LocalClass,
+    SetObject,
     TaskFlow,
     TaskHandles,
 )
@@ -220,7 +221,9 @@ class WalkerState(ABC):
     ) -> Binding: ...
 
     @abstractmethod
-    def change(self, container: DictObject | ListObject, apply: Callable[[], object]) -> None: ...
+    def change(
+        self, container: DictObject | ListObject | SetObject, apply: Callable[[], object]
+    ) -> None: ...
 
     @abstractmethod
     def combine(

@@ -16,6 +16,7 @@ from dagroute_lint.extract.bindings import (
     DictObject,
     Imported,
     ListObject,
+    SetObject,
     TaskHandles,
 )
 from dagroute_lint.extract.containers import (
@@ -128,7 +129,9 @@ class Stores(WalkerState):
                 if isinstance(bound, EXPR_TYPES) and not isinstance(bound, Unknown):
                     self.bind(root, Unknown(reason))  # a value: the name no longer holds it
 
-    def change(self, container: DictObject | ListObject, apply: Callable[[], object]) -> None:
+    def change(
+        self, container: DictObject | ListObject | SetObject, apply: Callable[[], object]
+    ) -> None:
         """Apply a change to a container, or spoil it when the change happens under a condition
         the walk cannot decide (the container may or may not have changed)."""
         if container.spoiled is not None:
