@@ -156,12 +156,20 @@ class Partial:
     arguments: CallArguments
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True)
 class EnumMember:
-    """``Color.RED`` of an ``Enum`` defined in the file: its ``.value`` and ``.name`` are known."""
+    """``Color.RED`` of an ``Enum`` of the repository: its ``.value`` and ``.name`` are known.
+
+    Members are singletons, so two are the same member when class and name are (``owner``,
+    ``name``). ``plain``: the class derives from ``enum.Enum`` alone, so a member equals no
+    other value (an ``IntEnum`` or ``str``-mixin member equals its value): only those are
+    dict keys and set elements here.
+    """
 
     name: str
-    value: Binding
+    value: Binding = field(compare=False)
+    owner: str = ""
+    plain: bool = field(default=False, compare=False)
 
 
 # How a dict part was written: ``d[k] = v``, ``**v``, ``del d[k]`` or ``d.pop(k)``,
@@ -206,7 +214,7 @@ class SetObject:
     set is never a routing value itself.
     """
 
-    values: dict[object, Const]
+    values: dict[object, Const | EnumMember]
     level: int = 0
     spoiled: Unknown | None = None
     version: int = 0

@@ -18,6 +18,7 @@ from dagroute_lint.extract.bindings import (
     Binding,
     DagHandle,
     DictObject,
+    EnumMember,
     GroupHandle,
     Imported,
     ListObject,
@@ -105,15 +106,27 @@ def spoil(value: Binding, reason: str) -> None:
             current.version += 1
 
 
+def key_of(value: Binding) -> object | None:
+    """What ``value`` is as a dict key or set element, when the walk can tell it from every
+    other: a literal's value (``1`` and ``True`` are one key, as in Python), a plain Enum's
+    member; ``None`` for anything else."""
+    if isinstance(value, Const):
+        return value.value
+    if isinstance(value, EnumMember) and value.plain:
+        return value
+    return None
+
+
 def set_of(values: list[Binding], level: int) -> SetObject | Unknown:
     """A set of ``values`` when each is a literal (hashable, as Python requires), else unknown."""
-    found: dict[object, Const] = {}
+    found: dict[object, Const | EnumMember] = {}
     for value in values:
         if isinstance(value, CONTAINERS) and value.spoiled is not None:
             return value.spoiled
-        if not isinstance(value, Const):
+        key = key_of(value)
+        if key is None or not isinstance(value, (Const, EnumMember)):
             return Unknown("a set with an element that is not a literal")
-        found.setdefault(value.value, value)
+        found.setdefault(key, value)
     return SetObject(found, level)
 
 
@@ -138,9 +151,10 @@ def elements(value: Binding) -> list[Binding] | None:
     if isinstance(value, DictObject):
         keys: dict[object, Binding] = {}
         for kind, key, _ in value.parts:
-            if kind != SET or not isinstance(key, Const):
+            identity = key_of(key) if kind == SET and key is not None else None
+            if identity is None:
                 return None
-            keys.setdefault(key.value, key)
+            keys.setdefault(identity, key)  # type: ignore[arg-type]
         return list(keys.values())
     if isinstance(value, Const) and isinstance(value.value, str):
         return [Const(character) for character in value.value]
@@ -162,11 +176,13 @@ def live_item(container: Binding, key: Binding) -> Binding | None:
         return container.items[index] if index is not None else None
     if not isinstance(container, DictObject) or container.spoiled is not None:
         return None
-    if not isinstance(key, Const):
+    wanted = key_of(key)
+    if wanted is None:
         return None
     for kind, part_key, item in reversed(container.parts):
-        if kind == SET and isinstance(part_key, Const):
-            if part_key.value == key.value:
+        found = key_of(part_key) if kind == SET and part_key is not None else None
+        if found is not None:
+            if found == wanted:
                 return item
             continue
         return None  # a spread, removal or default may decide the key: not certain

@@ -35,6 +35,7 @@ from dagroute_lint.extract.containers import (
 from dagroute_lint.extract.evaluator.calls import Calls
 from dagroute_lint.extract.evaluator.helpers import (
     depth,
+    enum_member,
     set_operation,
 )
 from dagroute_lint.extract.evaluator.state import (
@@ -164,14 +165,14 @@ class Expressions(WalkerState):
             found = scope.names.get(parts[cut]) if scope is not None else None
             for attr in parts[cut + 1 :]:
                 if isinstance(found, LocalClass) and found.enum and attr in found.attributes:
-                    found = EnumMember(attr, found.attributes[attr])  # a member, not its value
+                    found = enum_member(found, attr)  # a member, not its value
                 elif isinstance(found, LocalClass):
                     found = found.attributes.get(attr)
                 elif isinstance(found, EnumMember) and attr in ("value", "name"):
                     found = found.value if attr == "value" else Const(found.name)
                 else:
                     found = None
-            if isinstance(found, Const):
+            if isinstance(found, (Const, EnumMember, SetObject)):
                 return found
             return None
         return None
@@ -199,7 +200,7 @@ class Expressions(WalkerState):
         if isinstance(base, LocalClass) and attr in base.attributes:
             found = base.attributes[attr]
             if base.enum and isinstance(found, EXPR_TYPES):
-                return EnumMember(attr, found)
+                return enum_member(base, attr)
             return found
         if isinstance(base, EnumMember) and attr in ("value", "name"):
             return base.value if attr == "value" else Const(base.name)
@@ -238,7 +239,21 @@ class Expressions(WalkerState):
         live = live_item(base, key)
         if live is not None:
             return live
+        if isinstance(base, Imported) and isinstance(key, EnumMember) and self.sources:
+            found = self.foreign_item(base.qualname, key)
+            if found is not None:
+                return found
         return Subscript(snapshot(base), snapshot(key))
+
+    def foreign_item(self, qualname: str, key: EnumMember) -> Binding | None:
+        """``TIER_QUEUES[Tier.GOLD]`` of a dict another repository module builds: an item that
+        is a value (never a container: a change made to it here would not reach the dict's
+        value the rest of the linter reads)."""
+        module, _, name = qualname.rpartition(".")
+        scope = self.foreign_module(module) if module in self.sources else None
+        held = scope.names.get(name) if scope is not None else None
+        found = live_item(held, key) if held is not None else None
+        return found if isinstance(found, EXPR_TYPES) else None
 
     def dict_value(self, node: cst.Dict) -> Binding:
         parts: list[tuple[str, Binding | None, Binding]] = []

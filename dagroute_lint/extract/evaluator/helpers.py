@@ -31,6 +31,7 @@ from dagroute_lint.extract.bindings import (
 from dagroute_lint.extract.containers import (
     CONTAINERS,
     EXPR_TYPES,
+    key_of,
     snapshot,
 )
 from dagroute_lint.extract.evaluator.state import (
@@ -146,6 +147,12 @@ def replace_values(target: SetObject, source: SetObject) -> None:
     target.values.update(source.values)
 
 
+def enum_member(enum: LocalClass, name: str) -> EnumMember:
+    """The member ``name`` of an Enum class of the repository."""
+    plain = enum.info is not None and enum.info.bases == ("enum.Enum",)
+    return EnumMember(name, enum.attributes[name], enum.qualname, plain)
+
+
 def decorator_callee(decorator: cst.Decorator) -> cst.BaseExpression:
     """``@dataclass(frozen=True)`` is a ``dataclass`` decorator too."""
     expression = decorator.decorator
@@ -171,9 +178,11 @@ def dict_entries(value: DictObject) -> list[tuple[Binding, Binding]] | None:
         return None
     entries: dict[object, tuple[Binding, Binding]] = {}
     for kind, key, item in value.parts:
-        if kind != SET or not isinstance(key, Const):
+        identity = key_of(key) if kind == SET and key is not None else None
+        if identity is None or key is None:
             return None
-        entries[key.value] = (key, item)
+        first = entries.get(identity, (key, item))[0]  # Python keeps the first key object
+        entries[identity] = (first, item)
     return list(entries.values())
 
 
