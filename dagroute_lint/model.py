@@ -78,7 +78,7 @@ class Operation:
     ``format`` (``a.format(*b, **c)``), ``fstring`` (concatenation of parts), ``field`` (one
     f-string replacement field: value, conversion, format spec), ``timedelta`` (positional
     and keyword arguments of ``datetime.timedelta``), ``without`` (a dict less one key, after
-    ``del d[k]`` or ``d.pop(k)``) and ``get`` (``d.get(k, default)``).
+    ``del d[k]`` or ``d.pop(k)``), ``get`` (``d.get(k, default)``) and ``len`` (``len(x)``).
     """
 
     op: str
@@ -174,6 +174,9 @@ class Task:
     ``dag_default_args`` is set when the DAG's ``default_args`` changed after this task was built
     (``dag.default_args["queue"] = ...``): the task got them as they were then. ``conditional``
     marks a task built under a condition (or in a loop) the walk could not decide: it may not exist.
+    ``constructed``: the operator is a repository class whose own ``__init__`` code the walk ran
+    up to Airflow's base class, so ``arguments`` and ``overridden`` already hold what that code
+    does to routing (otherwise every routing field the class mentions is unresolved).
     """
 
     task_id: Expr
@@ -191,6 +194,7 @@ class Task:
     overridden: dict[str, Expr] = field(default_factory=dict)
     dag_default_args: Expr | None = None
     conditional: bool = False
+    constructed: bool = False
 
 
 @dataclass(frozen=True)

@@ -156,8 +156,10 @@ class AirflowObjects(WalkerState):
         expand_keys: tuple[str, ...] = (),
     ) -> Binding:
         dag = self.current_dag(arguments)
+        task_id = keyword(arguments, "task_id", Unknown("task without task_id"))
+        assert task_id is not None
         task = DraftTask(
-            task_id=arguments.named.get("task_id", Unknown("task without task_id")),
+            task_id=task_id,
             node=self.here(node),
             operator=operator,
             dag=dag,

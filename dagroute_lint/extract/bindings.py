@@ -136,7 +136,8 @@ class LocalClass:
     ``attributes`` are what its body binds (``class QUEUE: SNAP = "snap"``); ``enum`` marks an
     ``Enum``, whose attributes are members (``.value`` is the literal); ``info`` is what it may
     do to tasks built from it; ``operator`` whether calling it can build a task at all; ``dag``
-    marks a subclass of ``DAG``: calling it builds a DAG, whose own code is not run.
+    marks a subclass of ``DAG``: calling it builds a DAG, whose own code is not run. ``bases``
+    are what its base expressions evaluated to (a class of the repository, an import).
     """
 
     qualname: str
@@ -145,6 +146,7 @@ class LocalClass:
     enum: bool = False
     operator: bool = True
     dag: bool = False
+    bases: tuple[Binding, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -170,6 +172,34 @@ class EnumMember:
     value: Binding = field(compare=False)
     owner: str = ""
     plain: bool = field(default=False, compare=False)
+
+
+@dataclass(eq=False)
+class Instance:
+    """``self`` while a repository operator class's ``__init__`` runs (the call ``node`` builds
+    one task): ``task`` once Airflow's base ``__init__`` has built it. ``chain`` is the class and
+    its bases up to the first one not of the repository (single inheritance only); ``pending``
+    routing fields its code may have set before the task existed, with why."""
+
+    chain: tuple[Binding, ...]
+    node: cst.Call
+    arguments: CallArguments
+    task: TaskHandles | None = None
+    pending: dict[str, Unknown] = field(default_factory=dict)
+
+    @property
+    def cls(self) -> LocalClass:
+        first = self.chain[0]
+        assert isinstance(first, LocalClass)
+        return first
+
+
+@dataclass(frozen=True, eq=False)
+class Super:
+    """``super()`` in the ``__init__`` of ``after`` (a class of ``instance.chain``)."""
+
+    instance: Instance
+    after: LocalClass
 
 
 # How a dict part was written: ``d[k] = v``, ``**v``, ``del d[k]`` or ``d.pop(k)``,
@@ -248,4 +278,6 @@ Binding = Union[
     SetObject,
     EnumMember,
     Partial,
+    Instance,
+    Super,
 ]

@@ -31,6 +31,7 @@ from dagroute_lint.extract.evaluator.functions import Functions
 from dagroute_lint.extract.evaluator.helpers import (
     class_constants,
 )
+from dagroute_lint.extract.evaluator.instances import Instances
 from dagroute_lint.extract.evaluator.state import (
     MAX_FOREIGN_MODULES,
     DraftImport,
@@ -105,7 +106,7 @@ def extract_module(
 _FIRST_LINE = Position(1, 1)
 
 
-class _Walker(Statements, Functions, Expressions, Calls, AirflowObjects, Stores):
+class _Walker(Statements, Functions, Expressions, Calls, AirflowObjects, Instances, Stores):
     """The whole walk; what it learned becomes the file's model in ``build``."""
 
     def foreign_module(self, name: str) -> Scope | None:
@@ -241,6 +242,7 @@ class _Walker(Statements, Functions, Expressions, Calls, AirflowObjects, Stores)
                     overridden=dict(task.overridden),
                     dag_default_args=self.task_dag_defaults(task),
                     conditional=task.level > 0 or self.unregistered(task, held),
+                    constructed=task.constructed,
                 )
                 for task in self.tasks
             ),

@@ -22,11 +22,13 @@ from dagroute_lint.extract.bindings import (
     GroupFactory,
     GroupHandle,
     Imported,
+    Instance,
     ListObject,
     LocalClass,
     OperatorPartial,
     Partial,
     SetObject,
+    Super,
     TaskDecorator,
     TaskFlow,
     TaskHandles,
@@ -147,7 +149,7 @@ class Calls(WalkerState):
         if isinstance(callee, LocalClass):
             if not callee.operator:
                 return Unknown(f"an instance of {callee.qualname}, not an operator")
-            return self.maybe_operator(node, callee.qualname, arguments)
+            return self.construct(node, callee, positional, arguments)
         if isinstance(callee, Function):
             return self.call_function(node, callee, positional, arguments)
         if "task_id" in arguments.named:
@@ -185,6 +187,8 @@ class Calls(WalkerState):
         """``dict(BASE, queue=...)`` and ``range(n)``: the builtins routing code is built with."""
         if star is not None:
             return None
+        if name == "super" and not arguments.named:
+            return self.super_of(positional)
         if name == "setattr" and len(positional) == 3 and not arguments.named:
             owner, attr, value = positional
             if isinstance(attr, Const) and isinstance(attr.value, str):
@@ -209,7 +213,11 @@ class Calls(WalkerState):
             return made
         if name == "len" and len(positional) == 1 and not arguments.named:
             items = elements(positional[0])
-            return Const(len(items)) if items is not None else None
+            if items is not None:
+                return Const(len(items))
+            if isinstance(positional[0], (Imported, Ref, Subscript, Operation)):
+                return Operation("len", (snapshot(positional[0]),))  # folded by resolve
+            return None
         if name == "range" and 1 <= len(positional) <= 3 and not arguments.named:
             bounds = [value.value for value in positional if isinstance(value, Const)]
             if len(bounds) == len(positional) and all(
@@ -342,6 +350,10 @@ class Calls(WalkerState):
         arguments: CallArguments,
     ) -> Binding:
         target, name = method.target, method.name
+        if isinstance(target, Super) and name == "__init__":
+            return self.super_init(node, target, positional, arguments)
+        if isinstance(target, Instance):
+            return self.call_instance_method(node, target, name, positional, arguments)
         if isinstance(target, TaskFlow):
             if name == "override":
                 return TaskFlow(
@@ -522,6 +534,8 @@ class Calls(WalkerState):
     def escape(self, positional: list[Binding], arguments: CallArguments, why: str) -> None:
         """Containers handed to a call the walk does not follow may be changed by it."""
         for value in [*positional, *arguments.bindings.values(), *arguments.spread_bindings]:
+            if isinstance(value, Instance):
+                self.instance_escaped(value, f"the operator is given to code not followed: {why}")
             if isinstance(value, CONTAINERS):
                 spoil(value, f"a dict or list that may have been changed: {why}")
 

@@ -79,7 +79,11 @@ class Functions(WalkerState):
         """Run the class body (Python runs it at definition) for its constants, and note what
         the class may do to tasks built from it."""
         name = node.name.value
-        bases = tuple(self.base_name(arg) for arg in node.bases if arg.keyword is None)
+        base_values = tuple(self.value_of(arg.value) for arg in node.bases if arg.keyword is None)
+        bases = tuple(
+            self.base_name(arg, value)
+            for arg, value in zip([arg for arg in node.bases if arg.keyword is None], base_values)
+        )
         decorators = tuple(
             value.qualname
             for value in (self.value_of(decorator_callee(each)) for each in node.decorators)
@@ -88,7 +92,7 @@ class Functions(WalkerState):
         info = class_info(node, bases, decorators)
         path = f"{self.class_prefix}{name}"
         outer, prefix = self.scope, self.class_prefix
-        self.scope, self.class_prefix = Scope(parent=outer), f"{path}."
+        self.scope, self.class_prefix = Scope(parent=outer, class_body=True), f"{path}."
         try:
             self.walk_body(node.body)
         except Jump:
@@ -102,14 +106,14 @@ class Functions(WalkerState):
             enum=any(base in ENUM_BASES for base in bases),
             operator=info.operator and self.operator_bases(bases),
             dag=any(base in names.DAG_CLASSES or self.local_dag(base) for base in bases),
+            bases=base_values,
         )
         self.local_classes[local.qualname] = local
         if self.scope is self.module_scope or self.class_prefix:
             self.classes[path] = info
         self.scope.names[name] = local
 
-    def base_name(self, arg: cst.Arg) -> str:
-        value = self.value_of(arg.value)
+    def base_name(self, arg: cst.Arg, value: Binding) -> str:
         if isinstance(value, (Imported, LocalClass)):
             return value.qualname
         if isinstance(arg.value, cst.Name) and arg.value.value in BUILTIN_CLASSES:
@@ -182,7 +186,7 @@ class Functions(WalkerState):
             return Unknown(f"result of calling {function.name}(), not followed (bound reached)")
         outer, uncertain = self.scope, self.uncertain
         closure = function.closure if isinstance(function.closure, Scope) else self.module_scope
-        self.scope = Scope(parent=closure, declared=declared_global(function.node))
+        self.scope = Scope(parent=closure.enclosing(), declared=declared_global(function.node))
         self.bind_parameters(function, positional, arguments)
         returns: list[Binding] = []
         self.returns.append(returns)
@@ -277,7 +281,7 @@ class Functions(WalkerState):
             return
         outer = self.scope
         closure = function.closure if isinstance(function.closure, Scope) else self.module_scope
-        self.scope = Scope(parent=closure, declared=declared_global(function.node))
+        self.scope = Scope(parent=closure.enclosing(), declared=declared_global(function.node))
         for param in parameters(function.node):
             self.scope.names[param] = Unknown(f"function parameter '{param}'")
         uncertain = self.uncertain

@@ -15,6 +15,7 @@ from dagroute_lint.extract.bindings import (
     DagHandle,
     DictObject,
     Imported,
+    Instance,
     ListObject,
     SetObject,
     TaskHandles,
@@ -163,6 +164,9 @@ class Stores(WalkerState):
         one: unresolved. A store on an object the walk does not know may reach any task built
         so far, so each of them gets the attribute unresolved.
         """
+        if isinstance(owner, Instance):
+            self.store_on_instance(owner, attr, value, written)
+            return
         if isinstance(owner, TaskHandles):
             if attr == "dag" and isinstance(value, DagHandle):
                 self.attach(owner, value.index)
