@@ -16,6 +16,7 @@ from dagroute_lint.extract.bindings import (
     Function,
     GroupFactory,
     GroupHandle,
+    Instance,
     TaskFlow,
     TaskHandles,
 )
@@ -216,6 +217,8 @@ class AirflowObjects(WalkerState):
 
     def current_dag(self, arguments: CallArguments) -> int | None:
         explicit = arguments.bindings.get("dag")
+        if isinstance(explicit, Instance) and explicit.dag is not None:  # ``dag=self``
+            explicit = explicit.dag
         if isinstance(explicit, DagHandle):
             return explicit.index
         group = arguments.bindings.get("task_group")

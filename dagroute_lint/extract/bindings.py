@@ -138,6 +138,8 @@ class LocalClass:
     do to tasks built from it; ``operator`` whether calling it can build a task at all; ``dag``
     marks a subclass of ``DAG``: calling it builds a DAG, whose own code is not run. ``bases``
     are what its base expressions evaluated to (a class of the repository, an import).
+    ``fields``: for a dataclass or a ``NamedTuple``, its fields in order (``None`` otherwise);
+    ``frozen``: its instances cannot be changed (a ``NamedTuple``, ``@dataclass(frozen=True)``).
     """
 
     qualname: str
@@ -147,6 +149,8 @@ class LocalClass:
     operator: bool = True
     dag: bool = False
     bases: tuple[Binding, ...] = ()
+    fields: tuple[str, ...] | None = None
+    frozen: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -175,17 +179,32 @@ class EnumMember:
 
 
 @dataclass(eq=False)
+class Record:
+    """An instance of a dataclass or ``NamedTuple`` of the repository: its fields' values.
+
+    ``level`` is how many undecided conditions surrounded its creation: a field assigned under
+    a further one is no longer known."""
+
+    cls: LocalClass
+    values: dict[str, Binding]
+    level: int = 0
+
+
+@dataclass(eq=False)
 class Instance:
     """``self`` while a repository operator class's ``__init__`` runs (the call ``node`` builds
     one task): ``task`` once Airflow's base ``__init__`` has built it. ``chain`` is the class and
     its bases up to the first one not of the repository (single inheritance only); ``pending``
-    routing fields its code may have set before the task existed, with why."""
+    routing fields its code may have set before the task existed, with why. For a subclass of
+    ``DAG`` (``builds_dag``), ``dag`` is the DAG once Airflow's ``DAG.__init__`` has built it."""
 
     chain: tuple[Binding, ...]
     node: cst.Call
     arguments: CallArguments
     task: TaskHandles | None = None
     pending: dict[str, Unknown] = field(default_factory=dict)
+    dag: DagHandle | None = None
+    builds_dag: bool = False
 
     @property
     def cls(self) -> LocalClass:
@@ -280,4 +299,5 @@ Binding = Union[
     Partial,
     Instance,
     Super,
+    Record,
 ]

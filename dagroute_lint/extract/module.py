@@ -32,6 +32,7 @@ from dagroute_lint.extract.evaluator.helpers import (
     class_constants,
 )
 from dagroute_lint.extract.evaluator.instances import Instances
+from dagroute_lint.extract.evaluator.records import Records
 from dagroute_lint.extract.evaluator.state import (
     MAX_FOREIGN_MODULES,
     DraftImport,
@@ -106,7 +107,9 @@ def extract_module(
 _FIRST_LINE = Position(1, 1)
 
 
-class _Walker(Statements, Functions, Expressions, Calls, AirflowObjects, Instances, Stores):
+class _Walker(
+    Statements, Functions, Expressions, Calls, AirflowObjects, Instances, Records, Stores
+):
     """The whole walk; what it learned becomes the file's model in ``build``."""
 
     def foreign_module(self, name: str) -> Scope | None:

@@ -27,6 +27,7 @@ from dagroute_lint.extract.bindings import (
     LocalClass,
     OperatorPartial,
     Partial,
+    Record,
     SetObject,
     Super,
     TaskDecorator,
@@ -62,6 +63,7 @@ from dagroute_lint.extract.evaluator.helpers import (
     set_operation,
     task_decorator_kind,
 )
+from dagroute_lint.extract.evaluator.records import spoil_record
 from dagroute_lint.extract.evaluator.state import (
     MAX_LOOP_ITERATIONS,
     WalkerState,
@@ -139,13 +141,9 @@ class Calls(WalkerState):
         if isinstance(callee, (DagFactory, GroupFactory)):
             return self.call_factory(node, callee, positional, arguments)
         if isinstance(callee, LocalClass) and callee.dag:
-            if any(isinstance(bound, Function) for bound in callee.attributes.values()):
-                self.not_followed(
-                    node,
-                    f"{callee.qualname} is a DAG subclass whose methods are not run; tasks its "
-                    "__init__ builds are not seen",
-                )
-            return self.create_dag(node, positional, arguments)
+            return self.construct_dag(node, callee, positional, arguments)
+        if isinstance(callee, LocalClass) and callee.fields is not None:
+            return self.build_record(callee, positional, arguments)
         if isinstance(callee, LocalClass):
             if not callee.operator:
                 return Unknown(f"an instance of {callee.qualname}, not an operator")
@@ -536,6 +534,8 @@ class Calls(WalkerState):
         for value in [*positional, *arguments.bindings.values(), *arguments.spread_bindings]:
             if isinstance(value, Instance):
                 self.instance_escaped(value, f"the operator is given to code not followed: {why}")
+            if isinstance(value, Record):
+                spoil_record(value, why)
             if isinstance(value, CONTAINERS):
                 spoil(value, f"a dict or list that may have been changed: {why}")
 

@@ -20,6 +20,7 @@ from dagroute_lint.extract.bindings import (
     Imported,
     ListObject,
     LocalClass,
+    Record,
     SetObject,
     TaskDecorator,
     TaskHandles,
@@ -204,6 +205,8 @@ class Expressions(WalkerState):
             return found
         if isinstance(base, EnumMember) and attr in ("value", "name"):
             return base.value if attr == "value" else Const(base.name)
+        if isinstance(base, Record):
+            return self.record_attribute(base, attr)
         if isinstance(base, DagHandle) and attr == "task":  # ``@dag.task`` on a DAG object
             return TaskDecorator("python", CallArguments(bindings={"dag": base}))
         if isinstance(base, DagHandle) and attr == "default_args":

@@ -19,6 +19,7 @@ from dagroute_lint.extract.bindings import (
     GroupFactory,
     GroupHandle,
     Imported,
+    Instance,
     ListObject,
     LocalClass,
     TaskDecorator,
@@ -36,6 +37,7 @@ from dagroute_lint.extract.evaluator.helpers import (
     same_binding,
     task_decorator_kind,
 )
+from dagroute_lint.extract.evaluator.records import is_frozen, record_fields
 from dagroute_lint.extract.evaluator.state import (
     MAX_CALL_DEPTH,
     MAX_WORK,
@@ -107,6 +109,8 @@ class Functions(WalkerState):
             operator=info.operator and self.operator_bases(bases),
             dag=any(base in names.DAG_CLASSES or self.local_dag(base) for base in bases),
             bases=base_values,
+            fields=record_fields(node, bases, decorators),
+            frozen=is_frozen(node, bases),
         )
         self.local_classes[local.qualname] = local
         if self.scope is self.module_scope or self.class_prefix:
@@ -254,7 +258,9 @@ class Functions(WalkerState):
     def in_dag_context(self, positional: list[Binding], arguments: CallArguments) -> bool:
         values = [*positional, *arguments.bindings.values()]
         return bool(self.dag_stack or self.group_stack) or any(
-            isinstance(value, (DagHandle, GroupHandle)) for value in values
+            isinstance(value, (DagHandle, GroupHandle))
+            or (isinstance(value, Instance) and value.builds_dag)
+            for value in values
         )
 
     def unfollowed_call(

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import libcst as cst
 
+from dagroute_lint.catalog.airflow_names import DAG_CLASSES
 from dagroute_lint.extract.bindings import (
     DEFAULT,
     REMOVE,
     SET,
     SPREAD,
     Binding,
+    BoundMethod,
     CallArguments,
     DictObject,
     Function,
@@ -55,10 +57,33 @@ class Instances(WalkerState):
         if chain is None or positional:  # (Airflow refuses positional operator arguments)
             return self.maybe_operator(node, cls.qualname, arguments)
         instance = Instance(chain, node, arguments, pending=class_body_routing(chain))
-        self.init_from(instance, 0, node, arguments)
+        self.init_from(instance, 0, node, [], arguments)
         if instance.task is None:
             return self.maybe_operator(node, cls.qualname, arguments)
         return instance.task
+
+    def construct_dag(
+        self,
+        node: cst.Call,
+        cls: LocalClass,
+        positional: list[Binding],
+        arguments: CallArguments,
+    ) -> Binding:
+        """Build the DAG a ``DAG`` subclass of the repository builds, running its ``__init__``
+        (and the tasks it adds to ``self``); else the DAG alone, and DRL106 says why."""
+        chain = self.chain_of(cls)
+        if chain is not None:
+            instance = Instance(chain, node, arguments, builds_dag=True)
+            self.init_from(instance, 0, node, positional, arguments)
+            if instance.dag is not None:
+                return instance.dag
+        if any(isinstance(bound, Function) for bound in cls.attributes.values()):
+            self.not_followed(
+                node,
+                f"{cls.qualname} is a DAG subclass whose methods are not run; tasks its "
+                "__init__ builds are not seen",
+            )
+        return self.create_dag(node, positional, arguments)
 
     def chain_of(self, cls: LocalClass) -> tuple[Binding, ...] | None:
         """``cls`` and its bases up to the first class not of the repository (an Airflow
@@ -86,11 +111,18 @@ class Instances(WalkerState):
                     return None  # a class of the repository whose code the walk does not have
         if not isinstance(current, Imported):
             return None
+        if cls.dag != (current.qualname in DAG_CLASSES):
+            return None
         chain.append(current)
         return tuple(chain)
 
     def init_from(
-        self, instance: Instance, start: int, node: cst.Call, arguments: CallArguments
+        self,
+        instance: Instance,
+        start: int,
+        node: cst.Call,
+        positional: list[Binding],
+        arguments: CallArguments,
     ) -> None:
         """Run the first ``__init__`` of ``instance.chain[start:]``; past the repository's
         classes, Airflow's base gets ``arguments`` and the task is built."""
@@ -103,12 +135,18 @@ class Instances(WalkerState):
                 return  # not followed: the caller keeps the old reading
             if self.call_depth >= MAX_CALL_DEPTH or self.work > MAX_WORK:
                 return
-            filled = self.filled_from_default_args(init, arguments, instance)
+            filled = arguments
+            if not instance.builds_dag:
+                filled = self.filled_from_default_args(init, arguments, instance)
             self.constructing.append((instance, klass, self.call_depth))
             try:
-                self.call_function(node, init, [instance], filled)
+                self.call_function(node, init, [instance, *positional], filled)
             finally:
                 self.constructing.pop()
+            return
+        if instance.builds_dag:
+            flat = flattened(arguments)
+            instance.dag = self.create_dag(instance.node, positional, flat)
             return
         self.build_instance_task(instance, arguments)
 
@@ -176,11 +214,12 @@ class Instances(WalkerState):
     ) -> Binding:
         """``super().__init__(...)``: the next class's ``__init__``, or Airflow's base."""
         instance = target.instance
-        if instance.task is not None or positional:
+        built = instance.task is not None or instance.dag is not None
+        if built or (positional and not instance.builds_dag):
             self.instance_escaped(instance, "super().__init__() is called twice or positionally")
             return Unknown("result of super().__init__()")
         index = next(i for i, klass in enumerate(instance.chain) if klass is target.after)
-        self.init_from(instance, index + 1, node, arguments)
+        self.init_from(instance, index + 1, node, positional, arguments)
         return Const(None)
 
     def build_instance_task(self, instance: Instance, arguments: CallArguments) -> None:
@@ -220,6 +259,8 @@ class Instances(WalkerState):
                 return self.call_function(node, method, [instance, *positional], arguments)
             if method is not None:
                 break
+        if instance.dag is not None:  # ``self.add_task(...)`` of Airflow's DAG
+            return self.call_method(node, BoundMethod(instance.dag, name), positional, arguments)
         self.instance_escaped(instance, f"self.{name}() is not followed")
         self.escape(positional, arguments, f"it is passed to self.{name}()")
         return Unknown(f"result of calling self.{name}()")
@@ -229,13 +270,18 @@ class Instances(WalkerState):
     ) -> None:
         """``self.x = ...`` in ``__init__``: on the task once it exists; before, Airflow's base
         overwrites the fields it assigns, and any other routing field is not known."""
-        if instance.task is not None:
+        if instance.builds_dag:
+            if instance.dag is not None:
+                self.store_attribute(instance.dag, attr, value, written)
+        elif instance.task is not None:
             self.store_attribute(instance.task, attr, value, written)
         elif attr in ROUTING_ATTRIBUTES and attr not in ASSIGNED_BY_BASE:
             instance.pending[attr] = Unknown(f"'{written}' is set before the operator is built")
 
     def instance_escaped(self, instance: Instance, why: str) -> None:
         """Code the walk does not follow got ``self``: it may set any routing field."""
+        if instance.builds_dag:
+            return  # (a DAG: what such code builds is named by DRL106 where it is called)
         if instance.task is None:
             for attr in ROUTING_ATTRIBUTES:
                 if attr not in ASSIGNED_BY_BASE:

@@ -12,6 +12,7 @@ import libcst as cst
 from dagroute_lint.extract.bindings import (
     AssetDecorator,
     Binding,
+    BoundMethod,
     CallArguments,
     DagFactory,
     DagHandle,
@@ -23,6 +24,7 @@ from dagroute_lint.extract.bindings import (
     Instance,
     ListObject,
     LocalClass,
+    Record,
     SetObject,
     Super,
     TaskFlow,
@@ -368,6 +370,24 @@ class WalkerState(ABC):
     ) -> Binding: ...
 
     @abstractmethod
+    def construct_dag(
+        self,
+        node: cst.Call,
+        cls: LocalClass,
+        positional: list[Binding],
+        arguments: CallArguments,
+    ) -> Binding: ...
+
+    @abstractmethod
+    def call_method(
+        self,
+        node: cst.Call,
+        method: BoundMethod,
+        positional: list[Binding],
+        arguments: CallArguments,
+    ) -> Binding: ...
+
+    @abstractmethod
     def super_of(self, positional: list[Binding]) -> Binding: ...
 
     @abstractmethod
@@ -392,6 +412,17 @@ class WalkerState(ABC):
 
     @abstractmethod
     def instance_escaped(self, instance: Instance, why: str) -> None: ...
+
+    @abstractmethod
+    def build_record(
+        self, cls: LocalClass, positional: list[Binding], arguments: CallArguments
+    ) -> Binding: ...
+
+    @abstractmethod
+    def record_attribute(self, record: Record, attr: str) -> Binding: ...
+
+    @abstractmethod
+    def store_on_record(self, record: Record, attr: str, value: Binding, written: str) -> None: ...
 
     def here(self, node: cst.CSTNode) -> cst.CSTNode:
         """Where something the walk builds is placed: the call in this file that ran another

@@ -17,6 +17,7 @@ from dagroute_lint.extract.bindings import (
     Imported,
     Instance,
     ListObject,
+    Record,
     SetObject,
     TaskHandles,
 )
@@ -166,6 +167,9 @@ class Stores(WalkerState):
         """
         if isinstance(owner, Instance):
             self.store_on_instance(owner, attr, value, written)
+            return
+        if isinstance(owner, Record):
+            self.store_on_record(owner, attr, value, written)
             return
         if isinstance(owner, TaskHandles):
             if attr == "dag" and isinstance(value, DagHandle):
