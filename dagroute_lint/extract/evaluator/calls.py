@@ -209,6 +209,16 @@ class Calls(WalkerState):
             if isinstance(made, SetObject):
                 made.level = self.uncertain
             return made
+        if name == "sorted" and len(positional) == 1 and not arguments.named:
+            items = elements(positional[0])
+            literals = [item.value for item in items or () if isinstance(item, Const)]
+            if items is None or len(literals) != len(items):
+                return Unknown("sorted() of a value that is not a collection of literals")
+            try:
+                ordered = sorted(literals)  # type: ignore[type-var]
+            except TypeError:
+                return Unknown("sorted() of values that cannot be compared")
+            return ListObject([Const(item) for item in ordered], self.uncertain)
         if name == "len" and len(positional) == 1 and not arguments.named:
             items = elements(positional[0])
             if items is not None:

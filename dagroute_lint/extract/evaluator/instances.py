@@ -156,6 +156,7 @@ class Instances(WalkerState):
         """Airflow fills each ``__init__``'s own parameters that the call leaves out from the
         ``default_args`` that reach the task, before its signature default applies."""
         assert init.node is not None
+        arguments = flattened(arguments)  # ``super().__init__(**kwargs)``: the keys it passes
         params = init.node.params
         names = [param.name.value for param in (*params.params[1:], *params.kwonly_params)]
         missing = [name for name in names if name not in arguments.bindings]
