@@ -249,3 +249,83 @@ def unused():
     assert value(tasks["gold.acme"], "pool_slots") == 2
     assert value(tasks["bronze.wonka"], "queue") == "q-bronze"
     assert value(tasks["bronze.wonka"], "pool_slots") == 1
+
+
+def test_records_bind_fields_as_their_init_does(tmp_path: Path) -> None:
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+@dataclass
+class Job:
+    name: str
+    queue: str = "jobs"
+
+class Route(NamedTuple):
+    queue: str
+    pool: str = "routes"
+
+@dataclass
+class Factory:
+    name: str
+    tags: list = field(default_factory=list)
+
+job = Job("a")
+job.queue = "changed"
+with DAG("d"):
+    for each in (job, Job("b", "fast"), Job(name="c")):
+        BashOperator(task_id=each.name, bash_command="x", queue=each.queue)
+    route = Route("r")
+    BashOperator(task_id="route", bash_command="x", queue=route.queue, pool=route.pool)
+    BashOperator(task_id="factory", bash_command="x", queue=Factory("f").name)
+""",
+    )
+    assert value(tasks["a"], "queue") == "changed"
+    assert value(tasks["b"], "queue") == "fast"
+    assert value(tasks["c"], "queue") == "jobs"
+    assert value(tasks["route"], "pool") == "routes"
+    assert not tasks["factory"].fields["queue"].known  # field(...) defaults are not followed
+
+
+def test_record_given_to_code_not_followed_is_not_known(tmp_path: Path) -> None:
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
+from dataclasses import dataclass
+import mylib
+
+@dataclass
+class Job:
+    queue: str
+
+job = Job("a")
+mylib.tune(job)
+with DAG("d"):
+    BashOperator(task_id="t", bash_command="x", queue=job.queue)
+""",
+    )
+    assert "may have been changed" in unresolved(tasks["t"], "queue")
+
+
+def test_dag_subclass_tasks_from_init(tmp_path: Path) -> None:
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
+class Monitored(DAG):
+    def __init__(self, dag_id, **kwargs):
+        super().__init__(dag_id, **kwargs)
+        BashOperator(task_id="heartbeat", bash_command="beat", queue="monitoring", dag=self)
+
+with Monitored("m", default_args={"pool": "p"}):
+    BashOperator(task_id="work", bash_command="x")
+""",
+    )
+    assert value(tasks["heartbeat"], "queue") == "monitoring"
+    assert value(tasks["heartbeat"], "pool") == "p"
+    assert tasks["heartbeat"].dag_id == "m"
+    assert value(tasks["work"], "pool") == "p"
