@@ -78,7 +78,7 @@ class Operation:
     ``format`` (``a.format(*b, **c)``), ``fstring`` (concatenation of parts), ``field`` (one
     f-string replacement field: value, conversion, format spec), ``timedelta`` (positional
     and keyword arguments of ``datetime.timedelta``), ``without`` (a dict less one key, after
-    ``del d[k]`` or ``d.pop(k)``) and ``get`` (``d.get(k, default)``).
+    ``del d[k]`` or ``d.pop(k)``), ``get`` (``d.get(k, default)``) and ``len`` (``len(x)``).
     """
 
     op: str
@@ -197,6 +197,9 @@ class Task:
     rejects ("Use keyword arguments when initializing operators"). ``wrapped`` marks a task built
     by running a function of the file that carries a decorator the walk did not recognise: the
     decorator may put its tasks in a TaskGroup (or elsewhere) that the model does not show.
+    ``constructed``: the operator is a repository class whose own ``__init__`` code the walk ran
+    up to Airflow's base class, so ``arguments`` and ``overridden`` already hold what that code
+    does to routing (otherwise every routing field the class mentions is unresolved).
     """
 
     task_id: Expr
@@ -216,6 +219,7 @@ class Task:
     conditional: bool = False
     positional: int = 0
     wrapped: bool = False
+    constructed: bool = False
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from dagroute_lint.extract.bindings import (
     Function,
     GroupFactory,
     GroupHandle,
+    Instance,
     TaskFlow,
     TaskHandles,
 )
@@ -168,8 +169,10 @@ class AirflowObjects(WalkerState):
         expand_keys: tuple[str, ...] = (),
     ) -> Binding:
         dag = self.current_dag(arguments)
+        task_id = keyword(arguments, "task_id", Unknown("task without task_id"))
+        assert task_id is not None
         task = DraftTask(
-            task_id=arguments.named.get("task_id", Unknown("task without task_id")),
+            task_id=task_id,
             node=self.here(node),
             operator=operator,
             dag=dag,
@@ -230,6 +233,8 @@ class AirflowObjects(WalkerState):
 
     def current_dag(self, arguments: CallArguments) -> int | None:
         explicit = arguments.bindings.get("dag")
+        if isinstance(explicit, Instance) and explicit.dag is not None:  # ``dag=self``
+            explicit = explicit.dag
         if isinstance(explicit, DagHandle):
             return explicit.index
         group = arguments.bindings.get("task_group")

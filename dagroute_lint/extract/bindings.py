@@ -7,7 +7,7 @@ from typing import Union
 
 import libcst as cst
 
-from dagroute_lint.model import ClassInfo, Expr, Unknown
+from dagroute_lint.model import ClassInfo, Const, Expr, Unknown
 
 
 @dataclass(frozen=True)
@@ -136,7 +136,10 @@ class LocalClass:
     ``attributes`` are what its body binds (``class QUEUE: SNAP = "snap"``); ``enum`` marks an
     ``Enum``, whose attributes are members (``.value`` is the literal); ``info`` is what it may
     do to tasks built from it; ``operator`` whether calling it can build a task at all; ``dag``
-    marks a subclass of ``DAG``: calling it builds a DAG, whose own code is not run.
+    marks a subclass of ``DAG``: calling it builds a DAG, whose own code is not run. ``bases``
+    are what its base expressions evaluated to (a class of the repository, an import).
+    ``fields``: for a dataclass or a ``NamedTuple``, its fields in order (``None`` otherwise);
+    ``frozen``: its instances cannot be changed (a ``NamedTuple``, ``@dataclass(frozen=True)``).
     """
 
     qualname: str
@@ -145,6 +148,9 @@ class LocalClass:
     enum: bool = False
     operator: bool = True
     dag: bool = False
+    bases: tuple[Binding, ...] = ()
+    fields: tuple[str, ...] | None = None
+    frozen: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -156,12 +162,63 @@ class Partial:
     arguments: CallArguments
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True)
 class EnumMember:
-    """``Color.RED`` of an ``Enum`` defined in the file: its ``.value`` and ``.name`` are known."""
+    """``Color.RED`` of an ``Enum`` of the repository: its ``.value`` and ``.name`` are known.
+
+    Members are singletons, so two are the same member when class and name are (``owner``,
+    ``name``). ``plain``: the class derives from ``enum.Enum`` alone, so a member equals no
+    other value (an ``IntEnum`` or ``str``-mixin member equals its value): only those are
+    dict keys and set elements here.
+    """
 
     name: str
-    value: Binding
+    value: Binding = field(compare=False)
+    owner: str = ""
+    plain: bool = field(default=False, compare=False)
+
+
+@dataclass(eq=False)
+class Record:
+    """An instance of a dataclass or ``NamedTuple`` of the repository: its fields' values.
+
+    ``level`` is how many undecided conditions surrounded its creation: a field assigned under
+    a further one is no longer known."""
+
+    cls: LocalClass
+    values: dict[str, Binding]
+    level: int = 0
+
+
+@dataclass(eq=False)
+class Instance:
+    """``self`` while a repository operator class's ``__init__`` runs (the call ``node`` builds
+    one task): ``task`` once Airflow's base ``__init__`` has built it. ``chain`` is the class and
+    its bases up to the first one not of the repository (single inheritance only); ``pending``
+    routing fields its code may have set before the task existed, with why. For a subclass of
+    ``DAG`` (``builds_dag``), ``dag`` is the DAG once Airflow's ``DAG.__init__`` has built it."""
+
+    chain: tuple[Binding, ...]
+    node: cst.Call
+    arguments: CallArguments
+    task: TaskHandles | None = None
+    pending: dict[str, Unknown] = field(default_factory=dict)
+    dag: DagHandle | None = None
+    builds_dag: bool = False
+
+    @property
+    def cls(self) -> LocalClass:
+        first = self.chain[0]
+        assert isinstance(first, LocalClass)
+        return first
+
+
+@dataclass(frozen=True, eq=False)
+class Super:
+    """``super()`` in the ``__init__`` of ``after`` (a class of ``instance.chain``)."""
+
+    instance: Instance
+    after: LocalClass
 
 
 # How a dict part was written: ``d[k] = v``, ``**v``, ``del d[k]`` or ``d.pop(k)``,
@@ -196,6 +253,22 @@ class ListObject:
     version: int = 0
 
 
+@dataclass(eq=False)
+class SetObject:
+    """A set of literals built while walking (``HEAVY = {"a", "b"}``), shared like ``DictObject``.
+
+    ``values`` maps each element's value to its literal: a dict keyed by the value dedupes as
+    Python's set does (``1``, ``1.0`` and ``True`` are one element). Its iteration order is not
+    Python's (string hashing is randomised per process), which no routing value depends on; a
+    set is never a routing value itself.
+    """
+
+    values: dict[object, Const | EnumMember]
+    level: int = 0
+    spoiled: Unknown | None = None
+    version: int = 0
+
+
 @dataclass(frozen=True, eq=False)
 class BoundMethod:
     """``obj.name`` where ``obj`` is an object we model, waiting to be called."""
@@ -221,6 +294,10 @@ Binding = Union[
     BoundMethod,
     DictObject,
     ListObject,
+    SetObject,
     EnumMember,
     Partial,
+    Instance,
+    Super,
+    Record,
 ]

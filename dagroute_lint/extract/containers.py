@@ -18,9 +18,11 @@ from dagroute_lint.extract.bindings import (
     Binding,
     DagHandle,
     DictObject,
+    EnumMember,
     GroupHandle,
     Imported,
     ListObject,
+    SetObject,
     TaskHandles,
 )
 from dagroute_lint.model import (
@@ -36,7 +38,7 @@ from dagroute_lint.model import (
 )
 
 EXPR_TYPES = (Const, Unknown, Ref, SeqExpr, DictExpr, Subscript, Operation, OneOf)
-CONTAINERS = (DictObject, ListObject)
+CONTAINERS = (DictObject, ListObject, SetObject)
 
 
 def snapshot(value: Binding, visiting: frozenset[int] = frozenset()) -> Expr:
@@ -51,6 +53,8 @@ def snapshot(value: Binding, visiting: frozenset[int] = frozenset()) -> Expr:
         if id(value) in visiting:
             return Unknown("a container that contains itself")
         inner = visiting | {id(value)}
+        if isinstance(value, SetObject):
+            return Unknown("a set, not a single value")
         if isinstance(value, ListObject):
             return SeqExpr(tuple(snapshot(item, inner) for item in value.items))
         return _dict_snapshot(value, inner)
@@ -96,11 +100,66 @@ def spoil(value: Binding, reason: str) -> None:
                 pending.append(item)
                 if key is not None:
                     pending.append(key)
-        else:
+        elif isinstance(current, ListObject):
             pending.extend(current.items)
         if current.spoiled is None:
             current.spoiled = Unknown(reason)
             current.version += 1
+
+
+def key_of(value: Binding) -> object | None:
+    """What ``value`` is as a dict key or set element, when the walk can tell it from every
+    other: a literal's value (``1`` and ``True`` are one key, as in Python), a plain Enum's
+    member; ``None`` for anything else."""
+    if isinstance(value, Const):
+        return value.value
+    if isinstance(value, EnumMember) and value.plain:
+        return value
+    return None
+
+
+def set_of(values: list[Binding], level: int) -> SetObject | Unknown:
+    """A set of ``values`` when each is a literal (hashable, as Python requires), else unknown."""
+    found: dict[object, Const | EnumMember] = {}
+    for value in values:
+        if isinstance(value, CONTAINERS) and value.spoiled is not None:
+            return value.spoiled
+        key = key_of(value)
+        if key is None or not isinstance(value, (Const, EnumMember)):
+            return Unknown("a set with an element that is not a literal")
+        found.setdefault(key, value)
+    return SetObject(found, level)
+
+
+def as_set(value: Binding) -> Binding:
+    """``set(value)``: a new set of its elements when the walk knows them, else unknown."""
+    items = elements(value)
+    if items is None:
+        return Unknown("a set of a value that is not a literal collection")
+    return set_of(items, 0)
+
+
+def elements(value: Binding) -> list[Binding] | None:
+    """The elements iterating ``value`` yields, when the walk knows them all, else ``None``."""
+    if isinstance(value, CONTAINERS) and value.spoiled is not None:
+        return None
+    if isinstance(value, SetObject):
+        return list(value.values.values())
+    if isinstance(value, ListObject):
+        return list(value.items)
+    if isinstance(value, SeqExpr):
+        return list(value.items)
+    if isinstance(value, DictObject):
+        keys: dict[object, Binding] = {}
+        for kind, key, _ in value.parts:
+            identity = key_of(key) if kind == SET and key is not None else None
+            if identity is None:
+                return None
+            keys.setdefault(identity, key)  # type: ignore[arg-type]
+        return list(keys.values())
+    if isinstance(value, Const) and isinstance(value.value, str):
+        return [Const(character) for character in value.value]
+    return None
 
 
 def list_index(key: Binding, length: int) -> int | None:
@@ -118,11 +177,13 @@ def live_item(container: Binding, key: Binding) -> Binding | None:
         return container.items[index] if index is not None else None
     if not isinstance(container, DictObject) or container.spoiled is not None:
         return None
-    if not isinstance(key, Const):
+    wanted = key_of(key)
+    if wanted is None:
         return None
     for kind, part_key, item in reversed(container.parts):
-        if kind == SET and isinstance(part_key, Const):
-            if part_key.value == key.value:
+        found = key_of(part_key) if kind == SET and part_key is not None else None
+        if found is not None:
+            if found == wanted:
                 return item
             continue
         return None  # a spread, removal or default may decide the key: not certain

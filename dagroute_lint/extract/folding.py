@@ -17,12 +17,15 @@ from dagroute_lint.extract.bindings import (
     Binding,
     DagHandle,
     DictObject,
+    EnumMember,
     Function,
     GroupHandle,
     ListObject,
     LocalClass,
+    SetObject,
     TaskHandles,
 )
+from dagroute_lint.extract.containers import key_of
 from dagroute_lint.model import Const, OneOf, SeqExpr, Unknown
 
 _ORDERING: dict[type[cst.BaseCompOp], Callable[[Any, Any], object]] = {
@@ -44,6 +47,8 @@ def truth(value: Binding) -> bool | None:
         return bool(value.items)
     if isinstance(value, ListObject) and value.spoiled is None:
         return bool(value.items)
+    if isinstance(value, SetObject) and value.spoiled is None:
+        return bool(value.values)
     if isinstance(value, DictObject) and value.spoiled is None:
         keys = _literal_keys(value)
         return None if keys is None else bool(keys)
@@ -62,6 +67,8 @@ def compare(op: cst.BaseCompOp, left: Binding, right: Binding) -> bool | None:
         if found is None:
             return None
         return found if isinstance(op, cst.In) else not found
+    if isinstance(left, EnumMember) or isinstance(right, EnumMember):
+        return _compare_members(op, left, right)
     if not isinstance(left, Const) or not isinstance(right, Const):
         return None
     if isinstance(op, (cst.Is, cst.IsNot)):
@@ -79,7 +86,33 @@ def compare(op: cst.BaseCompOp, left: Binding, right: Binding) -> bool | None:
         return None
 
 
+def _compare_members(op: cst.BaseCompOp, left: Binding, right: Binding) -> bool | None:
+    """``is``/``==`` between Enum members (singletons); a plain Enum's member against any
+    other literal is neither the same object nor equal to it."""
+    negated = isinstance(op, (cst.IsNot, cst.NotEqual))
+    if not isinstance(op, (cst.Is, cst.IsNot, cst.Equal, cst.NotEqual)):
+        return None
+    if isinstance(left, EnumMember) and isinstance(right, EnumMember):
+        same = left == right
+    elif isinstance(op, (cst.Is, cst.IsNot)) or all(
+        side.plain for side in (left, right) if isinstance(side, EnumMember)
+    ):
+        other = right if isinstance(left, EnumMember) else left
+        if not isinstance(other, Const):
+            return None
+        same = False
+    else:
+        return None
+    return not same if negated else same
+
+
 def _contains(container: Binding, item: Binding) -> bool | None:
+    wanted = key_of(item)
+    if isinstance(container, SetObject) and container.spoiled is None and wanted is not None:
+        return wanted in container.values
+    if isinstance(container, DictObject) and container.spoiled is None and wanted is not None:
+        keys = _literal_keys(container)
+        return None if keys is None else wanted in keys
     if not isinstance(item, Const):
         return None
     if isinstance(container, Const) and isinstance(container.value, str):
@@ -89,9 +122,6 @@ def _contains(container: Binding, item: Binding) -> bool | None:
         items = list(container.items)
     elif isinstance(container, ListObject) and container.spoiled is None:
         items = container.items
-    elif isinstance(container, DictObject) and container.spoiled is None:
-        keys = _literal_keys(container)
-        return None if keys is None else item.value in keys
     if items is None or not all(isinstance(each, Const) for each in items):
         return None
     return any(each == item for each in items)
@@ -100,9 +130,10 @@ def _contains(container: Binding, item: Binding) -> bool | None:
 def _literal_keys(value: DictObject) -> set[object] | None:
     keys: set[object] = set()
     for kind, key, _ in value.parts:
-        if kind != SET or not isinstance(key, Const):
+        identity = key_of(key) if kind == SET and key is not None else None
+        if identity is None:
             return None
-        keys.add(key.value)
+        keys.add(identity)
     return keys
 
 

@@ -32,6 +32,8 @@ from dagroute_lint.extract.evaluator.functions import Functions
 from dagroute_lint.extract.evaluator.helpers import (
     class_constants,
 )
+from dagroute_lint.extract.evaluator.instances import Instances
+from dagroute_lint.extract.evaluator.records import Records
 from dagroute_lint.extract.evaluator.state import (
     MAX_FOREIGN_MODULES,
     DraftImport,
@@ -107,7 +109,9 @@ def extract_module(
 _FIRST_LINE = Position(1, 1)
 
 
-class _Walker(Statements, Functions, Expressions, Calls, AirflowObjects, Stores):
+class _Walker(
+    Statements, Functions, Expressions, Calls, AirflowObjects, Instances, Records, Stores
+):
     """The whole walk; what it learned becomes the file's model in ``build``."""
 
     def foreign_module(self, name: str) -> Scope | None:
@@ -249,6 +253,7 @@ class _Walker(Statements, Functions, Expressions, Calls, AirflowObjects, Stores)
                     conditional=task.level > 0 or self.unregistered(task, held),
                     positional=task.positional,
                     wrapped=task.wrapped,
+                    constructed=task.constructed,
                 )
                 for task in self.tasks
             ),

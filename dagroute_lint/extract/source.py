@@ -98,10 +98,19 @@ def _measure(tree: ast.AST) -> tuple[int, int]:
     """Height and node count of the syntax tree, level by level (no recursion: it may be deep)."""
     height = nodes = 0
     level = [tree]
+    node_type = ast.AST
     while level:
         height += 1
         nodes += len(level)
-        level = [child for node in level for child in ast.iter_child_nodes(node)]
+        below: list[ast.AST] = []
+        for node in level:  # what ast.iter_child_nodes yields, without its generators
+            for name in node._fields:
+                value = getattr(node, name, None)
+                if isinstance(value, node_type):
+                    below.append(value)
+                elif isinstance(value, list):
+                    below.extend(item for item in value if isinstance(item, node_type))
+        level = below
     return height, nodes
 
 

@@ -290,7 +290,7 @@ class Resolver:
                 yield origin, found
 
     def _class_routes(self, task: Task) -> tuple[str, frozenset[str]] | None:
-        if task.operator is None or task.taskflow is not None:
+        if task.operator is None or task.taskflow is not None or task.constructed:
             return None
         if task.operator not in self._routes_by_class:
             self._routes_by_class[task.operator] = self.symbols.class_routes(task.operator)

@@ -453,6 +453,11 @@ def _fold(op: str, operands: list[object]) -> object:
         if not isinstance(mapping, dict) or not _hashable(key):
             return Unresolved("dict.get on something that is not a dict")
         return mapping.get(key, default)
+    if op == "len":  # ``len(x)`` of a value of another module
+        (value,) = operands
+        if not isinstance(value, (str, list, dict)):
+            return Unresolved("len() of a value that has no length")
+        return len(value)
     if op == "fstring":
         return "".join(str(part) for part in operands)
     if op == "field":

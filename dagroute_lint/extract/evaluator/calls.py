@@ -22,17 +22,24 @@ from dagroute_lint.extract.bindings import (
     GroupFactory,
     GroupHandle,
     Imported,
+    Instance,
     ListObject,
     LocalClass,
     OperatorPartial,
     Partial,
+    Record,
+    SetObject,
+    Super,
     TaskDecorator,
     TaskFlow,
     TaskHandles,
 )
 from dagroute_lint.extract.containers import (
     CONTAINERS,
+    as_set,
     dict_of,
+    elements,
+    set_of,
     snapshot,
     spoil,
 )
@@ -44,14 +51,19 @@ from dagroute_lint.extract.evaluator.helpers import (
     PURE_BUILTINS,
     PURE_CALLS,
     ROUTING_ATTRIBUTES,
+    SET_CHANGES,
+    SET_RESULTS,
     STDLIB_ROOTS,
     TASK_METHODS_RETURNING_TASK,
     VALUE_LIBRARIES,
     call_reason,
     dict_entries,
     looks_like_class,
+    replace_values,
+    set_operation,
     task_decorator_kind,
 )
+from dagroute_lint.extract.evaluator.records import spoil_record
 from dagroute_lint.extract.evaluator.state import (
     MAX_LOOP_ITERATIONS,
     WalkerState,
@@ -132,17 +144,13 @@ class Calls(WalkerState):
         if isinstance(callee, (DagFactory, GroupFactory)):
             return self.call_factory(node, callee, positional, arguments)
         if isinstance(callee, LocalClass) and callee.dag:
-            if any(isinstance(bound, Function) for bound in callee.attributes.values()):
-                self.not_followed(
-                    node,
-                    f"{callee.qualname} is a DAG subclass whose methods are not run; tasks its "
-                    "__init__ builds are not seen",
-                )
-            return self.create_dag(node, positional, arguments)
+            return self.construct_dag(node, callee, positional, arguments)
+        if isinstance(callee, LocalClass) and callee.fields is not None:
+            return self.build_record(callee, positional, arguments)
         if isinstance(callee, LocalClass):
             if not callee.operator:
                 return Unknown(f"an instance of {callee.qualname}, not an operator")
-            return self.maybe_operator(node, callee.qualname, arguments)
+            return self.construct(node, callee, positional, arguments)
         if isinstance(callee, Function):
             return self.call_function(node, callee, positional, arguments)
         if "task_id" in arguments.named:
@@ -180,6 +188,8 @@ class Calls(WalkerState):
         """``dict(BASE, queue=...)`` and ``range(n)``: the builtins routing code is built with."""
         if star is not None:
             return None
+        if name == "super" and not arguments.named:
+            return self.super_of(positional)
         if name == "setattr" and len(positional) == 3 and not arguments.named:
             owner, attr, value = positional
             if isinstance(attr, Const) and isinstance(attr.value, str):
@@ -197,6 +207,28 @@ class Calls(WalkerState):
             parts += [(SPREAD, None, spread) for spread in arguments.spreads]
             parts += [(SET, Const(key), value) for key, value in arguments.bindings.items()]
             return DictObject(parts, self.uncertain)
+        if name in ("set", "frozenset") and len(positional) <= 1 and not arguments.named:
+            made = as_set(positional[0]) if positional else set_of([], 0)
+            if isinstance(made, SetObject):
+                made.level = self.uncertain
+            return made
+        if name == "sorted" and len(positional) == 1 and not arguments.named:
+            items = elements(positional[0])
+            literals = [item.value for item in items or () if isinstance(item, Const)]
+            if items is None or len(literals) != len(items):
+                return Unknown("sorted() of a value that is not a collection of literals")
+            try:
+                ordered = sorted(literals)  # type: ignore[type-var]
+            except TypeError:
+                return Unknown("sorted() of values that cannot be compared")
+            return ListObject([Const(item) for item in ordered], self.uncertain)
+        if name == "len" and len(positional) == 1 and not arguments.named:
+            items = elements(positional[0])
+            if items is not None:
+                return Const(len(items))
+            if isinstance(positional[0], (Imported, Ref, Subscript, Operation)):
+                return Operation("len", (snapshot(positional[0]),))  # folded by resolve
+            return None
         if name == "range" and 1 <= len(positional) <= 3 and not arguments.named:
             bounds = [value.value for value in positional if isinstance(value, Const)]
             if len(bounds) == len(positional) and all(
@@ -331,6 +363,10 @@ class Calls(WalkerState):
         arguments: CallArguments,
     ) -> Binding:
         target, name = method.target, method.name
+        if isinstance(target, Super) and name == "__init__":
+            return self.super_init(node, target, positional, arguments)
+        if isinstance(target, Instance):
+            return self.call_instance_method(node, target, name, positional, arguments)
         if isinstance(target, TaskFlow):
             if name == "override":
                 return TaskFlow(
@@ -389,6 +425,8 @@ class Calls(WalkerState):
             return self.call_dict_method(node, target, name, positional, arguments)
         if isinstance(target, ListObject):
             return self.call_list_method(node, target, name, positional, arguments)
+        if isinstance(target, SetObject):
+            return self.call_set_method(node, target, name, positional, arguments)
         if isinstance(target, TaskHandles) and name in TASK_METHODS_RETURNING_TASK:
             return target
         described = get_full_name_for_node(node.func) or name
@@ -478,9 +516,41 @@ class Calls(WalkerState):
         self.escape(positional, arguments, f"it is passed to {written}()")
         return Unknown(f"result of calling {written}()")
 
+    def call_set_method(
+        self,
+        node: cst.Call,
+        target: SetObject,
+        name: str,
+        positional: list[Binding],
+        arguments: CallArguments,
+    ) -> Binding:
+        """The set methods of literals: new sets, and changes in place; any other spoils it."""
+        written = get_full_name_for_node(node.func) or name
+        method = SET_RESULTS.get(name) or SET_CHANGES.get(name)
+        if target.spoiled is None and method is not None and not arguments.named:
+            operands: list[Binding] = [as_set(value) for value in positional]
+            if name in ("add", "discard"):
+                operands = [set_of(positional, 0) if len(positional) == 1 else Unknown("")]
+            result: Binding = target
+            for operand in operands:
+                result = set_operation(method, result, operand, self.uncertain)
+            if isinstance(result, SetObject) and name in SET_RESULTS:
+                return SetObject(dict(result.values), self.uncertain)
+            if isinstance(result, SetObject):
+                changed = result
+                self.change(target, lambda: replace_values(target, changed))
+                return Const(None)
+        spoil(target, f"changed by {written}()")
+        self.escape(positional, arguments, f"it is passed to {written}()")
+        return Unknown(f"result of calling {written}()")
+
     def escape(self, positional: list[Binding], arguments: CallArguments, why: str) -> None:
         """Containers handed to a call the walk does not follow may be changed by it."""
         for value in [*positional, *arguments.bindings.values(), *arguments.spread_bindings]:
+            if isinstance(value, Instance):
+                self.instance_escaped(value, f"the operator is given to code not followed: {why}")
+            if isinstance(value, Record):
+                spoil_record(value, why)
             if isinstance(value, CONTAINERS):
                 spoil(value, f"a dict or list that may have been changed: {why}")
 

@@ -20,19 +20,25 @@ from dagroute_lint.extract.bindings import (
     Imported,
     ListObject,
     LocalClass,
+    Record,
+    SetObject,
     TaskDecorator,
     TaskHandles,
 )
 from dagroute_lint.extract.candidates import join, joined
 from dagroute_lint.extract.containers import (
     EXPR_TYPES,
+    elements,
     list_index,
     live_item,
+    set_of,
     snapshot,
 )
 from dagroute_lint.extract.evaluator.calls import Calls
 from dagroute_lint.extract.evaluator.helpers import (
     depth,
+    enum_member,
+    set_operation,
 )
 from dagroute_lint.extract.evaluator.state import (
     ARITHMETIC,
@@ -131,9 +137,16 @@ class Expressions(WalkerState):
         return Unknown("a lambda")
 
     def set_value(self, node: cst.Set) -> Binding:
+        values: list[Binding] = []
         for element in node.elements:
-            self.value_of(element.value)
-        return Unknown("a set")
+            if isinstance(element, cst.StarredElement):
+                items = elements(self.value_of(element.value))
+                if items is None:
+                    return Unknown("a set with a starred element that is not a literal sequence")
+                values += items
+            else:
+                values.append(self.value_of(element.value))
+        return set_of(values, self.uncertain)
 
     def comparison_value(self, node: cst.Comparison) -> Binding:
         left = self.value_of(node.left)
@@ -176,14 +189,14 @@ class Expressions(WalkerState):
             found = scope.names.get(parts[cut]) if scope is not None else None
             for attr in parts[cut + 1 :]:
                 if isinstance(found, LocalClass) and found.enum and attr in found.attributes:
-                    found = EnumMember(attr, found.attributes[attr])  # a member, not its value
+                    found = enum_member(found, attr)  # a member, not its value
                 elif isinstance(found, LocalClass):
                     found = found.attributes.get(attr)
                 elif isinstance(found, EnumMember) and attr in ("value", "name"):
                     found = found.value if attr == "value" else Const(found.name)
                 else:
                     found = None
-            if isinstance(found, Const):
+            if isinstance(found, (Const, EnumMember, SetObject)):
                 return found
             return None
         return None
@@ -213,10 +226,12 @@ class Expressions(WalkerState):
         if isinstance(base, LocalClass) and attr in base.attributes:
             found = base.attributes[attr]
             if base.enum and isinstance(found, EXPR_TYPES):
-                return EnumMember(attr, found)
+                return enum_member(base, attr)
             return found
         if isinstance(base, EnumMember) and attr in ("value", "name"):
             return base.value if attr == "value" else Const(base.name)
+        if isinstance(base, Record):
+            return self.record_attribute(base, attr)
         if isinstance(base, DagHandle) and attr == "task":  # ``@dag.task`` on a DAG object
             return TaskDecorator("python", CallArguments(bindings={"dag": base}))
         if isinstance(base, DagHandle) and attr == "default_args":
@@ -252,7 +267,21 @@ class Expressions(WalkerState):
         live = live_item(base, key)
         if live is not None:
             return live
+        if isinstance(base, Imported) and isinstance(key, EnumMember) and self.sources:
+            found = self.foreign_item(base.qualname, key)
+            if found is not None:
+                return found
         return Subscript(snapshot(base), snapshot(key))
+
+    def foreign_item(self, qualname: str, key: EnumMember) -> Binding | None:
+        """``TIER_QUEUES[Tier.GOLD]`` of a dict another repository module builds: an item that
+        is a value (never a container: a change made to it here would not reach the dict's
+        value the rest of the linter reads)."""
+        module, _, name = qualname.rpartition(".")
+        scope = self.foreign_module(module) if module in self.sources else None
+        held = scope.names.get(name) if scope is not None else None
+        found = live_item(held, key) if held is not None else None
+        return found if isinstance(found, EXPR_TYPES) else None
 
     def dict_value(self, node: cst.Dict) -> Binding:
         parts: list[tuple[str, Binding | None, Binding]] = []
@@ -298,6 +327,8 @@ class Expressions(WalkerState):
             return Unknown("expression nested too deeply")
         if operator in ARITHMETIC:
             return Operation(ARITHMETIC[operator], (snapshot(left), snapshot(right)))
+        if isinstance(left, SetObject) or isinstance(right, SetObject):
+            return set_operation(operator, left, right, self.uncertain)
         if operator is cst.BitOr:  # dict union: a new dict
             return DictObject(
                 [(SPREAD, None, snapshot(left)), (SPREAD, None, snapshot(right))], self.uncertain
@@ -330,7 +361,7 @@ class Expressions(WalkerState):
         if handles and len(handles) == len(results):
             return TaskHandles(tuple(index for handle in handles for index in handle.indexes))
         if isinstance(node, cst.SetComp):
-            return Unknown("a set comprehension")
+            return set_of(results, self.uncertain)
         return SeqExpr(tuple(snapshot(result) for result in results))
 
     def fstring_value(self, node: cst.FormattedString) -> Binding:

@@ -19,6 +19,7 @@ from dagroute_lint.extract.bindings import (
     GroupFactory,
     GroupHandle,
     Imported,
+    Instance,
     ListObject,
     LocalClass,
     TaskDecorator,
@@ -37,6 +38,7 @@ from dagroute_lint.extract.evaluator.helpers import (
     same_binding,
     task_decorator_kind,
 )
+from dagroute_lint.extract.evaluator.records import is_frozen, record_fields
 from dagroute_lint.extract.evaluator.state import (
     MAX_CALL_DEPTH,
     MAX_WORK,
@@ -80,7 +82,11 @@ class Functions(WalkerState):
         """Run the class body (Python runs it at definition) for its constants, and note what
         the class may do to tasks built from it."""
         name = node.name.value
-        bases = tuple(self.base_name(arg) for arg in node.bases if arg.keyword is None)
+        base_values = tuple(self.value_of(arg.value) for arg in node.bases if arg.keyword is None)
+        bases = tuple(
+            self.base_name(arg, value)
+            for arg, value in zip([arg for arg in node.bases if arg.keyword is None], base_values)
+        )
         decorators = tuple(
             value.qualname
             for value in (self.value_of(decorator_callee(each)) for each in node.decorators)
@@ -89,7 +95,7 @@ class Functions(WalkerState):
         info = class_info(node, bases, decorators)
         path = f"{self.class_prefix}{name}"
         outer, prefix = self.scope, self.class_prefix
-        self.scope, self.class_prefix = Scope(parent=outer), f"{path}."
+        self.scope, self.class_prefix = Scope(parent=outer, class_body=True), f"{path}."
         try:
             self.walk_body(node.body)
         except Jump:
@@ -103,14 +109,16 @@ class Functions(WalkerState):
             enum=any(base in ENUM_BASES for base in bases),
             operator=info.operator and self.operator_bases(bases),
             dag=any(base in names.DAG_CLASSES or self.local_dag(base) for base in bases),
+            bases=base_values,
+            fields=record_fields(node, bases, decorators),
+            frozen=is_frozen(node, bases),
         )
         self.local_classes[local.qualname] = local
         if self.scope is self.module_scope or self.class_prefix:
             self.classes[path] = info
         self.scope.names[name] = local
 
-    def base_name(self, arg: cst.Arg) -> str:
-        value = self.value_of(arg.value)
+    def base_name(self, arg: cst.Arg, value: Binding) -> str:
         if isinstance(value, (Imported, LocalClass)):
             return value.qualname
         if isinstance(arg.value, cst.Name) and arg.value.value in BUILTIN_CLASSES:
@@ -183,7 +191,7 @@ class Functions(WalkerState):
             return Unknown(f"result of calling {function.name}(), not followed (bound reached)")
         outer, uncertain = self.scope, self.uncertain
         closure = function.closure if isinstance(function.closure, Scope) else self.module_scope
-        self.scope = Scope(parent=closure, declared=declared_global(function.node))
+        self.scope = Scope(parent=closure.enclosing(), declared=declared_global(function.node))
         self.bind_parameters(function, positional, arguments)
         returns: list[Binding] = []
         self.returns.append(returns)
@@ -255,7 +263,9 @@ class Functions(WalkerState):
     def in_dag_context(self, positional: list[Binding], arguments: CallArguments) -> bool:
         values = [*positional, *arguments.bindings.values()]
         return bool(self.dag_stack or self.group_stack) or any(
-            isinstance(value, (DagHandle, GroupHandle)) for value in values
+            isinstance(value, (DagHandle, GroupHandle))
+            or (isinstance(value, Instance) and value.builds_dag)
+            for value in values
         )
 
     def unfollowed_call(
@@ -282,7 +292,7 @@ class Functions(WalkerState):
             return
         outer = self.scope
         closure = function.closure if isinstance(function.closure, Scope) else self.module_scope
-        self.scope = Scope(parent=closure, declared=declared_global(function.node))
+        self.scope = Scope(parent=closure.enclosing(), declared=declared_global(function.node))
         for param in parameters(function.node):
             self.scope.names[param] = Unknown(f"function parameter '{param}'")
         uncertain = self.uncertain

@@ -25,11 +25,13 @@ from dagroute_lint.extract.bindings import (
     ListObject,
     LocalClass,
     Partial,
+    SetObject,
     TaskFlow,
 )
 from dagroute_lint.extract.containers import (
     CONTAINERS,
     EXPR_TYPES,
+    key_of,
     snapshot,
 )
 from dagroute_lint.extract.evaluator.state import (
@@ -91,6 +93,66 @@ PURE_CALLS = frozenset({"json.dumps", "logging.info", "logging.debug", "logging.
 COPIES = frozenset({"copy.copy", "copy.deepcopy"})
 
 
+# Set operators: ``a | b``, ``a & b``, ``a - b``, ``a ^ b`` on sets of literals.
+SET_OPERATORS: dict[type[cst.CSTNode], str] = {
+    cst.BitOr: "__or__",
+    cst.BitAnd: "__and__",
+    cst.Subtract: "__sub__",
+    cst.BitXor: "__xor__",
+}
+
+# Set methods that return a new set, and those that change the set in place.
+SET_RESULTS: dict[str, type[cst.CSTNode]] = {
+    "union": cst.BitOr,
+    "intersection": cst.BitAnd,
+    "difference": cst.Subtract,
+    "symmetric_difference": cst.BitXor,
+    "copy": cst.BitOr,
+}
+SET_CHANGES: dict[str, type[cst.CSTNode]] = {
+    "update": cst.BitOr,
+    "add": cst.BitOr,
+    "intersection_update": cst.BitAnd,
+    "difference_update": cst.Subtract,
+    "discard": cst.Subtract,
+    "symmetric_difference_update": cst.BitXor,
+}
+SET_AUGMENTED: dict[type[cst.CSTNode], type[cst.CSTNode]] = {
+    cst.BitOrAssign: cst.BitOr,
+    cst.BitAndAssign: cst.BitAnd,
+    cst.SubtractAssign: cst.Subtract,
+    cst.BitXorAssign: cst.BitXor,
+}
+
+
+def set_operation(
+    operator: type[cst.CSTNode], left: Binding, right: Binding, level: int
+) -> Binding:
+    """A new set from two sets of literals, as Python computes it; else unknown with why."""
+    method = SET_OPERATORS.get(operator)
+    sides = [side for side in (left, right) if isinstance(side, SetObject)]
+    if method is None or len(sides) != 2:
+        return Unknown("an operation on a set and a value that is not a set")
+    for side in sides:
+        if side.spoiled is not None:
+            return side.spoiled
+    result: set[object] = getattr(set(sides[0].values), method)(set(sides[1].values))
+    literals = {**sides[1].values, **sides[0].values}
+    return SetObject({value: literals[value] for value in result}, level)
+
+
+def replace_values(target: SetObject, source: SetObject) -> None:
+    """``s |= t`` and the like change ``s`` itself: every name bound to it sees the result."""
+    target.values.clear()
+    target.values.update(source.values)
+
+
+def enum_member(enum: LocalClass, name: str) -> EnumMember:
+    """The member ``name`` of an Enum class of the repository."""
+    plain = enum.info is not None and enum.info.bases == ("enum.Enum",)
+    return EnumMember(name, enum.attributes[name], enum.qualname, plain)
+
+
 def decorator_callee(decorator: cst.Decorator) -> cst.BaseExpression:
     """``@dataclass(frozen=True)`` is a ``dataclass`` decorator too."""
     expression = decorator.decorator
@@ -116,9 +178,11 @@ def dict_entries(value: DictObject) -> list[tuple[Binding, Binding]] | None:
         return None
     entries: dict[object, tuple[Binding, Binding]] = {}
     for kind, key, item in value.parts:
-        if kind != SET or not isinstance(key, Const):
+        identity = key_of(key) if kind == SET and key is not None else None
+        if identity is None or key is None:
             return None
-        entries[key.value] = (key, item)
+        first = entries.get(identity, (key, item))[0]  # Python keeps the first key object
+        entries[identity] = (first, item)
     return list(entries.values())
 
 

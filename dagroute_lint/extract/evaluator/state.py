@@ -12,6 +12,7 @@ import libcst as cst
 from dagroute_lint.extract.bindings import (
     AssetDecorator,
     Binding,
+    BoundMethod,
     CallArguments,
     DagFactory,
     DagHandle,
@@ -20,8 +21,12 @@ from dagroute_lint.extract.bindings import (
     GroupFactory,
     GroupHandle,
     Imported,
+    Instance,
     ListObject,
     LocalClass,
+    Record,
+    SetObject,
+    Super,
     TaskFlow,
     TaskHandles,
 )
@@ -115,6 +120,7 @@ class DraftTask:
     level: int = 0
     positional: int = 0
     wrapped: bool = False
+    constructed: bool = False
 
 
 @dataclass
@@ -137,12 +143,26 @@ class Jump(Exception):
 class Scope:
     """Name bindings of one function or of the module, chained to the enclosing scope."""
 
-    def __init__(self, parent: Scope | None = None, declared: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        parent: Scope | None = None,
+        declared: frozenset[str] = frozenset(),
+        class_body: bool = False,
+    ) -> None:
         self.names: dict[str, Binding] = {}
         self.parent = parent
+        # A class body's names are not seen by the functions defined in it.
+        self.class_body = class_body
         # Names the function declares ``global``: assigning them rebinds its module's.
         self.declared = declared
         self.module: Scope = parent.module if parent is not None else self
+
+    def enclosing(self) -> Scope:
+        """The scope a function defined here sees: a class body is skipped, as Python does."""
+        scope = self
+        while scope.class_body and scope.parent is not None:
+            scope = scope.parent
+        return scope
 
     def lookup(self, name: str) -> Binding | None:
         scope: Scope | None = self
@@ -202,6 +222,8 @@ class WalkerState(ABC):
         # How many conditions the walk could not decide surround the current statement.
         self.uncertain = 0
         self.function_imports: dict[int, list[DraftImport]] = {}
+        # Operator ``__init__``s being run: the instance, whose class's, at which call depth.
+        self.constructing: list[tuple[Instance, LocalClass, int]] = []
 
     @abstractmethod
     def adopt(self, imported: Imported) -> DictObject: ...
@@ -228,7 +250,9 @@ class WalkerState(ABC):
     ) -> Binding: ...
 
     @abstractmethod
-    def change(self, container: DictObject | ListObject, apply: Callable[[], object]) -> None: ...
+    def change(
+        self, container: DictObject | ListObject | SetObject, apply: Callable[[], object]
+    ) -> None: ...
 
     @abstractmethod
     def combine(
@@ -339,6 +363,79 @@ class WalkerState(ABC):
 
     @abstractmethod
     def foreign_module(self, name: str) -> Scope | None: ...
+
+    @abstractmethod
+    def foreign_binding(self, qualname: str) -> Binding | None: ...
+
+    @abstractmethod
+    def current_dag(self, arguments: CallArguments) -> int | None: ...
+
+    @abstractmethod
+    def task_group_for(self, arguments: CallArguments, dag: int | None) -> int | None: ...
+
+    @abstractmethod
+    def construct(
+        self,
+        node: cst.Call,
+        cls: LocalClass,
+        positional: list[Binding],
+        arguments: CallArguments,
+    ) -> Binding: ...
+
+    @abstractmethod
+    def construct_dag(
+        self,
+        node: cst.Call,
+        cls: LocalClass,
+        positional: list[Binding],
+        arguments: CallArguments,
+    ) -> Binding: ...
+
+    @abstractmethod
+    def call_method(
+        self,
+        node: cst.Call,
+        method: BoundMethod,
+        positional: list[Binding],
+        arguments: CallArguments,
+    ) -> Binding: ...
+
+    @abstractmethod
+    def super_of(self, positional: list[Binding]) -> Binding: ...
+
+    @abstractmethod
+    def super_init(
+        self, node: cst.Call, target: Super, positional: list[Binding], arguments: CallArguments
+    ) -> Binding: ...
+
+    @abstractmethod
+    def call_instance_method(
+        self,
+        node: cst.Call,
+        instance: Instance,
+        name: str,
+        positional: list[Binding],
+        arguments: CallArguments,
+    ) -> Binding: ...
+
+    @abstractmethod
+    def store_on_instance(
+        self, instance: Instance, attr: str, value: Binding, written: str
+    ) -> None: ...
+
+    @abstractmethod
+    def instance_escaped(self, instance: Instance, why: str) -> None: ...
+
+    @abstractmethod
+    def build_record(
+        self, cls: LocalClass, positional: list[Binding], arguments: CallArguments
+    ) -> Binding: ...
+
+    @abstractmethod
+    def record_attribute(self, record: Record, attr: str) -> Binding: ...
+
+    @abstractmethod
+    def store_on_record(self, record: Record, attr: str, value: Binding, written: str) -> None: ...
 
     def here(self, node: cst.CSTNode) -> cst.CSTNode:
         """Where something the walk builds is placed: the call in this file that ran another

@@ -18,20 +18,25 @@ from dagroute_lint.extract.bindings import (
     GroupHandle,
     Imported,
     ListObject,
+    SetObject,
     TaskHandles,
 )
 from dagroute_lint.extract.candidates import cannot_raise, joined
 from dagroute_lint.extract.containers import (
     CONTAINERS,
     snapshot,
+    spoil,
 )
 from dagroute_lint.extract.evaluator.functions import Functions
 from dagroute_lint.extract.evaluator.helpers import (
+    SET_AUGMENTED,
     dict_entries,
     handles_import_error,
     is_main_guard,
     is_type_checking,
+    replace_values,
     same_binding,
+    set_operation,
 )
 from dagroute_lint.extract.evaluator.state import (
     AUGMENTED,
@@ -138,6 +143,13 @@ class Statements(WalkerState):
             return
         if isinstance(current, ListObject) and isinstance(small.operator, cst.AddAssign):
             self.extend(current, operand)
+            return
+        if isinstance(current, SetObject) and type(small.operator) in SET_AUGMENTED:
+            result = set_operation(SET_AUGMENTED[type(small.operator)], current, operand, 0)
+            if isinstance(result, SetObject):
+                self.change(current, lambda: replace_values(current, result))
+            else:
+                spoil(current, result.reason if isinstance(result, Unknown) else "changed")
             return
         operator = AUGMENTED.get(type(small.operator))
         combined = None
@@ -256,6 +268,8 @@ class Statements(WalkerState):
             value = value.spoiled
         if isinstance(value, ListObject) and len(value.items) <= MAX_LOOP_ITERATIONS:
             return list(value.items)
+        if isinstance(value, SetObject) and len(value.values) <= MAX_LOOP_ITERATIONS:
+            return list(value.values.values())
         if isinstance(value, DictObject):
             entries = dict_entries(value)
             if entries is not None:  # iterating a dict yields its keys

@@ -15,7 +15,10 @@ from dagroute_lint.extract.bindings import (
     DagHandle,
     DictObject,
     Imported,
+    Instance,
     ListObject,
+    Record,
+    SetObject,
     TaskHandles,
 )
 from dagroute_lint.extract.containers import (
@@ -128,7 +131,9 @@ class Stores(WalkerState):
                 if isinstance(bound, EXPR_TYPES) and not isinstance(bound, Unknown):
                     self.bind(root, Unknown(reason))  # a value: the name no longer holds it
 
-    def change(self, container: DictObject | ListObject, apply: Callable[[], object]) -> None:
+    def change(
+        self, container: DictObject | ListObject | SetObject, apply: Callable[[], object]
+    ) -> None:
         """Apply a change to a container, or spoil it when the change happens under a condition
         the walk cannot decide (the container may or may not have changed)."""
         if container.spoiled is not None:
@@ -160,6 +165,12 @@ class Stores(WalkerState):
         one: unresolved. A store on an object the walk does not know may reach any task built
         so far, so each of them gets the attribute unresolved.
         """
+        if isinstance(owner, Instance):
+            self.store_on_instance(owner, attr, value, written)
+            return
+        if isinstance(owner, Record):
+            self.store_on_record(owner, attr, value, written)
+            return
         if isinstance(owner, TaskHandles):
             if attr == "dag" and isinstance(value, DagHandle):
                 self.attach(owner, value.index)
