@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import argparse
 import ast
+import concurrent.futures
+import hashlib
 import json
 import os
 import subprocess
@@ -207,7 +209,7 @@ def walked_paths(site: Path) -> dict[str, set[str]]:
     return paths
 
 
-def table_paths(new_only: bool = False) -> dict[str, set[str]]:
+def table_paths() -> dict[str, set[str]]:
     """Old and new paths of ``import_moves.tsv``, and old names looked up in successor modules."""
     paths: dict[str, set[str]] = {}
     old_names: dict[str, set[str]] = {}
@@ -226,9 +228,8 @@ def table_paths(new_only: bool = False) -> dict[str, set[str]]:
     for move in import_moves():
         if move.old_name == "*" and move.new_module is not None:
             paths[move.new_module] |= old_names.get(move.old_module, set())
-    if not new_only:
-        for module, names in old_names.items():
-            paths.setdefault(module, set()).update(names)
+    for module, names in old_names.items():
+        paths.setdefault(module, set()).update(names)
     return paths
 
 
@@ -247,9 +248,15 @@ def known_paths(walked: dict[str, set[str]]) -> dict[str, set[str]]:
 # --- importing ----------------------------------------------------------------------------------
 
 
-def probe(venv: Path, paths: dict[str, set[str]]) -> dict[str, dict[str, str]]:
-    python = venv / "bin" / "python"
+def probe(venv: Path, paths: dict[str, set[str]], cache: Path | None) -> dict[str, dict[str, str]]:
+    """Import every path in ``venv``; with ``cache``, reuse the result of the same request."""
     payload = json.dumps([[m, sorted(paths[m])] for m in sorted(paths)])
+    digest = hashlib.sha256(f"{venv.resolve()}\n{PROBE}\n{payload}".encode()).hexdigest()[:16]
+    cached = cache / f"{digest}.json" if cache is not None else None
+    if cached is not None and cached.exists():
+        result: dict[str, dict[str, str]] = json.loads(cached.read_text(encoding="utf-8"))
+        return result
+    print(f"importing {sum(len(n) + 1 for n in paths.values())} paths in {venv}", file=sys.stderr)
     with tempfile.TemporaryDirectory() as home:
         env = {
             **os.environ,
@@ -258,7 +265,7 @@ def probe(venv: Path, paths: dict[str, set[str]]) -> dict[str, dict[str, str]]:
             "PYTHONWARNINGS": "ignore",
         }
         completed = subprocess.run(
-            [str(python), "-c", PROBE],
+            [str(venv / "bin" / "python"), "-c", PROBE],
             input=payload,
             env=env,
             capture_output=True,
@@ -268,8 +275,28 @@ def probe(venv: Path, paths: dict[str, set[str]]) -> dict[str, dict[str, str]]:
         )
     if completed.returncode != 0 or not completed.stdout.strip():
         raise SystemExit(f"{venv}: probe failed\n{completed.stderr[-4000:]}")
-    result: dict[str, dict[str, str]] = json.loads(completed.stdout.splitlines()[-1])
+    result = json.loads(completed.stdout.splitlines()[-1])
+    if cached is not None:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        cached.write_text(json.dumps(result), encoding="utf-8")
     return result
+
+
+def judge(venvs: list[Path], paths: dict[str, set[str]], cache: Path | None) -> dict[str, dict[str, str]]:
+    """One version's verdicts: each later venv is asked only about modules earlier ones could
+    not decide (an import that failed on a provider they lack)."""
+    verdicts: dict[str, dict[str, str]] = {}
+    todo = paths
+    for venv in venvs:
+        verdicts = merge([verdicts, probe(venv, todo, cache)])
+        todo = {
+            m: paths[m]
+            for m in paths
+            if any(undecided(verdicts[m].get(n)) for n in (MODULE, *paths[m]))
+        }
+        if not todo:
+            break
+    return verdicts
 
 
 def undecided(verdict: str | None) -> bool:
@@ -291,12 +318,10 @@ def merge(runs: Iterable[dict[str, dict[str, str]]]) -> dict[str, dict[str, str]
 # --- writing ------------------------------------------------------------------------------------
 
 
-def replacement_paths() -> set[tuple[str, str]]:
-    """Every ``(module, name)`` a message or ``--fix`` may name as the new path of a move."""
-    out = set()
-    for module, names in table_paths(new_only=True).items():
-        out |= {(module, name) for name in names}
-    return out
+def table_pairs() -> set[tuple[str, str]]:
+    """Every ``(module, name)`` of the moves table, old or new: a message or ``--fix`` may name it
+    as a replacement, so its verdict is stored even where it equals its module's."""
+    return {(module, name) for module, names in table_paths().items() for name in names}
 
 
 def rows(
@@ -304,7 +329,7 @@ def rows(
 ) -> Iterator[tuple[str, ...]]:
     """The module row of each known module; a name row where a name's verdict differs from its
     module's, and for every replacement path (so that "works" is said, not implied)."""
-    targets = replacement_paths()
+    targets = table_pairs()
     for module in sorted(paths):
         own = tuple(verdicts[v][module][MODULE] for v in versions)
         yield (module, MODULE, *own)
@@ -317,6 +342,7 @@ def rows(
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("venvs", nargs="+", metavar="VERSION=VENV")
+    parser.add_argument("--cache", help="keep each venv's import results here, to rerun cheaply")
     args = parser.parse_args(argv)
     by_version: dict[str, list[Path]] = {}
     for spec in args.venvs:
@@ -327,13 +353,10 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(f"a {WALKED} venv is needed: its package is walked for the old paths")
     walked = walked_paths(site_packages(by_version[WALKED][0]))
     paths = known_paths(walked)
-    verdicts = {}
-    for version in versions:
-        runs = []
-        for venv in by_version[version]:
-            print(f"importing {sum(len(n) + 1 for n in paths.values())} paths in {venv}", file=sys.stderr)
-            runs.append(probe(venv, paths))
-        verdicts[version] = merge(runs)
+    cache = Path(args.cache).expanduser() if args.cache else None
+    with concurrent.futures.ThreadPoolExecutor(max_workers=len(versions)) as pool:
+        jobs = {v: pool.submit(judge, by_version[v], paths, cache) for v in versions}
+        verdicts = {v: job.result() for v, job in jobs.items()}
     columns = ("module", "name", *(f"airflow_{v}" for v in versions))
     if columns != VERDICT_COLUMNS:
         raise SystemExit(f"columns {columns} differ from VERDICT_COLUMNS {VERDICT_COLUMNS}")

@@ -67,9 +67,9 @@ def import_verdict(module: str, name: str | None, airflow_major: int) -> Verdict
     return verdict
 
 
-def known_module(module: str) -> bool:
-    """Whether the generator imported ``module`` (so a verdict on it is a fact)."""
-    return (module, MODULE) in _table()
+def tried_paths() -> frozenset[tuple[str, str | None]]:
+    """Every path with a row of its own: ``(module, None)`` for modules, ``(module, name)``."""
+    return frozenset((m, None if n == MODULE else n) for m, n in _table())
 
 
 def _parse(cell: str, column: int) -> Verdict:

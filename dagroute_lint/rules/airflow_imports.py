@@ -1,9 +1,10 @@
-"""DRL204: Airflow import paths the deployment's Airflow version no longer has, or moved away.
+"""DRL204: Airflow imports that fail, or work only through a deprecation shim, on the deployment's Airflow.
 
-Under Airflow 3 (the default when the inventory says nothing) an Airflow 2 path either is gone,
-so the file fails to import, or still imports through a deprecation shim that needs the provider
-the name moved to (semantics 6.3; ``data/import_moves.tsv``). Under Airflow 2 the only such paths
-are the Airflow 3 ones: ``airflow.sdk`` arrived with Airflow 3.0.
+The verdict is what importing the path really did in the Airflow release checked for the
+deployment's major version (``catalog/import_verdicts``: 3.3.2 for Airflow 3, the default when the
+inventory says nothing; 2.10.5 for Airflow 2). A replacement comes from the moves table
+(``data/import_moves.tsv``) and is named, or written by ``--fix``, only if it imports without a
+warning on that same release.
 """
 
 from __future__ import annotations
@@ -12,7 +13,14 @@ import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from dagroute_lint.catalog.import_verdicts import FAILS, WARNS, WORKS, Verdict, import_verdict
+from dagroute_lint.catalog.import_verdicts import (
+    FAILS,
+    WARNS,
+    WORKS,
+    Verdict,
+    import_verdict,
+    tried_paths,
+)
 from dagroute_lint.catalog.providers import Move, import_moves, moved_import, shim_module_names
 from dagroute_lint.diagnostics import Diagnostic, ImportFix
 from dagroute_lint.model import ImportSite
@@ -102,7 +110,12 @@ def _replacement(module: str, name: str | None, major: int) -> _Replacement | No
         return None
     note = move.note if move.note and not _plain_reexport(move) else ""
     new_name = move.new_name
-    if new_name is None and name is not None:
+    if name is None or move.old_module != module:
+        # ``import old.module`` or ``from old import module``: the successor module, if it imports.
+        if not _works(move.new_module, None, major):
+            return None
+        return _Replacement(move.new_module, None, move.distribution, False, note)
+    if new_name is None:
         # Only the successor module is known: name it only if the name is really there.
         if not _works(move.new_module, name, major):
             return None
@@ -135,6 +148,29 @@ def _airflow2_replacement(module: str, name: str | None) -> _Replacement | None:
 def _works(module: str, name: str | None, major: int) -> bool:
     verdict = import_verdict(module, name, major)
     return verdict is not None and verdict.kind == WORKS
+
+
+def fix_targets(airflow_major: int) -> frozenset[tuple[str, str]]:
+    """Every ``(module, name)`` that ``--fix`` can write for a deployment of that major version.
+
+    The candidates are every path the tables know (each old path of the moves table, each
+    name of a ``*`` row that its new module has, each imported path), a superset of the imports
+    a fix can start from; the conformance suite imports every target in a real Airflow.
+    """
+    candidates = {(m, n) for m, n in tried_paths() if n is not None}
+    candidates |= {(m.old_module, m.old_name) for m in import_moves() if m.old_name != "*"}
+    by_module: dict[str, set[str]] = {}
+    for module, name in candidates:
+        by_module.setdefault(module, set()).add(name)
+    for move in import_moves():
+        if move.old_name == "*" and move.new_module is not None:
+            candidates |= {(move.old_module, n) for n in by_module.get(move.new_module, ())}
+    targets = set()
+    for module, name in candidates:
+        found = _replacement(module, name, airflow_major)
+        if found is not None and found.fix and found.name is not None:
+            targets.add((found.module, found.name))
+    return frozenset(targets)
 
 
 def _plain_reexport(move: Move) -> bool:
