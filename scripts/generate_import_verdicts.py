@@ -1,4 +1,4 @@
-"""Write ``catalog/data/import_verdicts.tsv``: whether each known Airflow import path fails, warns or works.
+"""Write ``catalog/data/import_verdicts.tsv``: does each known Airflow import fail, warn or work.
 
 A path's verdict is what really happens when it is imported in a real Airflow of each supported
 version, never what a table says should happen: each module is imported in a fresh child process
@@ -57,12 +57,17 @@ SKIPPED = ("airflow.providers", "airflow.migrations", "airflow.example_dags", "a
 # ``if name.startswith("PY3") and (py_minor := name[3:]) in ("6", ..., "12")``).
 GETATTR_NAMES = {"airflow": tuple(f"PY3{minor}" for minor in range(6, 13))}
 # Top-level dicts whose string keys are names a module serves lazily.
-LAZY_TABLES = ("__lazy_imports", "__deprecated_classes", "_deprecated_imports", "__deprecated_imports")
+LAZY_TABLES = (
+    "__lazy_imports",
+    "__deprecated_classes",
+    "_deprecated_imports",
+    "__deprecated_imports",
+)
 TIMEOUT = 120  # seconds one module (and its names) may take in a child
 
 # Run in a version's venv: reads ``[[module, [names...]], ...]`` on stdin, prints one JSON object
 # ``{"module": {"-": verdict, name: verdict, ...}}``.
-PROBE = r'''
+PROBE = r"""
 import importlib, json, os, signal, sys, warnings
 
 DEPRECATIONS = (DeprecationWarning, PendingDeprecationWarning, FutureWarning)
@@ -138,7 +143,7 @@ def main():
     print(json.dumps(result))
 
 main()
-'''.replace("TIMEOUT", str(TIMEOUT))
+""".replace("TIMEOUT", str(TIMEOUT))  # noqa: E501
 
 
 # --- the known paths ----------------------------------------------------------------------------
@@ -188,10 +193,13 @@ def public_names(module: str, tree: ast.Module) -> set[str]:
                             for e in node.value.elts
                             if isinstance(e, ast.Constant) and isinstance(e.value, str)
                         }
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            if node.module.split(".")[0] == "airflow":
-                names |= {a.asname or a.name for a in node.names if a.name != "*"}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and _from_airflow(node.module):
+            names |= {a.asname or a.name for a in node.names if a.name != "*"}
     return {n for n in names if n.isidentifier() and not n.startswith("_")}
+
+
+def _from_airflow(module: str | None) -> bool:
+    return module is not None and module.split(".")[0] == "airflow"
 
 
 def walked_paths(site: Path) -> dict[str, set[str]]:
@@ -282,7 +290,9 @@ def probe(venv: Path, paths: dict[str, set[str]], cache: Path | None) -> dict[st
     return result
 
 
-def judge(venvs: list[Path], paths: dict[str, set[str]], cache: Path | None) -> dict[str, dict[str, str]]:
+def judge(
+    venvs: list[Path], paths: dict[str, set[str]], cache: Path | None
+) -> dict[str, dict[str, str]]:
     """One version's verdicts: each later venv is asked only about modules earlier ones could
     not decide (an import that failed on a provider they lack)."""
     verdicts: dict[str, dict[str, str]] = {}
@@ -373,7 +383,8 @@ def main(argv: list[str] | None = None) -> None:
         "#   submodules, and every old and new path of import_moves.tsv.",
         "# A verdict: works | warns:<deprecation category> | fails:<exception> |",
         "#   needs:<provider> (failed on a provider none of the venvs had: unknown).",
-        "# name '-': the module itself (import module); a name without a row has its module's verdict.",
+        "# name '-': the module itself (import module); a name without a row shares the verdict",
+        "#   of a module that fails or warns (and is unknown in one that works).",
         *(f"# {line}" for line in counts),
     ]
     text = "\n".join(head) + "\n" + "\n".join("\t".join(r) for r in [columns, *out]) + "\n"

@@ -1,4 +1,4 @@
-"""What importing an Airflow path really does in each supported Airflow version: fails, warns or works."""
+"""What importing an Airflow path really does in each supported Airflow: fails, warns or works."""
 
 from __future__ import annotations
 

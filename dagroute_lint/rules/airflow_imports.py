@@ -1,4 +1,4 @@
-"""DRL204: Airflow imports that fail, or work only through a deprecation shim, on the deployment's Airflow.
+"""DRL204: Airflow imports that fail, or work only through a deprecation shim, on the deployment.
 
 The verdict is what importing the path really did in the Airflow release checked for the
 deployment's major version (``catalog/import_verdicts``: 3.3.2 for Airflow 3, the default when the
@@ -158,7 +158,9 @@ def fix_targets(airflow_major: int) -> frozenset[tuple[str, str]]:
     a fix can start from; the conformance suite imports every target in a real Airflow.
     """
     candidates = {(m, n) for m, n in tried_paths() if n is not None}
-    candidates |= {(m.old_module, m.old_name) for m in import_moves() if m.old_name != "*"}
+    for move in import_moves():
+        if move.old_name is not None and move.old_name != "*":
+            candidates.add((move.old_module, move.old_name))
     by_module: dict[str, set[str]] = {}
     for module, name in candidates:
         by_module.setdefault(module, set()).add(name)

@@ -61,8 +61,9 @@ for module, name in json.load(sys.stdin):
             exec(statement, {})
         except BaseException as error:
             missing = getattr(error, "name", None) or ""
-            kind = "needs-provider" if missing.startswith("airflow.providers.") else type(error).__name__
-            result[f"{module}:{name}"] = f"fails:{kind}"
+            provider = missing.startswith("airflow.providers.")
+            why = "needs-provider" if provider else type(error).__name__
+            result[f"{module}:{name}"] = f"fails:{why}"
             continue
     warned = [
         w.category.__name__ for w in caught
@@ -72,6 +73,7 @@ for module, name in json.load(sys.stdin):
     result[f"{module}:{name}"] = f"warns:{warned[0]}" if warned else "works"
 print(json.dumps(result))
 """
+
 
 def probe(python: Path, pairs: set[tuple[str, str | None]], home: Path) -> dict[str, str]:
     env = {**os.environ, "AIRFLOW_HOME": str(home), "PYTHONWARNINGS": "ignore"}
@@ -152,8 +154,11 @@ def test_drl204_verdicts_match_real_imports_in_airflow_3(tmp_path: Path) -> None
     # A migration starts from imports that work on Airflow 2 (or fail there only for want of
     # the provider they alias into).
     kept = sorted(
-        (p for p in pairs if not before[key(p)].startswith("fails:")
-         or before[key(p)] == "fails:needs-provider"),
+        (
+            p
+            for p in pairs
+            if not before[key(p)].startswith("fails:") or before[key(p)] == "fails:needs-provider"
+        ),
         key=lambda p: (p[0], p[1] or ""),
     )
     assert len(kept) >= 350, len(kept)
@@ -177,4 +182,4 @@ RIGHT = {"fails": "fails", "warns": "warns", "silent": "works"}
 
 
 def kind(verdict: str) -> str:
-    return "needs" if verdict == "fails:needs-provider" else verdict.split(":")[0]
+    return "needs" if verdict == "fails:needs-provider" else verdict.split(":", maxsplit=1)[0]
