@@ -221,7 +221,7 @@ def test_airflow_2_reports_only_what_fails_or_warns_on_airflow_2(tmp_path: Path)
     found = by_code(report, "DRL204")
     assert [d.message for d in found] == [
         "'airflow.operators.dummy.DummyOperator' imports on Airflow 2.10.5 only through a "
-        "deprecation shim (RemovedInAirflow3Warning) slated for removal; use "
+        "deprecation shim (DeprecationWarning) slated for removal; use "
         "airflow.operators.empty.EmptyOperator",
         "'airflow.sdk.DAG' fails to import on Airflow 2.10.5 (ModuleNotFoundError): airflow.sdk "
         "arrived with Airflow 3.0, so the file does not load; use airflow.DAG",
