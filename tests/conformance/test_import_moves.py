@@ -46,12 +46,24 @@ MIGRATIONS = HERE / "migrations" / "airflow2_imports.txt"
 
 # Reads ``[[module, name-or-null], ...]`` on stdin; prints ``{"module:name": verdict}`` where a
 # verdict is works, warns:<category> or fails:<exception> (fails:needs-provider when the import
-# failed on an absent provider package). One process: a module imported as a side effect of an
-# earlier path does not warn again, so "works" may hide a warning, never a failure.
+# failed on a provider package the venv lacks). One process: a module imported as a side effect
+# of an earlier path does not warn again, so "works" may hide a warning, never a failure.
 PROBE = r"""
-import json, sys, warnings
+import importlib.util, json, sys, warnings
 import airflow
 DEPRECATIONS = (DeprecationWarning, PendingDeprecationWarning, FutureWarning)
+NAMESPACES = ("apache", "microsoft", "common", "cncf")
+
+def absent_provider(missing):
+    parts = missing.split(".")
+    if parts[:2] != ["airflow", "providers"] or len(parts) < 3:
+        return False
+    package = ".".join(parts[:4] if parts[2] in NAMESPACES else parts[:3])
+    try:
+        return importlib.util.find_spec(package) is None
+    except ImportError:
+        return True
+
 result = {}
 for module, name in json.load(sys.stdin):
     statement = f"import {module}" if name is None else f"from {module} import {name}"
@@ -61,7 +73,7 @@ for module, name in json.load(sys.stdin):
             exec(statement, {})
         except BaseException as error:
             missing = getattr(error, "name", None) or ""
-            provider = missing.startswith("airflow.providers.")
+            provider = absent_provider(missing)
             why = "needs-provider" if provider else type(error).__name__
             result[f"{module}:{name}"] = f"fails:{why}"
             continue
