@@ -1,30 +1,39 @@
-"""DRL204: Airflow import paths the deployment's Airflow version no longer has, or moved away.
+"""DRL204: Airflow imports that fail, or work only through a deprecation shim, on the deployment.
 
-Under Airflow 3 (the default when the inventory says nothing) an Airflow 2 path either is gone,
-so the file fails to import, or still imports through a deprecation shim that needs the provider
-the name moved to (semantics 6.3; ``data/import_moves.tsv``). Under Airflow 2 the only such paths
-are the Airflow 3 ones: ``airflow.sdk`` arrived with Airflow 3.0.
+The verdict is what importing the path really did in the Airflow release checked for the
+deployment's major version (``catalog/import_verdicts``: 3.3.2 for Airflow 3, the default when the
+inventory says nothing; 2.10.5 for Airflow 2). A replacement comes from the moves table
+(``data/import_moves.tsv``) and is named, or written by ``--fix``, only if it imports without a
+warning on that same release.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
+from dataclasses import dataclass
 
+from dagroute_lint.catalog.import_verdicts import (
+    FAILS,
+    WARNS,
+    WORKS,
+    Verdict,
+    import_verdict,
+    tried_paths,
+)
 from dagroute_lint.catalog.providers import Move, import_moves, moved_import, shim_module_names
 from dagroute_lint.diagnostics import Diagnostic, ImportFix
 from dagroute_lint.model import ImportSite
 from dagroute_lint.rules.base import Context, Rule
 
 SDK_PACKAGE = "airflow.sdk"
+PROVIDERS = "airflow.providers"
 
 
 def check_airflow_imports(context: Context) -> Iterator[Diagnostic]:
     for site in _sites(context):
-        if context.airflow_major >= 3:
-            yield from _moved(context, site)
-        else:
-            yield from _too_new(context, site)
+        for name in site.names or (None,):
+            yield from _check(context, site, name)
 
 
 def _sites(context: Context) -> list[ImportSite]:
@@ -44,92 +53,196 @@ def _sites(context: Context) -> list[ImportSite]:
     return list(sites.values())
 
 
-def _moved(context: Context, site: ImportSite) -> Iterator[Diagnostic]:
-    shim_names = shim_module_names(site.module)
-    for name in site.names or (None,):
-        move = moved_import(site.module, name)
-        if move is None:
-            if name is not None and shim_names is not None and name not in shim_names:
-                yield context.report(site.position, _not_in_shim(site.module, name))
-            continue
-        if _plain_reexport(move):
-            continue
-        fix = None
-        if name is not None and move.old_module == site.module and move.drop_in:
-            assert move.new_module is not None and move.new_name is not None
-            fix = ImportFix(site.module, name, move.new_module, move.new_name)
-        yield context.report(site.position, _moved_message(move, site, name), fix=fix)
+def _check(context: Context, site: ImportSite, name: str | None) -> Iterator[Diagnostic]:
+    """One imported name (or the module, for ``import airflow.x``), judged by what importing it
+    really did in the Airflow release checked for the deployment's major version."""
+    if site.module == PROVIDERS or site.module.startswith(PROVIDERS + "."):
+        # Whether a provider path imports depends on the provider's version, not Airflow's (and
+        # DRL201 reports a provider the runtime lacks): only replacements into providers are
+        # checked here, against the provider releases the generator imported them in.
+        return
+    major = context.airflow_major
+    verdict = _verdict(site.module, name, major)
+    if verdict is None or verdict.kind not in (FAILS, WARNS):
+        if verdict is None and major >= 3 and name is not None:
+            yield from _not_in_shim(context, site, name)
+        return
+    old = f"{site.module}.{name}" if name is not None else site.module
+    replacement = _replacement(site.module, name, major)
+    fix = None
+    if replacement is not None and replacement.fix:
+        assert name is not None and replacement.name is not None
+        fix = ImportFix(site.module, name, replacement.module, replacement.name)
+    message = _message(old, verdict, replacement, site.module, name)
+    yield context.report(site.position, message, fix=fix)
+
+
+def _verdict(module: str, name: str | None, major: int) -> Verdict | None:
+    """The path's own verdict; else a failing enclosing package's (``airflow.contrib.x`` fails
+    because ``airflow.contrib`` does)."""
+    verdict = import_verdict(module, name, major)
+    if verdict is not None:
+        return verdict
+    parts = module.split(".")
+    for size in range(len(parts) - 1, 0, -1):
+        package = import_verdict(".".join(parts[:size]), None, major)
+        if package is not None and package.kind == FAILS:
+            return package
+        if package is not None:
+            return None
+    return None
+
+
+@dataclass(frozen=True)
+class _Replacement:
+    """A path to use instead, checked to import without a warning on the same Airflow release."""
+
+    module: str
+    name: str | None
+    distribution: str | None
+    fix: bool  # the very object the old path named, so ``--fix`` may write it
+    note: str
+
+    @property
+    def path(self) -> str:
+        return f"{self.module}.{self.name}" if self.name else self.module
+
+
+def _replacement(module: str, name: str | None, major: int) -> _Replacement | None:
+    if major < 3:
+        return _airflow2_replacement(module, name)
+    move = moved_import(module, name)
+    if move is None or move.new_module is None:
+        return None
+    note = move.note if move.note and not _plain_reexport(move) else ""
+    new_name = move.new_name
+    if name is None or move.old_module != module:
+        # ``import old.module`` or ``from old import module``: the successor module, if it imports.
+        if not _works(move.new_module, None, major):
+            return None
+        return _Replacement(move.new_module, None, move.distribution, False, note)
+    if new_name is None:
+        # Only the successor module is known: name it only if the name is really there.
+        if not _works(move.new_module, name, major):
+            return None
+        return _Replacement(move.new_module, name, move.distribution, False, note)
+    if not _works(move.new_module, new_name, major):
+        return None
+    fix = name is not None and move.old_module == module and move.drop_in
+    return _Replacement(move.new_module, new_name, move.distribution, fix, note)
+
+
+def _airflow2_replacement(module: str, name: str | None) -> _Replacement | None:
+    """On Airflow 2: the Airflow 2 spelling of the object an Airflow 3 path names (``airflow.DAG``
+    for ``airflow.sdk.DAG``), or of where a deprecated Airflow 2 path went (``airflow.operators.
+    bash.BashOperator`` for ``airflow.operators.bash_operator.BashOperator``), if it imports there
+    without a warning. Only the second is a fix: both of its steps are aliases Airflow made."""
+    if name is None:
+        return None
+    move = moved_import(module, name)
+    if move is not None and move.new_module is not None and move.new_name is not None:
+        key, fix = (move.new_module, move.new_name), move.drop_in and move.old_module == module
+    else:
+        key, fix = (module, name), False
+    path = _airflow2_paths().get(key)
+    if path is None or path == f"{module}.{name}":
+        return None
+    old_module, _, old_name = path.rpartition(".")
+    return _Replacement(old_module, old_name, None, fix, "")
+
+
+def _works(module: str, name: str | None, major: int) -> bool:
+    verdict = import_verdict(module, name, major)
+    return verdict is not None and verdict.kind == WORKS
+
+
+def fix_targets(airflow_major: int) -> frozenset[tuple[str, str]]:
+    """Every ``(module, name)`` that ``--fix`` can write for a deployment of that major version.
+
+    The candidates are every path the tables know (each old path of the moves table, each
+    name of a ``*`` row that its new module has, each imported path), a superset of the imports
+    a fix can start from; the conformance suite imports every target in a real Airflow.
+    """
+    candidates = {(m, n) for m, n in tried_paths() if n is not None}
+    for move in import_moves():
+        if move.old_name is not None and move.old_name != "*":
+            candidates.add((move.old_module, move.old_name))
+    by_module: dict[str, set[str]] = {}
+    for module, name in candidates:
+        by_module.setdefault(module, set()).add(name)
+    for move in import_moves():
+        if move.old_name == "*" and move.new_module is not None:
+            candidates |= {(move.old_module, n) for n in by_module.get(move.new_module, ())}
+    targets = set()
+    for module, name in candidates:
+        found = _replacement(module, name, airflow_major)
+        if found is not None and found.fix and found.name is not None:
+            targets.add((found.module, found.name))
+    return frozenset(targets)
 
 
 def _plain_reexport(move: Move) -> bool:
-    """A name Airflow 3 still exports from its old home without a deprecation warning
-    (``from airflow import DAG``, ``from airflow.models import DAG``: lazy re-exports, read from
-    the real package by the generator), and that needs no provider: nothing fails or warns."""
-    return not move.removed and not move.distribution and "plain re-export" in move.note
+    return "plain re-export" in move.note
 
 
-def _not_in_shim(module: str, name: str) -> str:
-    targets = {m.new_module for m in import_moves() if m.old_module == module and m.new_module}
-    went = f"; its other names moved to {targets.pop()}" if len(targets) == 1 else ""
-    return (
-        f"'{module}.{name}' is gone in Airflow 3: '{module}' is only a deprecation shim that "
-        f"does not forward '{name}', so the file fails to import (ImportError){went}"
-    )
-
-
-def _moved_message(move: Move, site: ImportSite, name: str | None) -> str:
-    # ``from airflow.operators import dummy`` finds the row of the module ``...operators.dummy``.
-    old = f"{site.module}.{name}" if name is not None else site.module
-    if move.old_module != site.module:
-        old = move.old_module
-    new = move.new_path
-    if new is not None and move.distribution:
-        new += f" (needs {move.distribution})"
-    if move.removed:
-        gone = (
-            f"'{old}' is gone in Airflow 3 (there is no module '{move.old_module}'), so the file "
-            "fails to import"
+def _message(
+    old: str, verdict: Verdict, replacement: _Replacement | None, module: str, name: str | None
+) -> str:
+    if verdict.kind == FAILS:
+        said = f"'{old}' fails to import on Airflow {verdict.version} ({verdict.detail})"
+        if module.split(".")[:2] == SDK_PACKAGE.split("."):
+            said += ": airflow.sdk arrived with Airflow 3.0"
+        said += ", so the file does not load"
+    else:
+        said = (
+            f"'{old}' imports on Airflow {verdict.version} only through a deprecation shim "
+            f"({verdict.detail}) slated for removal"
         )
-        if new is None:
-            return f"{gone}; {move.note or 'nothing replaces it'}"
-        note = f"; {move.note}" if move.note and not move.drop_in else ""
-        return f"{gone}; use {new}{note}"
-    # Plain re-exports that need nothing are not reported (``_plain_reexport``); the rest of the
-    # old homes are shims that warn and are slated for removal.
-    how = "a plain re-export" if "re-export" in move.note else "a deprecation shim"
-    if move.drop_in:
-        return f"'{old}' moved to {new} in Airflow 3; the old path works only through {how}"
-    return (
-        f"'{old}' moved in Airflow 3: {how} forwards it to {new}, which is not a drop-in "
-        "replacement; check its use before switching"
-    )
+    if replacement is None:
+        move = moved_import(module, name) if verdict.version[0] == "3" else None
+        if move is not None and move.removed and move.note and move.new_module is None:
+            return f"{said}; {move.note}"
+        return f"{said}; no replacement that imports on Airflow {verdict.version} is known"
+    use = replacement.path
+    if replacement.distribution:
+        use += f" (needs {replacement.distribution})"
+    if not replacement.fix and replacement.note:
+        use += f"; {replacement.note}"
+    elif not replacement.fix and replacement.name is not None and verdict.version[0] == "3":
+        use += "; not a drop-in replacement, check its use before switching"
+    return f"{said}; use {use}"
 
 
-def _too_new(context: Context, site: ImportSite) -> Iterator[Diagnostic]:
-    if site.module != SDK_PACKAGE and not site.module.startswith(SDK_PACKAGE + "."):
+def _not_in_shim(context: Context, site: ImportSite, name: str) -> Iterator[Diagnostic]:
+    """A name no table knows, imported from a module Airflow 3 has only as a deprecation shim
+    (which serves exactly its table's names): the import fails."""
+    shim_names = shim_module_names(site.module)
+    if shim_names is None or name in shim_names:
         return
-    paths = _airflow2_paths()
-    olds = [paths[site.module, name] for name in site.names if (site.module, name) in paths]
-    instead = f"; on Airflow 2 import {', '.join(olds)} instead" if olds else ""
+    targets = {m.new_module for m in import_moves() if m.old_module == site.module and m.new_module}
+    went = f"; its other names moved to {targets.pop()}" if len(targets) == 1 else ""
     yield context.report(
         site.position,
-        f"'{site.module}' does not exist in Airflow 2 (it arrived with Airflow 3.0): the file "
-        f"fails to import{instead}",
+        f"'{site.module}.{name}' fails to import on Airflow 3 (ImportError): '{site.module}' is "
+        f"only a deprecation shim that does not forward '{name}', so the file does not load{went}",
     )
 
 
 @functools.cache
 def _airflow2_paths() -> dict[tuple[str, str], str]:
-    """``(airflow.sdk path, name) -> the shortest Airflow 2 path`` that Airflow 3 forwards to it.
+    """``(Airflow 3 path, name) -> the shortest Airflow 2 path`` that Airflow 3 forwards to it.
 
     A row whose old path still imports in Airflow 3 existed in Airflow 2, so its old path is a
-    working Airflow 2 spelling of the same object (``airflow.sdk.DAG`` is ``airflow.DAG``).
+    candidate Airflow 2 spelling of the same object (``airflow.sdk.DAG`` is ``airflow.DAG``); the
+    caller keeps it only if it imports without a warning on Airflow 2.
     """
     found: dict[tuple[str, str], str] = {}
     for move in import_moves():
         if move.removed or not move.drop_in or move.new_module is None:
             continue
         if move.new_name is None or move.old_name is None or move.old_name == "*":
+            continue
+        if not _works(move.old_module, move.old_name, 2):
             continue
         key = (move.new_module, move.new_name)
         path = f"{move.old_module}.{move.old_name}"

@@ -48,6 +48,11 @@ class Oracle:
     example_wheels: tuple[tuple[str, str, str], ...] = ()
     # ``$DAGROUTE_CONFORMANCE_<venv_env>`` overrides where the venv lives.
     venv_env: str = "VENV"
+    # The venv's folder under the cache; ``airflow-<version>-venv`` when ``None``.
+    venv_name: str | None = None
+    # ``uv`` (installed from PyPI into the venv first) for a large pin set, where pip takes half
+    # an hour to fetch and install what uv does in minutes.
+    installer: str = "pip"
 
 
 # The versions airflow-semantics.md was verified against. apache-airflow pins core and task-sdk
@@ -83,6 +88,22 @@ AIRFLOW_2 = Oracle(
     example_wheels=(("airflow-2-examples", "apache-airflow==2.10.5", "airflow/example_dags/"),),
     venv_env="VENV_2",
 )
+# Airflow 3.3.2 with the providers that DRL204's replacements point into, to import every path
+# ``--fix`` can write (tests/conformance/test_import_moves.py). Not an oracle of routing, so not in
+# ORACLES. mysql, microsoft-winrm, samba and apache-hdfs are left out: their dependencies
+# (mysqlclient, krb5, gssapi) build only against system libraries the CI machine lacks.
+AIRFLOW_3_PROVIDERS = Oracle(
+    version="3.3.2",
+    pins=tuple(
+        line.split("==")[0] + "==" + line.split("==")[1]
+        for line in (HERE / "constraints-3.3.2-providers.txt").read_text("utf-8").splitlines()
+        if line.startswith("apache-airflow")
+    ),
+    constraints="constraints-3.3.2-providers.txt",
+    venv_env="VENV_3_PROVIDERS",
+    venv_name="airflow-3.3.2-providers-venv",
+    installer="uv",
+)
 ORACLES: dict[str, Oracle] = {oracle.version: oracle for oracle in (AIRFLOW_3, AIRFLOW_2)}
 
 MARKER_NAME = "dagroute-conformance.json"
@@ -108,7 +129,7 @@ def venv_dir(oracle: Oracle = AIRFLOW_3) -> Path:
     env = os.environ.get(f"DAGROUTE_CONFORMANCE_{oracle.venv_env}")
     if env:
         return Path(env).expanduser()
-    return cache_root() / f"airflow-{oracle.version}-venv"
+    return cache_root() / (oracle.venv_name or f"airflow-{oracle.version}-venv")
 
 
 @dataclass(frozen=True)
@@ -188,7 +209,12 @@ def ensure_airflow_venv(log: Log = _stderr, oracle: Oracle = AIRFLOW_3) -> Airfl
         pip = [str(python), "-m", "pip", "--disable-pip-version-check", "--no-input"]
         _run([*pip, "install", "--upgrade", "pip"], log)
         constraints = ["-c", str(HERE / oracle.constraints)] if oracle.constraints else []
-        _run([*pip, "install", *constraints, *oracle.pins], log)
+        if oracle.installer == "uv":
+            _run([*pip, "install", "uv"], log)
+            uv = [str(root / "bin" / "uv"), "pip", "install", "--python", str(python)]
+            _run([*uv, *constraints, *oracle.pins], log)
+        else:
+            _run([*pip, "install", *constraints, *oracle.pins], log)
         _check_imports(python, log)
         seconds = time.monotonic() - started
         payload = _marker_payload(oracle)

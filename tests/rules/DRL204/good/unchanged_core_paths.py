@@ -1,10 +1,10 @@
-from airflow.exceptions import AirflowSkipException
+from airflow.exceptions import AirflowException
 from airflow.sdk import DAG, task
 
 with DAG("modern", schedule=None):
 
     @task
     def maybe() -> None:
-        raise AirflowSkipException("nothing to do")
+        raise AirflowException("nothing to do")
 
     maybe()

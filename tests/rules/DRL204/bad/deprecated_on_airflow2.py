@@ -1,5 +1,6 @@
+# On Airflow 2.10 these still import, but only with a deprecation warning.
 from airflow import DAG
-from airflow.operators.bash import BashOperator
+from airflow.operators.bash_operator import BashOperator
 from airflow.operators.dummy import DummyOperator
 
 with DAG("legacy", schedule=None):
