@@ -54,6 +54,22 @@ class Oracle:
     system_tests: tuple[str, ...] = ()
 
 
+# Providers' sdists carry their system-test DAGs (wheels do not). A mix of providers the 3.3.2
+# venv has (cncf-kubernetes, common-sql) and lacks, large (google, amazon) and small; the
+# versions are those of catalog/data/provider_dependencies.tsv. Both oracles load them: written
+# for Airflow 3 with Airflow 2 fallbacks, they are real DAG files for either.
+SYSTEM_TEST_SDISTS = (
+    "apache-airflow-providers-amazon==9.39.0",
+    "apache-airflow-providers-google==22.8.0",
+    "apache-airflow-providers-microsoft-azure==15.2.1",
+    "apache-airflow-providers-cncf-kubernetes==10.25.0",
+    "apache-airflow-providers-common-sql==2.4.0",
+    "apache-airflow-providers-databricks==7.23.0",
+    "apache-airflow-providers-docker==4.6.1",
+    "apache-airflow-providers-postgres==7.1.1",
+    "apache-airflow-providers-http==6.3.0",
+)
+
 # The versions airflow-semantics.md was verified against. apache-airflow pins core and task-sdk
 # exactly; the providers are pinned here so that a new provider release cannot change the oracle.
 # cncf-kubernetes brings the ``kubernetes`` client that example_kubernetes_executor.py needs to
@@ -75,21 +91,10 @@ AIRFLOW_3 = Oracle(
             "airflow/providers/standard/example_dags/",
         ),
     ),
-    # Providers' sdists carry their system-test DAGs (wheels do not). A mix of providers this
-    # venv has (cncf-kubernetes, common-sql) and lacks, large (google, amazon) and small; the
-    # versions are those of catalog/data/provider_dependencies.tsv.
-    system_tests=(
-        "apache-airflow-providers-amazon==9.39.0",
-        "apache-airflow-providers-google==22.8.0",
-        "apache-airflow-providers-microsoft-azure==15.2.1",
-        "apache-airflow-providers-cncf-kubernetes==10.25.0",
-        "apache-airflow-providers-common-sql==2.4.0",
-        "apache-airflow-providers-databricks==7.23.0",
-        "apache-airflow-providers-docker==4.6.1",
-        "apache-airflow-providers-postgres==7.1.1",
-        "apache-airflow-providers-http==6.3.0",
-    ),
+    system_tests=SYSTEM_TEST_SDISTS,
 )
+
+
 # Airflow 2: most deployments in the field. The operators live in airflow.operators (the standard
 # provider 1.21.0 needs Airflow >= 2.11), and common-compat brings ``common.compat.sdk``, the
 # spelling every provider's system-test DAG uses. Everything else is pinned by the constraints
@@ -100,6 +105,7 @@ AIRFLOW_2 = Oracle(
     constraints="constraints-2.10.5.txt",
     example_wheels=(("airflow-2-examples", "apache-airflow==2.10.5", "airflow/example_dags/"),),
     venv_env="VENV_2",
+    system_tests=SYSTEM_TEST_SDISTS,
 )
 ORACLES: dict[str, Oracle] = {oracle.version: oracle for oracle in (AIRFLOW_3, AIRFLOW_2)}
 

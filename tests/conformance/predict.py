@@ -80,7 +80,7 @@ def error_kind(error: str) -> tuple[str, str | None]:
 
 
 def names_module(message: str, module: str) -> bool:
-    """Whether a diagnostic names ``module``, or a dotted path below it (``'a.b'`` or ``'a.b.c'``)."""
+    """Whether a diagnostic names ``module`` or a dotted path below it (``'a.b'``, ``'a.b.c'``)."""
     return re.search("'" + re.escape(module) + "['.]", message) is not None
 
 
@@ -111,8 +111,9 @@ def dagbag_errors(env: AirflowEnv, name: str, folder: Path) -> dict[str, str]:
         output = Path(scratch) / "dagbag.json"
         child_env = _clean_env()
         child_env["AIRFLOW_HOME"] = str(Path(scratch) / "airflow-home")
+        cmd = [str(env.python), str(DUMP_SCRIPT), str(folder), "--errors-only"]
         completed = subprocess.run(
-            [str(env.python), str(DUMP_SCRIPT), str(folder), "--errors-only", "--output", str(output)],
+            [*cmd, "--output", str(output)],
             cwd=scratch,
             env=child_env,
             capture_output=True,
@@ -131,14 +132,16 @@ def dagbag_errors(env: AirflowEnv, name: str, folder: Path) -> dict[str, str]:
     return errors
 
 
-def dag_files(folder: Path) -> list[str]:
-    """The files DagBag imports (its safe-mode heuristic: both words, any case), relative."""
+def dag_files(folder: Path, version: str) -> list[str]:
+    """The files DagBag imports, relative (its safe-mode heuristic, in any case: "airflow" and
+    "dag", or in 3.x "airflow" and "dag" or "asset")."""
+    words = (b"dag",) if version.startswith("2.") else (b"dag", b"asset")
     found = []
     for path in sorted(folder.rglob("*.py")):
         if "__pycache__" in path.parts:
             continue
         data = path.read_bytes().lower()
-        if b"airflow" in data and b"dag" in data:
+        if b"airflow" in data and any(word in data for word in words):
             found.append(path.relative_to(folder).as_posix())
     return found
 
@@ -264,7 +267,8 @@ def compare(
         named = module is not None and any(names_module(m, module) for m in messages)
         if named:
             row.named += 1
-        if kind == "missing module" and not named or kind != "missing module" and not messages:
+        missed = not named if kind == "missing module" else not messages
+        if missed:
             result.misses[file] = (error.strip().splitlines()[-1], messages)
     return result
 
@@ -286,7 +290,7 @@ def predict(env: AirflowEnv, workdir: Path) -> list[Prediction]:
     for name, folder in corpora(env).items():
         errors = dagbag_errors(env, name, folder)
         ours = lint(folder, inventory, workdir)
-        results.append(compare(name, env.version, dag_files(folder), errors, ours))
+        results.append(compare(name, env.version, dag_files(folder, env.version), errors, ours))
     return results
 
 
