@@ -109,7 +109,8 @@ class ImportNeed:
     def display(self) -> str:
         """How a message names the distribution: a table's name, or says it is unknown."""
         if self.prefix is not None:
-            return f"{self.prefix}-*"
+            # Inside a namespace in a namespace (google.cloud.batch_v1), the prefix is the name.
+            return self.prefix if self.key.count(".") > 1 else f"{self.prefix}-*"
         if self.written:
             return self.written[0]
         return f"an unknown distribution providing '{self.key}'"
