@@ -59,6 +59,8 @@ class Need:
     distribution: str
     why: str
     position: Position
+    # A module-level import: it breaks every task of the file alike, so one report covers them.
+    at_import: bool = False
 
 
 @dataclass(frozen=True)
