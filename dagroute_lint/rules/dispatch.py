@@ -31,6 +31,7 @@ def check_unserved_queue(context: DeploymentContext) -> Iterator[Diagnostic]:
             task.task.position,
             f"{task.label} routes to queue '{placement.queue}', but {detail}; "
             "it will stay queued and never start",
+            cause=f"queue '{placement.queue}'",
         )
 
 
