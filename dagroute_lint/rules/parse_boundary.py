@@ -36,6 +36,8 @@ from dagroute_lint.catalog.distributions import (
     is_airflow,
     is_stdlib,
 )
+from dagroute_lint.catalog.optional_features import EXCEPTION as OPTIONAL_EXCEPTION
+from dagroute_lint.catalog.optional_features import optional_needs
 from dagroute_lint.catalog.providers import provider_for_decorator, provider_for_module
 from dagroute_lint.deployment.inventory import Inventory, Runtime
 from dagroute_lint.diagnostics import Diagnostic
@@ -221,7 +223,10 @@ def _provider(
 ) -> Iterator[LoadFailure]:
     distribution = provider_for_module(reached.target.module, context.airflow_major)
     name, runtime = processor
-    if distribution is None or has_provider(runtime, distribution, context.airflow_major):
+    if distribution is None:
+        return
+    if has_provider(runtime, distribution, context.airflow_major):
+        yield from _optional_features(context, reached, processor)
         return
     yield LoadFailure(
         "provider",
@@ -230,6 +235,45 @@ def _provider(
         f"{_why(reached)} needs {distribution}, which the DAG processor runtime "
         f"'{name}' lacks (has: {provider_names(runtime)})",
     )
+
+
+def _optional_features(
+    context: Context | DeploymentContext,
+    reached: ReachedImport,
+    processor: tuple[str, Runtime],
+) -> Iterator[LoadFailure]:
+    """An installed provider's module that raises ``AirflowOptionalProviderFeatureException``
+    at import because the runtime lacks an optional dependency (a provider or a package)."""
+    name, runtime = processor
+    site = reached.target
+    for module in (site.module, *(f"{site.module}.{n}" for n in site.names)):
+        for needed in optional_needs(module):
+            which = "it" if module == site.module else f"its provider module '{module}'"
+            head = f"{_why(reached)}: {which} raises {OPTIONAL_EXCEPTION} without '{needed}'"
+            if is_airflow(needed):
+                distribution = provider_for_module(needed, context.airflow_major)
+                if distribution is None or has_provider(
+                    runtime, distribution, context.airflow_major
+                ):
+                    continue
+                yield LoadFailure(
+                    "provider",
+                    distribution,
+                    reached.site.position,
+                    f"{head}, which needs {distribution}; the DAG processor runtime '{name}' "
+                    f"lacks it (has: {provider_names(runtime)})",
+                )
+                continue
+            need = None if is_stdlib(needed) else import_need(needed)
+            if need is None or has_package(runtime, need):
+                continue
+            yield LoadFailure(
+                "package",
+                need.key,
+                reached.site.position,
+                f"{head}, which needs {need.display}; the DAG processor runtime '{name}' does "
+                "not list it",
+            )
 
 
 def _stray(context: Context | DeploymentContext, reached: ReachedImport) -> str | None:
