@@ -1,4 +1,4 @@
-"""Generate dagroute_lint/catalog/data/optional_features.tsv: provider modules that refuse to import.
+"""Generate dagroute_lint/catalog/data/optional_features.tsv: provider modules refusing to import.
 
 Some provider modules guard an import of an optional dependency and turn its ``ImportError`` into
 ``AirflowOptionalProviderFeatureException`` at module level::
