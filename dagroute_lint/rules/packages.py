@@ -20,7 +20,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Callable
 
-from dagroute_lint.catalog.distributions import ImportNeed, import_need, is_airflow, is_stdlib
+from dagroute_lint.catalog.distributions import (
+    ImportNeed,
+    import_need,
+    imported_modules,
+    is_airflow,
+    is_stdlib,
+)
 from dagroute_lint.catalog.providers import canonical_name
 from dagroute_lint.deployment.inventory import Inventory, Worker
 from dagroute_lint.deployment.requirements import parse_requirement
@@ -77,9 +83,10 @@ def package_imports(
         module = site.module
         if site.guarded or is_stdlib(module) or is_airflow(module) or first_party(module):
             continue
-        need = import_need(module)
-        if need is not None and need.key not in found:
-            found[need.key] = PackageImport(site, need)
+        for needed in imported_modules(module, site.names):
+            need = import_need(needed)
+            if need is not None and need.key not in found:
+                found[need.key] = PackageImport(site, need)
     return list(found.values())
 
 
