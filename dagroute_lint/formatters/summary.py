@@ -48,13 +48,13 @@ def summary_line(diagnostics: Sequence[Diagnostic], colour: bool) -> str:
     line = f"Found {count(len(diagnostics), 'problem')} in {count(files, 'file')}"
     if fixable:
         line += f" ({fixable} fixable with `--fix`)"
-    return paint(f"{line}{_causes(diagnostics)}.", "bold", colour)
+    return paint(f"{line}.", "bold", colour)
 
 
-def _causes(diagnostics: Sequence[Diagnostic]) -> str:
-    """``; DRL101 has 2 causes: queue 'gpu' (15), queue 'ml' (5)``: for each rule whose reports
-    name what they share, the reports grouped by it (the first three, then a count), when two
-    reports share one."""
+def causes_line(diagnostics: Sequence[Diagnostic]) -> str | None:
+    """``DRL101: 20 problems from 2 causes: queue 'gpu' (15), queue 'ml' (5).``, printed under
+    the summary: for each rule whose reports name what they share, the reports grouped by it
+    (the first three, then a count), when two reports share one; else ``None``."""
     grouped: dict[str, Counter[str]] = {}
     for diagnostic in diagnostics:
         if diagnostic.cause is not None:
@@ -65,5 +65,6 @@ def _causes(diagnostics: Sequence[Diagnostic]) -> str:
             continue  # no two reports share a cause: grouping would add nothing
         listed = ", ".join(f"{cause} ({n})" for cause, n in causes.most_common(3))
         more = f" and {len(causes) - 3} more" if len(causes) > 3 else ""
-        parts.append(f"; {code} has {count(len(causes), 'cause')}: {listed}{more}")
-    return "".join(parts)
+        problems = count(sum(causes.values()), "problem")
+        parts.append(f"{code}: {problems} from {count(len(causes), 'cause')}: {listed}{more}.")
+    return " ".join(parts) if parts else None
