@@ -52,6 +52,7 @@ class _Bound:
         *,
         fix: ImportFix | None = None,
         cause: str | None = None,
+        tasks: tuple[str, ...] = (),
     ) -> Diagnostic:
         """A diagnostic of this rule at ``position`` of this file; ``cause``: what it shares
         with other reports of the rule (see ``Diagnostic``)."""
@@ -64,6 +65,7 @@ class _Bound:
             fix,
             self.severity,
             cause,
+            tasks,
         )
 
 

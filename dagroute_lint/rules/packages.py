@@ -142,6 +142,7 @@ def check_package_on_worker(context: DeploymentContext) -> Iterator[Diagnostic]:
             item.site.position,
             f"module-level import of '{item.site.module}' needs {item.need.display}, which "
             f"{grouped_outcome(broken_tasks)}",
+            tasks=tuple(item.task.label for item in broken_tasks),
         )
 
 

@@ -95,6 +95,7 @@ def check_provider_on_worker(context: DeploymentContext) -> Iterator[Diagnostic]
         yield context.report(
             need.position,
             f"{need.why} needs {need.distribution}, which {grouped_outcome(broken_tasks)}",
+            tasks=tuple(item.task.label for item in broken_tasks),
         )
 
 
