@@ -25,7 +25,7 @@ from dagroute_lint.errors import ConfigError
 from dagroute_lint.formatters import FORMATTERS, ROUTE_FORMATS
 from dagroute_lint.formatters.escape import printable
 from dagroute_lint.formatters.statistics import STATISTICS_FORMATS, format_statistics
-from dagroute_lint.formatters.summary import count, summary_line, wants_colour
+from dagroute_lint.formatters.summary import causes_line, count, summary_line, wants_colour
 from dagroute_lint.formatters.text import format_text
 from dagroute_lint.pipeline.analysis import Execution, analyse
 from dagroute_lint.pipeline.cache import DEFAULT_CACHE_DIR
@@ -344,6 +344,9 @@ def check(
         colour = wants_colour(sys.stderr, os.environ)
         click.echo(seen.line, err=True)
         click.echo(summary_line(diagnostics, colour), err=True, color=colour)
+        causes = causes_line(diagnostics)
+        if causes is not None:
+            click.echo(causes, err=True)
     sys.exit(EXIT_REPORTED if diagnostics and not exit_zero else EXIT_CLEAN)
 
 

@@ -18,6 +18,7 @@ from dagroute_lint.errors import ConfigError
 from dagroute_lint.rules.selection import RuleSelection, expand_all, resolve_selection
 from dagroute_lint.sources.airflowignore import SYNTAXES
 from dagroute_lint.sources.discovery import DEFAULT_EXCLUDES, absolute
+from dagroute_lint.sources.files import DEFAULT_MAX_FILE_BYTES, MAX_FILE_BYTES
 from dagroute_lint.sources.globs import ProjectGlob, project_glob
 from dagroute_lint.wording import did_you_mean
 
@@ -37,6 +38,7 @@ _KEYS = (
     "dags",
     "roots",
     "dag-ignore-file-syntax",
+    "max-file-size",
 )
 COMMAND_LINE = "the command line"
 
@@ -66,6 +68,8 @@ class Settings:
     dags: tuple[Path, ...] = ()
     roots: tuple[Path, ...] = ()
     dag_ignore_file_syntax: str | None = None
+    # Larger files are not analysed: DRL001 says so (bytes; sources/files.py).
+    max_file_size: int = DEFAULT_MAX_FILE_BYTES
     given: tuple[tuple[str, str], ...] = ()
     skip_folders: tuple[Path, ...] = ()  # projects of their own inside this one's folders
 
@@ -272,6 +276,15 @@ def _settings_from_table(table: dict[str, object], path: Path) -> Settings:
     syntax = table.get("dag-ignore-file-syntax")
     if syntax is not None and syntax not in SYNTAXES:
         raise ConfigError(f"{where}.dag-ignore-file-syntax: expected one of {', '.join(SYNTAXES)}")
+    max_file_size = table.get("max-file-size", DEFAULT_MAX_FILE_BYTES)
+    if (
+        not isinstance(max_file_size, int)
+        or isinstance(max_file_size, bool)
+        or not 1 <= max_file_size <= MAX_FILE_BYTES
+    ):
+        raise ConfigError(
+            f"{where}.max-file-size: expected a number of bytes from 1 to {MAX_FILE_BYTES}"
+        )
     settings = Settings(
         root=root,
         config_file=path,
@@ -288,6 +301,7 @@ def _settings_from_table(table: dict[str, object], path: Path) -> Settings:
         dags=tuple((root / item).resolve() for item in strings("dags")),
         roots=tuple((root / item).resolve() for item in strings("roots")),
         dag_ignore_file_syntax=syntax,
+        max_file_size=max_file_size,
         given=tuple((key.replace("-", "_"), f"{where}.{key}") for key in table),
     )
     settings.file_selection().check()  # reject unknown selectors now, with the file named

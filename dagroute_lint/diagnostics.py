@@ -33,7 +33,10 @@ class Diagnostic:
     """One reported problem; ordering is the output order (file, line, column, code).
 
     ``fix`` describes an automatic fix, when the rule knows a safe one (``--fix``, ``--diff``);
-    ``severity`` is the reporting rule's.
+    ``severity`` is the reporting rule's. ``cause`` names what several diagnostics of one rule
+    share (DRL101: the unserved queue), so that ``--statistics`` and the summary count causes,
+    not only reports. ``tasks`` are the labels of the tasks one report covers (a module-level
+    import breaking many tasks, DRL202/DRL203), for the reports that count per task.
     """
 
     path: str
@@ -43,6 +46,8 @@ class Diagnostic:
     message: str
     fix: ImportFix | None = field(default=None, compare=False)
     severity: Severity = field(default="error", compare=False)
+    cause: str | None = field(default=None, compare=False)
+    tasks: tuple[str, ...] = field(default=(), compare=False)
 
 
 UNUSED_NOQA = "DRL901"

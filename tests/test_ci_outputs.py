@@ -140,10 +140,18 @@ def test_gitlab_identical_problems_get_distinct_fingerprints(
 def test_statistics_replace_the_diagnostics(repo: Path) -> None:
     code, out, _ = invoke("dags", "--statistics")
     assert code == 1
-    assert out == "2\tDRL101\tunserved-queue\n1\tDRL103\tunknown-executor\n"
+    # Both DRL101 reports are for one queue: the row under the rule's says so.
+    assert out == (
+        "2\tDRL101\tunserved-queue\n2\t      \t  queue 'reports'\n1\tDRL103\tunknown-executor\n"
+    )
     code, out, _ = invoke("dags", "--statistics", "--format", "json")
     assert json.loads(out) == [
-        {"code": "DRL101", "name": "unserved-queue", "count": 2},
+        {
+            "code": "DRL101",
+            "name": "unserved-queue",
+            "count": 2,
+            "causes": [{"cause": "queue 'reports'", "count": 2}],
+        },
         {"code": "DRL103", "name": "unknown-executor", "count": 1},
     ]
     assert invoke("dags", "--statistics", "--exit-zero")[0] == 0

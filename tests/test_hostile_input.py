@@ -14,14 +14,16 @@ from typing import Any
 
 import pytest
 
-from dagroute_lint.config import Settings
+from dagroute_lint.config import Settings, load_settings
 from dagroute_lint.deployment.inventory import load_inventory
+from dagroute_lint.errors import ConfigError
 from dagroute_lint.extract import extract_module
 from dagroute_lint.extract.source import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES
 from dagroute_lint.model import Const
 from dagroute_lint.pipeline import analysis
 from dagroute_lint.pipeline.runner import Report, run
 from dagroute_lint.sources.discovery import SourceFile
+from dagroute_lint.sources.files import DEFAULT_MAX_FILE_BYTES
 from tests.helpers import CELERY_K8S, write_repo
 from tests.test_cli import invoke
 
@@ -152,12 +154,31 @@ def test_files_python_refuses_are_reported_as_airflow_would_fail(
 
 def test_file_over_the_size_limit_is_skipped(tmp_path: Path) -> None:
     data = b"x = 1\n" * (5 * 1024 * 1024 // 6)  # 5 MB of valid Python
-    assert len(data) > MAX_FILE_BYTES
-    assert only_problem(tmp_path, data) == (
+    assert only_problem_within(tmp_path, data, 4 * 1024 * 1024) == (
         1,
         1,
-        "file is larger than the 1 MB analysed" + SKIPPED,
+        "file is larger than max-file-size (4,194,304 bytes; raise the setting to lint it)"
+        + SKIPPED,
     )
+
+
+def only_problem_within(root: Path, data: bytes, limit: int) -> tuple[int, int, str]:
+    """``only_problem`` with ``max-file-size`` set to ``limit``."""
+    path = root / "dags" / "bad.py"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    report = run([str(path)], Settings(root=root, select=("ALL",), max_file_size=limit), None)
+    [(_, line, column, code, message)] = found(report)
+    assert code == "DRL001"
+    return line, column, message
+
+
+def test_dag_file_over_a_megabyte_is_linted(tmp_path: Path) -> None:
+    """A valid DAG file of 1.2 MB, most of it one embedded SQL string, is linted by default."""
+    sql = b"select 1;\n" * 120_000
+    data = DAG.encode() + b"SQL = '''\n" + sql + b"'''\n"
+    assert len(data) > 1024 * 1024
+    assert routed(tmp_path, data) == {"t": ("q", DAG.count("\n"))}
 
 
 def test_file_with_too_many_syntax_nodes_is_skipped(tmp_path: Path) -> None:
@@ -345,7 +366,7 @@ def test_one_bad_file_never_stops_the_others(tmp_path: Path) -> None:
         "binary.py": dag + bytes(range(256)) * 4,
         "nul.py": dag + b"\x00\x00",
         "deep.py": dag + b"x = " + b"(" * 3000 + b")" * 3000,
-        "huge.py": dag + b"#" * MAX_FILE_BYTES,
+        "huge.py": dag + b"#" * DEFAULT_MAX_FILE_BYTES,
         "empty.py": b"",
         "zz_good.py": DAG.encode(),
     }
@@ -366,7 +387,7 @@ def test_one_bad_file_never_stops_the_others(tmp_path: Path) -> None:
     expected = [
         ("dags/binary.py", "DRL001 [error] cannot decode file: 'utf-8' codec"),
         ("dags/deep.py", "DRL001 [error] syntax error: too many nested parentheses"),
-        ("dags/huge.py", "DRL001 [error] file is larger than the 1 MB analysed; skipped"),
+        ("dags/huge.py", "DRL001 [error] file is larger than max-file-size (10,485,760 bytes"),
         ("dags/loop.py", "DRL001 [error] cannot read file: Too many levels of symbolic links"),
         ("dags/nul.py", "DRL001 [error] source code cannot contain null bytes"),
         ("dags/syntax.py", "DRL001 [error] syntax error: invalid syntax"),
@@ -389,3 +410,26 @@ def test_warnings_about_the_linted_code_are_neither_printed_nor_fatal() -> None:
         module = extract_module(source.encode(), "dags/dag.py", "dag")
     assert module.syntax_error is None
     assert [task.task_id for task in module.tasks] == [Const("t\\q")]
+
+
+# --- the size limit is a setting -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["0", "true", '"10MB"', str(MAX_FILE_BYTES + 1)])
+def test_max_file_size_must_be_a_number_of_bytes_in_range(tmp_path: Path, value: str) -> None:
+    (tmp_path / "pyproject.toml").write_text(f"[tool.dagroute-lint]\nmax-file-size = {value}\n")
+    with pytest.raises(ConfigError, match=r"tool.dagroute-lint.max-file-size: expected a number"):
+        load_settings(None, tmp_path)
+
+
+def test_max_file_size_from_the_settings_file_skips_larger_files(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.dagroute-lint]\nmax-file-size = 100\n")
+    settings = load_settings(None, tmp_path)
+    assert settings.max_file_size == 100
+    path = tmp_path / "dags" / "dag.py"
+    path.parent.mkdir()
+    path.write_text(DAG)
+    report = run([str(path)], settings, None)
+    assert [(d.code, d.message.split(";")[0]) for d in report.diagnostics] == [
+        ("DRL001", "file is larger than max-file-size (100 bytes")
+    ]

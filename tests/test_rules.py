@@ -164,10 +164,12 @@ with DAG("lab"):
     )
     (diagnostic,) = by_code(report, "DRL202")
     # The worker re-imports the whole file: the module-level import breaks the Celery task too.
-    assert diagnostic.message.startswith("task 'shell' in dag 'lab' needs ")
+    assert diagnostic.line == 5  # at the import (after the header), naming the task it breaks
+    assert diagnostic.message.startswith("module-level import of ")
+    assert diagnostic.message.endswith(": task 'shell' in dag 'lab'")
     assert "apache-airflow-providers-cncf-kubernetes" in diagnostic.message
     assert "worker 'celery-general' (runtime 'base') lacks" in diagnostic.message
-    assert "fail at startup" in diagnostic.message
+    assert "fails there at startup" in diagnostic.message
 
 
 def test_provider_missing_on_some_workers_of_a_queue(tmp_path: Path) -> None:

@@ -81,14 +81,13 @@ with DAG("lab"):
     EmptyOperator(task_id="noop")
 """,
     )
+    # One report at the import, for both tasks; the EmptyOperator never reaches a worker.
     assert found == [
-        "7: DRL203 task 'shell' in dag 'lab' imports 'sklearn' (module-level import, line 5), "
-        "which needs scikit-learn; worker 'celery-general' (runtime 'base') lacks it; "
-        "it will fail at startup, before its first line runs",
-        "8: DRL203 task 'pod' in dag 'lab' imports 'sklearn' (module-level import, line 5), "
-        "which needs scikit-learn; worker 'k8s-pods' (runtime 'pods') lacks it; "
-        "it will fail at startup, before its first line runs",
-    ]  # the EmptyOperator never reaches a worker
+        "5: DRL203 module-level import of 'sklearn' needs scikit-learn, which workers "
+        "'celery-general' (runtime 'base'), 'k8s-pods' (runtime 'pods') lack; 2 tasks fail "
+        "there at startup, before their first line runs: task 'shell' in dag 'lab', "
+        "task 'pod' in dag 'lab'",
+    ]
 
 
 def test_import_inside_the_task_counts_for_that_task_only(tmp_path: Path) -> None:
@@ -147,10 +146,12 @@ with DAG("lab"):
     BashOperator(task_id="t", bash_command="x", queue="ml")
 """,
     )
-    assert "worker 'celery-general' (runtime 'base'), 'celery-ml' (runtime 'ml') lacks it" in (
+    assert "workers 'celery-general' (runtime 'base'), 'celery-ml' (runtime 'ml') lack;" in (
         message
     )
-    assert message.endswith("; it will fail at startup, before its first line runs")
+    assert message.endswith(
+        "; 1 task fails there at startup, before its first line runs: task 't' in dag 'lab'"
+    )
 
 
 def test_a_package_imported_twice_is_reported_once(tmp_path: Path) -> None:
@@ -167,7 +168,7 @@ with DAG("lab"):
 """,
     )
     (message,) = found
-    assert "imports 'sklearn' (module-level import, line 5)" in message
+    assert message.startswith("5: DRL203 module-level import of 'sklearn' needs scikit-learn")
 
 
 def test_stdlib_first_party_airflow_and_airflow_dependencies_never_count(tmp_path: Path) -> None:
@@ -246,7 +247,7 @@ with DAG("lab"):
     BashOperator(task_id="t", bash_command="x")
 """,
     )
-    assert "imports 'sklearn' (module-level import, line 9)" in message
+    assert message.startswith("9: DRL203 module-level import of 'sklearn' needs scikit-learn")
 
 
 def test_import_names_map_to_distributions(tmp_path: Path) -> None:
@@ -259,24 +260,27 @@ with DAG("lab"):
     BashOperator(task_id="t", bash_command="x", queue="ml")
 """
     found = lint(tmp_path, body)
-    needs = [line.split("which needs ")[1].split(";")[0] for line in found]
-    assert needs == ["pillow", "beautifulsoup4", "opencv-python", "scikit-learn"]
+    needs = [line.split(" needs ")[1].split(", which")[0] for line in found]
+    assert needs == ["scikit-learn", "opencv-python", "pillow", "beautifulsoup4"]
     # celery-ml lists all four by distribution name (opencv in its headless build), so each
     # import is missing only on celery-general.
     assert all(
-        "'celery-general' (runtime 'base') lacks it while 'celery-ml' has it" in f for f in found
+        "which worker 'celery-general' (runtime 'base') lacks; 1 task fails there at startup, "
+        "when it lands on a worker without it" in f
+        for f in found
     )
 
 
-def test_noqa_on_the_task_line_suppresses(tmp_path: Path) -> None:
+def test_noqa_on_the_import_line_suppresses(tmp_path: Path) -> None:
+    """A module-level import is reported at the import, so its noqa goes there."""
     report = lint_repo(
         tmp_path,
         {
             "dags/dag.py": HEADER
             + """
-import sklearn
+import sklearn  # noqa: DRL203
 with DAG("lab"):
-    BashOperator(task_id="t", bash_command="x")  # noqa: DRL203
+    BashOperator(task_id="t", bash_command="x")
 """
         },
         INVENTORY,
@@ -532,8 +536,8 @@ with DAG("lab"):
     assert lint(tmp_path, body) == []
     (tmp_path / "dags" / "helpers.py").unlink()
     (message,) = lint(tmp_path / "elsewhere", body)
-    assert "imports 'helpers' (module-level import, line 5), which needs an unknown" in message
-    assert "distribution providing 'helpers';" in message
+    assert "module-level import of 'helpers' needs an unknown distribution providing " in message
+    assert "'helpers', which worker" in message
 
 
 def test_the_inventorys_airflow_version_decides_what_providers_mean(tmp_path: Path) -> None:

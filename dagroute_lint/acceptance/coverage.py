@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from dagroute_lint.config import Settings
 from dagroute_lint.deployment.inventory import Inventory
@@ -82,9 +82,24 @@ def gap(diagnostic: Diagnostic) -> Gap:
     return Gap(kind, item, diagnostic.code, who, diagnostic)
 
 
+def per_task(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
+    """Each report that covers several tasks (``Diagnostic.tasks``) as one per task, worded
+    without what may change between inventories (the workers lacking, the other tasks)."""
+    found: list[Diagnostic] = []
+    for diagnostic in diagnostics:
+        if not diagnostic.tasks:
+            found.append(diagnostic)
+            continue
+        cause = diagnostic.message.partition(", which ")[0]
+        found.extend(
+            replace(diagnostic, message=f"{label}: {cause}", tasks=()) for label in diagnostic.tasks
+        )
+    return found
+
+
 def gaps(diagnostics: Sequence[Diagnostic]) -> list[Gap]:
     order = {kind: rank for rank, kind in enumerate(KIND_ORDER)}
-    return sorted((gap(d) for d in diagnostics), key=lambda g: (order.get(g.kind, 99), g))
+    return sorted((gap(d) for d in per_task(diagnostics)), key=lambda g: (order.get(g.kind, 99), g))
 
 
 @dataclass(frozen=True)

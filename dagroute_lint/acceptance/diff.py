@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from dagroute_lint.acceptance.coverage import Checked, Gap, checked, gaps
+from dagroute_lint.acceptance.coverage import Checked, Gap, checked, gaps, per_task
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.formatters.routes import summary
 from dagroute_lint.pipeline.runner import Report
@@ -60,8 +60,10 @@ def _only_in(
 
 
 def coverage_diff(old: Report, new: Report) -> CoverageDiff:
-    lost, unchanged = _only_in(new.diagnostics, old.diagnostics)
-    gone, _ = _only_in(old.diagnostics, new.diagnostics)
+    # Per task: a report covering many tasks changes when one of them loses or gains.
+    old_diagnostics, new_diagnostics = per_task(old.diagnostics), per_task(new.diagnostics)
+    lost, unchanged = _only_in(new_diagnostics, old_diagnostics)
+    gone, _ = _only_in(old_diagnostics, new_diagnostics)
     lost_gaps = gaps(lost)
     losing = {gap.who for gap in lost_gaps}
     gone_gaps = gaps(gone)

@@ -60,6 +60,12 @@ NAMESPACES = frozenset(
     }
 )
 
+# Namespace packages inside a namespace: ``google.cloud.batch_v1`` comes from
+# ``google-cloud-batch``, ``google.cloud.bigquery`` from ``google-cloud-bigquery``. Judged on
+# three components; the distribution is the components joined, without an API version suffix.
+SUBNAMESPACES = frozenset({"google.cloud"})
+_API_VERSION = re.compile(r"_v\d+(?:(?:p\d+)?(?:alpha|beta)\d*)?$")
+
 AIRFLOW = "airflow"
 
 
@@ -103,7 +109,8 @@ class ImportNeed:
     def display(self) -> str:
         """How a message names the distribution: a table's name, or says it is unknown."""
         if self.prefix is not None:
-            return f"{self.prefix}-*"
+            # Inside a namespace in a namespace (google.cloud.batch_v1), the prefix is the name.
+            return self.prefix if self.key.count(".") > 1 else f"{self.prefix}-*"
         if self.written:
             return self.written[0]
         return f"an unknown distribution providing '{self.key}'"
@@ -157,6 +164,13 @@ def import_need(module: str) -> ImportNeed | None:
     A bare namespace (``import google``) names no distribution and gets ``None``.
     """
     parts = module.split(".")
+    if ".".join(parts[:2]) in SUBNAMESPACES and len(parts) > 2:
+        key = ".".join(parts[:3])
+        written = _written(key)
+        if written:
+            return ImportNeed(key, written)
+        distribution = "-".join((*parts[:2], _API_VERSION.sub("", parts[2])))
+        return ImportNeed(key, (), prefix=canonical_name(distribution))
     if parts[0] in NAMESPACES:
         if len(parts) < 2:
             return None
@@ -167,6 +181,15 @@ def import_need(module: str) -> ImportNeed | None:
         return ImportNeed(key, (), prefix=canonical_name(key))
     key = parts[0]
     return ImportNeed(key, _written(key))
+
+
+def imported_modules(module: str, names: Collection[str]) -> tuple[str, ...]:
+    """The modules ``from module import names`` needs: ``module`` itself, or, when ``module`` is
+    a namespace package, whose names can only be its submodules (``from google.cloud import
+    batch_v1``), each ``module.name``."""
+    if names and (module in NAMESPACES or module in SUBNAMESPACES):
+        return tuple(f"{module}.{name}" for name in names)
+    return (module,)
 
 
 def _written(key: str) -> tuple[str, ...]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TextIO
 
@@ -48,3 +49,22 @@ def summary_line(diagnostics: Sequence[Diagnostic], colour: bool) -> str:
     if fixable:
         line += f" ({fixable} fixable with `--fix`)"
     return paint(f"{line}.", "bold", colour)
+
+
+def causes_line(diagnostics: Sequence[Diagnostic]) -> str | None:
+    """``DRL101: 20 problems from 2 causes: queue 'gpu' (15), queue 'ml' (5).``, printed under
+    the summary: for each rule whose reports name what they share, the reports grouped by it
+    (the first three, then a count), when two reports share one; else ``None``."""
+    grouped: dict[str, Counter[str]] = {}
+    for diagnostic in diagnostics:
+        if diagnostic.cause is not None:
+            grouped.setdefault(diagnostic.code, Counter())[diagnostic.cause] += 1
+    parts = []
+    for code, causes in sorted(grouped.items()):
+        if all(n == 1 for n in causes.values()):
+            continue  # no two reports share a cause: grouping would add nothing
+        listed = ", ".join(f"{cause} ({n})" for cause, n in causes.most_common(3))
+        more = f" and {len(causes) - 3} more" if len(causes) > 3 else ""
+        problems = count(sum(causes.values()), "problem")
+        parts.append(f"{code}: {problems} from {count(len(causes), 'cause')}: {listed}{more}.")
+    return " ".join(parts) if parts else None

@@ -31,7 +31,7 @@ from dagroute_lint.sources.discovery import (
     module_candidates,
     module_name,
 )
-from dagroute_lint.sources.files import MAX_FILE_BYTES, read_source
+from dagroute_lint.sources.files import DEFAULT_MAX_FILE_BYTES, read_source
 from dagroute_lint.sources.first_party import FirstParty
 
 # Allocations between two young-generation collections during a run (CPython's default: 700).
@@ -62,9 +62,15 @@ class ModuleIndex:
     found on disk: ``lookup`` searches the import roots as Python would, and remembers misses.
     """
 
-    def __init__(self, roots: Sequence[Path], extractor: Extractor | None = None) -> None:
+    def __init__(
+        self,
+        roots: Sequence[Path],
+        extractor: Extractor | None = None,
+        max_bytes: int = DEFAULT_MAX_FILE_BYTES,
+    ) -> None:
         self.roots = list(dict.fromkeys(roots))
         self.extractor = extractor or Extractor()
+        self.max_bytes = max_bytes
         self._by_name: dict[str, Module | None] = {}
 
     def request(self, source: SourceFile, data: bytes) -> Request:
@@ -131,7 +137,7 @@ class ModuleIndex:
         for candidate in module_candidates(name, self.roots):
             if candidate.is_file():
                 source = SourceFile(str(candidate), absolute(candidate))
-                data = _read(source)
+                data = _read(source, self.max_bytes)
                 if not isinstance(data, bytes):
                     return None
                 _, is_package = module_name(source.path, self.roots)
@@ -145,7 +151,7 @@ class ModuleIndex:
         for candidate in module_candidates(name, self.roots):
             if candidate.is_file():
                 source = SourceFile(str(candidate), absolute(candidate))
-                data = _read(source)
+                data = _read(source, self.max_bytes)
                 if isinstance(data, bytes):
                     found = self.extractor.extract([self.request(source, data)])[0]
                 else:
@@ -160,13 +166,20 @@ class ModuleIndex:
         return Module(path=source.display, module_name=name, syntax_error=problem)
 
 
-def _read(source: SourceFile) -> bytes | SyntaxProblem:
-    """The file's bytes, or why it cannot be read."""
+def _read(source: SourceFile, limit: int) -> bytes | SyntaxProblem:
+    """The file's bytes, or why it cannot be read (``limit``: the ``max-file-size`` setting)."""
     try:
-        return read_source(source.path, MAX_FILE_BYTES + 1)
+        data = read_source(source.path, limit + 1)
     except OSError as error:
         reason = error.strerror or type(error).__name__
         return SyntaxProblem(f"cannot read file: {reason}", Position(1, 1), skipped=True)
+    if len(data) > limit:
+        return SyntaxProblem(
+            f"file is larger than max-file-size ({limit:,} bytes; raise the setting to lint it)",
+            Position(1, 1),
+            skipped=True,
+        )
+    return data
 
 
 def import_roots(paths: Sequence[str], settings: Settings) -> list[Path]:
@@ -224,7 +237,8 @@ def _analyse(
     stdin: tuple[str, bytes] | None,
     extractor: Extractor,
 ) -> Repository:
-    index = ModuleIndex(import_roots([stdin[0]] if stdin else paths, settings), extractor)
+    roots = import_roots([stdin[0]] if stdin else paths, settings)
+    index = ModuleIndex(roots, extractor, settings.max_file_size)
     symbols = SymbolTable(index.lookup)
     if stdin is not None:
         display, data = stdin
@@ -247,7 +261,7 @@ def _analyse(
             root=settings.root,
             skip=settings.skip_folders,
         )
-        files = [(source, _read(source)) for source in sources]
+        files = [(source, _read(source, index.max_bytes)) for source in sources]
         dependents = _dependents(files, settings, syntax, index)
         files += dependents
     sources, modules = _extract_reported(files, index, symbols)
@@ -292,7 +306,7 @@ def _dependents(
     linted = {source.path for source, _ in files}
     candidates = []
     for source in discover(folders, settings.exclude, settings.dags, syntax):
-        data = _read(source) if source.path not in linted else None
+        data = _read(source, index.max_bytes) if source.path not in linted else None
         if isinstance(data, bytes):
             candidates.append((source, data))
 

@@ -45,6 +45,7 @@ def describe_settings(
         "dags",
         "roots",
         "dag_ignore_file_syntax",
+        "max_file_size",
     ):
         value = getattr(settings, name)
         shown = (

@@ -46,11 +46,26 @@ class _Bound:
         return self.repository.first_party(module)
 
     def report(
-        self, position: Position, message: str, *, fix: ImportFix | None = None
+        self,
+        position: Position,
+        message: str,
+        *,
+        fix: ImportFix | None = None,
+        cause: str | None = None,
+        tasks: tuple[str, ...] = (),
     ) -> Diagnostic:
-        """A diagnostic of this rule at ``position`` of this file."""
+        """A diagnostic of this rule at ``position`` of this file; ``cause``: what it shares
+        with other reports of the rule (see ``Diagnostic``)."""
         return Diagnostic(
-            self.module.path, position.line, position.column, self.code, message, fix, self.severity
+            self.module.path,
+            position.line,
+            position.column,
+            self.code,
+            message,
+            fix,
+            self.severity,
+            cause,
+            tasks,
         )
 
 

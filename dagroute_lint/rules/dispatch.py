@@ -39,7 +39,9 @@ def check_unserved_queue(context: DeploymentContext) -> Iterator[Diagnostic]:
             )
             if message not in said:
                 said.add(message)
-                yield context.report(task.task.position, message)
+                yield context.report(
+                    task.task.position, message, cause=f"queue '{placement.queue}'"
+                )
 
 
 def check_queue_ignored(context: DeploymentContext) -> Iterator[Diagnostic]:

@@ -20,7 +20,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Callable
 
-from dagroute_lint.catalog.distributions import ImportNeed, import_need, is_airflow, is_stdlib
+from dagroute_lint.catalog.distributions import (
+    ImportNeed,
+    import_need,
+    imported_modules,
+    is_airflow,
+    is_stdlib,
+)
 from dagroute_lint.catalog.providers import canonical_name
 from dagroute_lint.deployment.inventory import Inventory, Worker
 from dagroute_lint.deployment.requirements import parse_requirement
@@ -28,6 +34,7 @@ from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.model import Const, Expr, ImportSite, SeqExpr
 from dagroute_lint.resolve.tasks import ResolvedTask
 from dagroute_lint.rules.base import DeploymentContext, DeploymentRule
+from dagroute_lint.rules.broken_tasks import BrokenTask, grouped_outcome
 from dagroute_lint.rules.parse_boundary import failing_at_parse, has_package
 from dagroute_lint.rules.runtimes import CodeRuns, code_runs, outcome, workers_lacking
 
@@ -76,9 +83,10 @@ def package_imports(
         module = site.module
         if site.guarded or is_stdlib(module) or is_airflow(module) or first_party(module):
             continue
-        need = import_need(module)
-        if need is not None and need.key not in found:
-            found[need.key] = PackageImport(site, need)
+        for needed in imported_modules(module, site.names):
+            need = import_need(needed)
+            if need is not None and need.key not in found:
+                found[need.key] = PackageImport(site, need)
     return list(found.values())
 
 
@@ -101,6 +109,8 @@ def check_package_on_worker(context: DeploymentContext) -> Iterator[Diagnostic]:
         for item in package_imports(context.module.imports, context.first_party)
         if item.need.key not in at_parse
     ]
+    # A module-level import breaks every task of the file alike: one report lists them.
+    at_imports: dict[str, tuple[PackageImport, list[BrokenTask]]] = {}
     for task, placement in context.placed:
         serving = placement.workers
         if not serving:
@@ -111,17 +121,29 @@ def check_package_on_worker(context: DeploymentContext) -> Iterator[Diagnostic]:
             for item in package_imports(task.task.imports, context.first_party)
             if item.need.key not in at_parse
         ]
-        on_worker = list(module_imports)
+        for item in module_imports:
+            lacking = workers_without(item.need, serving, inventory)
+            if lacking:
+                broken = BrokenTask(task, tuple(lacking), serving)
+                at_imports.setdefault(item.need.key, (item, []))[1].append(broken)
         if runs is CodeRuns.ON_WORKER:
-            keys = {item.need.key for item in on_worker}
-            on_worker += [item for item in task_imports if item.need.key not in keys]
-        for item in on_worker:
-            yield from _on_workers(context, task, item, serving, inventory)
+            keys = {item.need.key for item in module_imports}
+            for item in task_imports:
+                if item.need.key not in keys:
+                    yield from _on_workers(context, task, item, serving, inventory)
         if runs is CodeRuns.IN_VIRTUALENV:
             venv = virtualenv_of(task)
             if venv is not None:
                 for item in task_imports:
                     yield from _in_virtualenv(context, task, item, venv, serving, inventory)
+
+    for item, broken_tasks in at_imports.values():
+        yield context.report(
+            item.site.position,
+            f"module-level import of '{item.site.module}' needs {item.need.display}, which "
+            f"{grouped_outcome(broken_tasks)}",
+            tasks=tuple(item.task.label for item in broken_tasks),
+        )
 
 
 def _on_workers(
@@ -134,15 +156,11 @@ def _on_workers(
     lacking = workers_without(item.need, serving, inventory)
     if not lacking:
         return
-    always = (
-        "it will fail at startup, before its first line runs"
-        if item.site.scope == "module"
-        else "it will fail when the import runs"
-    )
     yield context.report(
         task.task.position,
         f"{task.label} imports {item.where}, which needs {item.need.display}; "
-        f"{workers_lacking(lacking)} lacks it" + outcome(lacking, serving, always),
+        f"{workers_lacking(lacking)} lacks it"
+        + outcome(lacking, serving, "it will fail when the import runs"),
     )
 
 

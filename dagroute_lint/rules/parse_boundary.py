@@ -28,19 +28,23 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dagroute_lint.catalog.distributions import (
+    NAMESPACES,
     ImportNeed,
     brought_by,
     import_need,
+    imported_modules,
     is_airflow,
     is_stdlib,
 )
+from dagroute_lint.catalog.optional_features import EXCEPTION as OPTIONAL_EXCEPTION
+from dagroute_lint.catalog.optional_features import optional_needs
 from dagroute_lint.catalog.providers import provider_for_decorator, provider_for_module
 from dagroute_lint.deployment.inventory import Inventory, Runtime
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.model import Position
 from dagroute_lint.resolve.parse_imports import ReachedImport, reached_imports
 from dagroute_lint.rules.base import Context, DeploymentContext, DeploymentRule, Rule
-from dagroute_lint.sources.discovery import absolute
+from dagroute_lint.sources.discovery import absolute, processor_imports
 
 # ``apache-airflow-core`` 3.x hard-depends on these (semantics §6.2): any Airflow 3 runtime has
 # them even when the inventory does not list them.
@@ -57,6 +61,8 @@ class Need:
     distribution: str
     why: str
     position: Position
+    # A module-level import: it breaks every task of the file alike, so one report covers them.
+    at_import: bool = False
 
 
 @dataclass(frozen=True)
@@ -108,9 +114,11 @@ def processor_runtime(inventory: Inventory | None) -> tuple[str, Runtime] | None
 def load_failures(context: Context | DeploymentContext) -> list[LoadFailure]:
     """Why the file fails to load on the DAG processor, one entry per cause, in file order.
 
-    Only files that define DAGs are judged: they are what the DAG processor loads. Providers and
-    packages are judged only when the inventory names the DAG processor's runtime. Worked out
-    once per file for the rules that ask (DRL201-DRL203, DRL205, DRL206).
+    Only files the DAG processor imports are judged: those that define DAGs, and those its
+    discovery heuristic picks (``processor_imports``), whose DAGs may be built in ways not seen
+    here but whose import fails all the same. Providers and packages are judged only when the
+    inventory names the DAG processor's runtime. Worked out once per file for the rules that ask
+    (DRL201-DRL203, DRL205, DRL206).
     """
     failures: list[LoadFailure] = context.repository.derive(
         "load_failures", context.file, lambda: _load_failures(context)
@@ -120,7 +128,9 @@ def load_failures(context: Context | DeploymentContext) -> list[LoadFailure]:
 
 def _load_failures(context: Context | DeploymentContext) -> list[LoadFailure]:
     module = context.module
-    if not module.dags or module.syntax_error is not None:
+    if module.syntax_error is not None:
+        return []
+    if not module.dags and not processor_imports(context.file.source.path, context.airflow_major):
         return []
     processor = processor_runtime(context.inventory)
     found: dict[tuple[str, str], LoadFailure] = {}
@@ -167,29 +177,43 @@ def _failures(
             continue
         if is_stdlib(target):
             continue
-        need = import_need(target)
-        if processor is not None and need is not None and has_package(processor[1], need):
-            continue
-        stray = _stray(context, reached)
-        if stray is not None:
-            top = target.partition(".")[0]
-            yield LoadFailure(
-                "module",
-                top,
-                reached.site.position,
-                f"{_why(reached)}: '{top}' is on no import root; {stray} lies beside the file, "
-                "but Airflow puts the DAG folder on sys.path, not the folders inside it "
-                "(ModuleNotFoundError)",
-            )
-        elif processor is not None and need is not None:
-            name, _ = processor
-            yield LoadFailure(
-                "package",
-                need.key,
-                reached.site.position,
-                f"{_why(reached)} needs {need.display}, which the DAG processor runtime "
-                f"'{name}' does not list (ModuleNotFoundError)",
-            )
+        for needed in imported_modules(target, reached.target.names):
+            yield from _third_party(context, reached, needed, processor)
+
+
+def _third_party(
+    context: Context | DeploymentContext,
+    reached: ReachedImport,
+    needed: str,
+    processor: tuple[str, Runtime] | None,
+) -> Iterator[LoadFailure]:
+    """A third-party package the import needs, or a repository name Python will not find."""
+    target = reached.target.module
+    need = import_need(needed)
+    if processor is not None and need is not None and has_package(processor[1], need):
+        return
+    top = target.partition(".")[0]
+    # A namespace's top-level name (``google``) is always found in site-packages first.
+    stray = None if top in NAMESPACES else _stray(context, reached)
+    if stray is not None:
+        yield LoadFailure(
+            "module",
+            top,
+            reached.site.position,
+            f"{_why(reached)}: '{top}' is on no import root; {stray} lies beside the file, "
+            "but Airflow puts the DAG folder on sys.path, not the folders inside it "
+            "(ModuleNotFoundError)",
+        )
+    elif processor is not None and need is not None:
+        name, _ = processor
+        which = "" if needed == target else f" ('{needed}')"
+        yield LoadFailure(
+            "package",
+            need.key,
+            reached.site.position,
+            f"{_why(reached)}{which} needs {need.display}, which the DAG processor runtime "
+            f"'{name}' does not list (ModuleNotFoundError)",
+        )
 
 
 def _provider(
@@ -199,7 +223,10 @@ def _provider(
 ) -> Iterator[LoadFailure]:
     distribution = provider_for_module(reached.target.module, context.airflow_major)
     name, runtime = processor
-    if distribution is None or has_provider(runtime, distribution, context.airflow_major):
+    if distribution is None:
+        return
+    if has_provider(runtime, distribution, context.airflow_major):
+        yield from _optional_features(context, reached, processor)
         return
     yield LoadFailure(
         "provider",
@@ -208,6 +235,45 @@ def _provider(
         f"{_why(reached)} needs {distribution}, which the DAG processor runtime "
         f"'{name}' lacks (has: {provider_names(runtime)})",
     )
+
+
+def _optional_features(
+    context: Context | DeploymentContext,
+    reached: ReachedImport,
+    processor: tuple[str, Runtime],
+) -> Iterator[LoadFailure]:
+    """An installed provider's module that raises ``AirflowOptionalProviderFeatureException``
+    at import because the runtime lacks an optional dependency (a provider or a package)."""
+    name, runtime = processor
+    site = reached.target
+    for module in (site.module, *(f"{site.module}.{n}" for n in site.names)):
+        for needed in optional_needs(module):
+            which = "it" if module == site.module else f"its provider module '{module}'"
+            head = f"{_why(reached)}: {which} raises {OPTIONAL_EXCEPTION} without '{needed}'"
+            if is_airflow(needed):
+                distribution = provider_for_module(needed, context.airflow_major)
+                if distribution is None or has_provider(
+                    runtime, distribution, context.airflow_major
+                ):
+                    continue
+                yield LoadFailure(
+                    "provider",
+                    distribution,
+                    reached.site.position,
+                    f"{head}, which needs {distribution}; the DAG processor runtime '{name}' "
+                    f"lacks it (has: {provider_names(runtime)})",
+                )
+                continue
+            need = None if is_stdlib(needed) else import_need(needed)
+            if need is None or has_package(runtime, need):
+                continue
+            yield LoadFailure(
+                "package",
+                need.key,
+                reached.site.position,
+                f"{head}, which needs {need.display}; the DAG processor runtime '{name}' does "
+                "not list it",
+            )
 
 
 def _stray(context: Context | DeploymentContext, reached: ReachedImport) -> str | None:
@@ -225,6 +291,16 @@ def _stray(context: Context | DeploymentContext, reached: ReachedImport) -> str 
 
 def dag_ids(context: Context | DeploymentContext) -> str:
     return ", ".join(sorted({task.dag_id for task in context.tasks if task.dag_id})) or "?"
+
+
+def consequence(context: Context | DeploymentContext) -> str:
+    """What the failed import costs: the file's DAGs, or (none seen) whatever it would build."""
+    if not context.module.dags and not context.tasks:
+        return (
+            "the file fails to import: the DAG processor records an import error for it, and no "
+            "DAG it builds loads"
+        )
+    return f"the file fails to import and its DAGs ({dag_ids(context)}) never load"
 
 
 def _decorators(
@@ -257,11 +333,7 @@ def failing_at_parse(context: DeploymentContext, kind: str) -> frozenset[str]:
 def _report(context: Context | DeploymentContext, kind: str) -> Iterator[Diagnostic]:
     for failure in load_failures(context):
         if failure.kind == kind:
-            yield context.report(
-                failure.position,
-                f"{failure.message}; the file fails to import and its DAGs "
-                f"({dag_ids(context)}) never load",
-            )
+            yield context.report(failure.position, f"{failure.message}; {consequence(context)}")
 
 
 def check_provider_at_parse(context: DeploymentContext) -> Iterator[Diagnostic]:

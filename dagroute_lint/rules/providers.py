@@ -11,6 +11,7 @@ from dagroute_lint.model import Module
 from dagroute_lint.resolve.parse_imports import reached_imports
 from dagroute_lint.resolve.tasks import ResolvedTask
 from dagroute_lint.rules.base import DeploymentContext, DeploymentRule
+from dagroute_lint.rules.broken_tasks import BrokenTask, grouped_outcome
 from dagroute_lint.rules.parse_boundary import Need, failing_at_parse, has_provider
 from dagroute_lint.rules.runtimes import CodeRuns, code_runs, outcome, workers_lacking
 
@@ -26,7 +27,7 @@ def parse_needs(
         distribution = provider_for_module(reached.target.module, airflow_major)
         if distribution is not None and distribution not in needs:
             why = f"module-level import of '{reached.site.module}'{reached.chain}"
-            needs[distribution] = Need(distribution, why, reached.site.position)
+            needs[distribution] = Need(distribution, why, reached.site.position, at_import=True)
     for task in module.tasks:
         if task.taskflow is None:
             continue
@@ -61,10 +62,13 @@ def task_needs(task: ResolvedTask, file_needs: list[Need], airflow_major: int) -
 
 
 def check_provider_on_worker(context: DeploymentContext) -> Iterator[Diagnostic]:
+    """Per task for what the task itself needs; once per module-level import for the tasks it
+    breaks (listed in the message)."""
     inventory = context.inventory
     # A file that does not load sends no task to a worker: DRL201 has those already.
     at_parse = failing_at_parse(context, "provider")
     file_needs = parse_needs(context.module, context.airflow_major, context.repository.lookup)
+    at_imports: dict[str, tuple[Need, list[BrokenTask]]] = {}
     for task, placement in context.placed:
         if not placement.workers:
             continue
@@ -80,9 +84,19 @@ def check_provider_on_worker(context: DeploymentContext) -> Iterator[Diagnostic]
             ]
             if not lacking:
                 continue
+            if need.at_import:
+                broken = BrokenTask(task, tuple(lacking), placement.workers)
+                at_imports.setdefault(need.distribution, (need, []))[1].append(broken)
+                continue
             yield context.report(
                 task.task.position, _worker_message(task, need, lacking, placement.workers)
             )
+    for need, broken_tasks in at_imports.values():
+        yield context.report(
+            need.position,
+            f"{need.why} needs {need.distribution}, which {grouped_outcome(broken_tasks)}",
+            tasks=tuple(item.task.label for item in broken_tasks),
+        )
 
 
 def _worker_message(

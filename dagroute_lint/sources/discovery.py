@@ -53,6 +53,19 @@ def might_define_dags(data: bytes) -> bool:
     return any(word in lowered for word in _DAG_WORDS)
 
 
+def processor_imports(path: Path, airflow_major: int) -> bool:
+    """Whether the DAG processor imports this file when it lies in its DAG folder (Airflow's
+    safe-mode heuristic, ``might_contain_dag_via_default_heuristic``): the content, in any case,
+    holds "airflow" and "dag" (3.x: or "asset"). Such a file's failed import is recorded as an
+    import error whether or not it defines a DAG. An unreadable file is not judged."""
+    try:
+        lowered = path.read_bytes().lower()
+    except OSError:
+        return False
+    words = (b"dag", b"asset") if airflow_major >= 3 else (b"dag",)
+    return b"airflow" in lowered and any(word in lowered for word in words)
+
+
 def discover(
     paths: Sequence[str],
     exclude: Sequence[str],

@@ -22,6 +22,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import time
 import zipfile
 from collections.abc import Iterator
@@ -53,7 +54,26 @@ class Oracle:
     # ``uv`` (installed from PyPI into the venv first) for a large pin set, where pip takes half
     # an hour to fetch and install what uv does in minutes.
     installer: str = "pip"
+    # Source distributions whose ``tests/system/`` folders (the providers' system-test DAGs) form
+    # the "system-tests" corpus of this version; see ``ensure_system_tests``.
+    system_tests: tuple[str, ...] = ()
 
+
+# Providers' sdists carry their system-test DAGs (wheels do not). A mix of providers the 3.3.2
+# venv has (cncf-kubernetes, common-sql) and lacks, large (google, amazon) and small; the
+# versions are those of catalog/data/provider_dependencies.tsv. Both oracles load them: written
+# for Airflow 3 with Airflow 2 fallbacks, they are real DAG files for either.
+SYSTEM_TEST_SDISTS = (
+    "apache-airflow-providers-amazon==9.39.0",
+    "apache-airflow-providers-google==22.8.0",
+    "apache-airflow-providers-microsoft-azure==15.2.1",
+    "apache-airflow-providers-cncf-kubernetes==10.25.0",
+    "apache-airflow-providers-common-sql==2.4.0",
+    "apache-airflow-providers-databricks==7.23.0",
+    "apache-airflow-providers-docker==4.6.1",
+    "apache-airflow-providers-postgres==7.1.1",
+    "apache-airflow-providers-http==6.3.0",
+)
 
 # The versions airflow-semantics.md was verified against. apache-airflow pins core and task-sdk
 # exactly; the providers are pinned here so that a new provider release cannot change the oracle.
@@ -76,7 +96,10 @@ AIRFLOW_3 = Oracle(
             "airflow/providers/standard/example_dags/",
         ),
     ),
+    system_tests=SYSTEM_TEST_SDISTS,
 )
+
+
 # Airflow 2: most deployments in the field. The operators live in airflow.operators (the standard
 # provider 1.21.0 needs Airflow >= 2.11), and common-compat brings ``common.compat.sdk``, the
 # spelling every provider's system-test DAG uses. Everything else is pinned by the constraints
@@ -87,6 +110,7 @@ AIRFLOW_2 = Oracle(
     constraints="constraints-2.10.5.txt",
     example_wheels=(("airflow-2-examples", "apache-airflow==2.10.5", "airflow/example_dags/"),),
     venv_env="VENV_2",
+    system_tests=SYSTEM_TEST_SDISTS,
 )
 # Airflow 3.3.2 with the providers that DRL204's replacements point into, to import every path
 # ``--fix`` can write (tests/conformance/test_import_moves.py). Not an oracle of routing, so not in
@@ -254,6 +278,93 @@ def ensure_example_corpora(env: AirflowEnv, log: Log = _stderr) -> dict[str, Pat
     return result
 
 
+SYSTEM_TESTS = "system-tests"
+SYSTEM_PREFIX = "tests/system/"
+
+
+def ensure_system_tests(env: AirflowEnv, log: Log = _stderr) -> Path | None:
+    """Download the oracle's ``system_tests`` sdists and extract their ``tests/system/`` folders.
+
+    All go into one DAG folder, ``<cache>/corpora-<version>/system-tests``, as ``system/<provider>``
+    (each sdist's ``tests/`` folder is its DAG folder: the DAGs import ``system.<provider>...``).
+    ``None`` when the oracle names no sdist. Re-extracted when the list of sdists changes.
+    """
+    oracle = ORACLES[env.version]
+    if not oracle.system_tests:
+        return None
+    target = cache_root() / f"corpora-{oracle.version}" / SYSTEM_TESTS
+    done = target / ".extracted"
+    wanted = "".join(requirement + "\n" for requirement in oracle.system_tests)
+    with _locked(cache_root() / ".corpora.lock"):
+        if not done.exists() or done.read_text(encoding="utf-8") != wanted:
+            sdists = [
+                download_sdist(requirement, env.python, log) for requirement in oracle.system_tests
+            ]
+            if target.exists():
+                shutil.rmtree(target)
+            for sdist in sdists:
+                extract_sdist_folder(sdist, SYSTEM_PREFIX, target / "system")
+            done.write_text(wanted, encoding="utf-8")
+    return target
+
+
+def download_sdist(
+    requirement: str, python: Path | str = sys.executable, log: Log = _stderr
+) -> Path:
+    """The sdist of ``dist==version``, from the cache or ``pip download --no-binary`` into it.
+
+    pip builds the sdist's metadata to check its name and version (a few seconds, with the build
+    backend pip fetches); nothing is installed.
+    """
+    sdists_dir = cache_root() / "sdists"
+    dist, version = requirement.split("==")
+    sdist = _find_sdist(sdists_dir, dist, version)
+    if sdist is None:
+        pip = [str(python), "-m", "pip", "--disable-pip-version-check"]
+        _run(
+            [
+                *pip,
+                "download",
+                "--no-deps",
+                "--no-binary",
+                ":all:",
+                "-d",
+                str(sdists_dir),
+                requirement,
+            ],
+            log,
+        )
+        sdist = _find_sdist(sdists_dir, dist, version)
+    if sdist is None:
+        raise RuntimeError(f"pip download produced no sdist for {requirement}")
+    return sdist
+
+
+def _find_sdist(folder: Path, dist: str, version: str) -> Path | None:
+    stem = dist.replace("-", "_")
+    matches = sorted(folder.glob(f"{stem}-{version}.tar.gz")) if folder.exists() else []
+    return matches[0] if matches else None
+
+
+def extract_sdist_folder(sdist: Path, prefix: str, target: Path) -> None:
+    """Write the regular files under ``prefix`` (below the sdist's top folder) to ``target``."""
+    target.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(sdist, "r:gz") as archive:
+        for member in archive.getmembers():
+            _, _, inside = member.name.partition("/")
+            if not member.isfile() or not inside.startswith(prefix):
+                continue
+            relative = inside[len(prefix) :]
+            if not relative or "__pycache__" in relative or ".." in relative.split("/"):
+                continue
+            handle = archive.extractfile(member)
+            if handle is None:
+                continue
+            destination = target / relative
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            destination.write_bytes(handle.read())
+
+
 def download_wheel(
     requirement: str, python: Path | str = sys.executable, log: Log = _stderr
 ) -> Path:
@@ -312,6 +423,9 @@ def main(argv: list[str] | None = None) -> int:
         )
         for name, folder in ensure_example_corpora(env).items():
             print(f"{name}: {folder}")
+        system = ensure_system_tests(env)
+        if system is not None:
+            print(f"{SYSTEM_TESTS}: {system}")
     return 0
 
 

@@ -188,11 +188,12 @@ def _serialize(dag: Any, major: int) -> None:
         SerializedDAG.to_dict(dag)
 
 
-def dump(folder: Path) -> dict[str, Any]:
+def dump(folder: Path, errors_only: bool = False) -> dict[str, Any]:
     """Load ``folder`` with Airflow and return its DAGs, tasks and import errors.
 
     ``import_errors`` is keyed by file (relative to ``folder``), ``serialization_errors`` by
-    dag_id.
+    dag_id. ``errors_only`` skips the tasks and serialization (the prediction test needs only
+    which files load).
     """
     import airflow
 
@@ -204,7 +205,7 @@ def dump(folder: Path) -> dict[str, Any]:
 
     dags: list[dict[str, Any]] = []
     tasks: list[dict[str, Any]] = []
-    for dag_id in sorted(bag.dags):
+    for dag_id in sorted(bag.dags) if not errors_only else ():
         dag = bag.dags[dag_id]
         file = _relative(dag.fileloc, folder)
         # The DAG processor also serializes every DAG and records a failure as an import error
@@ -241,7 +242,8 @@ def dump(folder: Path) -> dict[str, Any]:
             "default_queue": os.environ["AIRFLOW__OPERATORS__DEFAULT_QUEUE"],
         },
         "seconds": round(time.monotonic() - started, 2),
-        "taskflow_operators": _taskflow_operators(major),
+        "taskflow_operators": {} if errors_only else _taskflow_operators(major),
+        "dag_files": sorted({_relative(dag.fileloc, folder) for dag in bag.dags.values()}),
         "dags": dags,
         "tasks": tasks,
         "import_errors": dict(sorted(import_errors.items())),
@@ -255,6 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--executors", default="CeleryExecutor,KubernetesExecutor,LocalExecutor")
     parser.add_argument("--default-queue", default="default")
     parser.add_argument("--output", type=Path, help="write JSON here instead of stdout")
+    parser.add_argument("--errors-only", action="store_true", help="only which files load")
     args = parser.parse_args(argv)
 
     folder = args.folder.resolve()
@@ -264,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     saved_stdout = os.dup(1)
     os.dup2(2, 1)
     try:
-        result = dump(folder)
+        result = dump(folder, args.errors_only)
     finally:
         sys.stdout.flush()
         os.dup2(saved_stdout, 1)

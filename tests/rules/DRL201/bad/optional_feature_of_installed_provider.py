@@ -1,0 +1,10 @@
+"""amazon is installed, but its Azure-to-S3 transfer module raises
+AirflowOptionalProviderFeatureException at import without the microsoft.azure provider."""
+
+from airflow.providers.amazon.aws.transfers.azure_blob_to_s3 import AzureBlobStorageToS3Operator
+from airflow.sdk import DAG
+
+with DAG("mirror", schedule=None):
+    AzureBlobStorageToS3Operator(
+        task_id="copy", container_name="raw", dest_s3_key="s3://lab/raw/", prefix=""
+    )

@@ -1,7 +1,0 @@
-"""Helpers for the archive DAGs; this file defines no DAG, so the processor never loads it alone."""
-
-from airflow.providers.amazon.aws.hooks.s3 import S3Hook
-
-
-def upload(key: str) -> None:
-    S3Hook().load_string("done", key=key, bucket_name="lab")
