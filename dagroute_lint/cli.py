@@ -30,8 +30,9 @@ from dagroute_lint.formatters.text import format_text
 from dagroute_lint.pipeline.analysis import Execution, analyse
 from dagroute_lint.pipeline.cache import DEFAULT_CACHE_DIR
 from dagroute_lint.pipeline.extraction import available_cores
+from dagroute_lint.pipeline.incremental import Linted
+from dagroute_lint.pipeline.incremental import check as check_paths
 from dagroute_lint.pipeline.progress import progress_line
-from dagroute_lint.pipeline.runner import Report, run
 from dagroute_lint.pipeline.settings_report import describe_settings
 from dagroute_lint.pipeline.targets import STDIN, ProjectRun, Targets, plan
 from dagroute_lint.resolve.coverage import Coverage
@@ -357,10 +358,10 @@ def _lint_projects(
     seen = Coverage()
     dependents: list[str] = []
     for project, deployment, execution in projects:
-        report = _lint(project.targets, project.settings, deployment, stdin, execution)
-        merged.extend(report.diagnostics)
-        seen += report.repository.coverage
-        dependents += report.repository.dependents
+        linted = _lint(project.targets, project.settings, deployment, stdin, execution)
+        merged.extend(linted.diagnostics)
+        seen += linted.coverage
+        dependents += linted.dependents
     return sorted(merged), seen, dependents
 
 
@@ -398,10 +399,10 @@ def _lint(
     deployment: Inventory | None,
     stdin: tuple[str, bytes] | None,
     execution: Execution,
-) -> Report:
+) -> Linted:
     """One run; its progress line is erased before anything else is printed."""
     try:
-        return run(targets.paths, settings, deployment, stdin, execution)
+        return check_paths(targets.paths, settings, deployment, stdin, execution)
     finally:
         if execution.progress is not None:
             execution.progress.close()
