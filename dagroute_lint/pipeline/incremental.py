@@ -38,12 +38,12 @@ from dagroute_lint.pipeline.results import Entry, ResultIndex, canonical, own_ke
 from dagroute_lint.pipeline.runner import lint_file, run, selected_rules
 from dagroute_lint.pipeline.world import (
     ModuleStates,
+    ProbeAnswers,
     Reads,
     RecordingRoots,
     ReportedFile,
     World,
     file_state,
-    probe_answer,
 )
 from dagroute_lint.resolve.coverage import Coverage, coverage
 from dagroute_lint.resolve.placement import place_dispatched
@@ -52,7 +52,6 @@ from dagroute_lint.resolve.tasks import Resolver
 from dagroute_lint.resolve.values import SymbolTable
 from dagroute_lint.rules import AnyRule
 from dagroute_lint.sources.discovery import SourceFile, discover, might_define_dags, module_name
-from dagroute_lint.sources.first_party import FirstParty
 
 
 @dataclass(frozen=True)
@@ -122,7 +121,7 @@ def lint_incrementally(
         hashes = {file.source.path: file_state(file.data) for file in reported.values()}
         world.hashes.update(hashes)
         states = ModuleStates(world.roots, reported, world.hashes)
-        now = FirstParty(world.roots)
+        now = ProbeAnswers(world.roots)
         ordered = sorted(reported.values(), key=lambda file: file.source.display)
         stale = [f for f in ordered if not _holds(entries.get(f.source.display), f, states, now)]
         if stale:
@@ -164,20 +163,22 @@ def _reported(
     """The files a full run reports on, by module name (see ``analysis._extract_reported``):
     what a file imports comes from its entry when the file is unchanged, else from its summary.
     """
+    names = {source.path: module_name(source.path, world.roots) for source, _ in files}
     waiting: dict[str, tuple[SourceFile, bytes | SyntaxProblem]] = {}
     batch: list[tuple[SourceFile, bytes | SyntaxProblem]] = []
     for source, data in files:
         if source.named or not isinstance(data, bytes) or might_define_dags(data):
             batch.append((source, data))
         else:
-            waiting.setdefault(module_name(source.path, world.roots)[0], (source, data))
+            waiting.setdefault(names[source.path][0], (source, data))
     found: dict[str, ReportedFile] = {}
     while batch:
         known: list[ReportedFile] = []
         for source, data in batch:
-            name, is_package = module_name(source.path, world.roots)
+            name, is_package = names[source.path]
             content = data if isinstance(data, bytes) else canonical(data)
-            file = ReportedFile(source, data, own_key(source.display, name, is_package, content))
+            own = own_key(source.display, name, is_package, content)
+            file = ReportedFile(source, data, own, name, is_package)
             if name in found:
                 return None
             found[name] = file
@@ -191,7 +192,7 @@ def _imports(files: Sequence[ReportedFile], world: World, entries: dict[str, Ent
     """Every module the files run by importing, in file order: from entries that hold for the
     file's bytes, else from the summaries (extracted as one batch)."""
     unknown = [f for f in files if (e := entries.get(f.source.display)) is None or e.own != f.own]
-    world.reported.update({world.request_for(file).module_name: file for file in unknown})
+    world.reported.update({file.name: file for file in unknown})
     world.prepare(unknown)
     names: list[str] = []
     for file in files:
@@ -199,20 +200,20 @@ def _imports(files: Sequence[ReportedFile], world: World, entries: dict[str, Ent
         if entry is not None and entry.own == file.own:
             names += entry.imported
         else:
-            module = world.lookup(world.request_for(file).module_name)
+            module = world.lookup(file.name)
             names += imported_modules(module) if module is not None else ()
     return names
 
 
 def _holds(
-    entry: Entry | None, file: ReportedFile, states: ModuleStates, roots: FirstParty
+    entry: Entry | None, file: ReportedFile, states: ModuleStates, answers: ProbeAnswers
 ) -> bool:
     """Whether ``entry`` is still the file's result: nothing it was derived from changed."""
     if entry is None or entry.own != file.own:
         return False
     if any(states(name) != state for name, state in entry.states):
         return False
-    return all(probe_answer(roots, question) == answer for question, answer in entry.probes)
+    return all(answers(question) == answer for question, answer in entry.probes)
 
 
 def _lint_files(
@@ -240,7 +241,7 @@ def _lint_files(
     default_queue = inventory.default_queue if inventory is not None else DEFAULT_QUEUE
     fresh: dict[str, Entry] = {}
     for file in files:
-        name = world.request_for(file).module_name
+        name = file.name
         with world.reading_for(Reads()) as reads:
             module = world.final(name)
             assert module is not None  # a reported name always has its file's summary

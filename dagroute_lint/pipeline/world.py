@@ -14,6 +14,7 @@ cached entry is checked.
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -23,7 +24,7 @@ from dagroute_lint.pipeline.analysis import ModuleIndex, read_file
 from dagroute_lint.pipeline.extraction import Extractor, Request
 from dagroute_lint.pipeline.results import Probe, State, content_hash
 from dagroute_lint.resolve.values import Known, SymbolTable, as_expr
-from dagroute_lint.sources.discovery import SourceFile, module_candidates
+from dagroute_lint.sources.discovery import SourceFile
 from dagroute_lint.sources.first_party import FirstParty
 
 
@@ -37,11 +38,13 @@ class Reads:
 
 @dataclass(frozen=True)
 class ReportedFile:
-    """A file the run reports on, with its content and key (``results.own_key``)."""
+    """A file the run reports on, with its content, module name and key (``results.own_key``)."""
 
     source: SourceFile
     data: bytes | SyntaxProblem
     own: str
+    name: str
+    is_package: bool
 
 
 class World(ModuleIndex):
@@ -90,8 +93,7 @@ class World(ModuleIndex):
         pending = [
             file
             for file in files
-            if self.reported.get(self.request_for(file).module_name) is file
-            and self.request_for(file).module_name not in self._by_name
+            if self.reported.get(file.name) is file and file.name not in self._by_name
         ]
         readable = [file for file in pending if isinstance(file.data, bytes)]
         extracted = iter(self.extractor.extract([self.request_for(file) for file in readable]))
@@ -103,7 +105,7 @@ class World(ModuleIndex):
 
     def request_for(self, file: ReportedFile) -> Request:
         data = file.data if isinstance(file.data, bytes) else b""
-        return self.request(file.source, data)
+        return Request(data, file.source.display, file.name, file.is_package)
 
     def prepare_final(self, files: Sequence[ReportedFile]) -> None:
         """Final summaries of reported files: those that loop over other modules' names or call
@@ -111,7 +113,7 @@ class World(ModuleIndex):
         self.prepare(files)
         again: list[tuple[str, Request]] = []
         for file in files:
-            name = self.request_for(file).module_name
+            name = file.name
             if name in self._final or self.reported.get(name) is not file:
                 continue
             request = self._again(name, file)
@@ -181,8 +183,21 @@ class RecordingRoots(FirstParty):
         return found
 
 
-def probe_answer(roots: FirstParty, question: Probe) -> object:
-    """The answer ``question`` gets now, as ``RecordingRoots`` recorded it."""
+class ProbeAnswers:
+    """The answer each question gets now, as ``RecordingRoots`` recorded it; asked once each
+    (most files ask the same questions)."""
+
+    def __init__(self, roots: Sequence[Path]) -> None:
+        self._roots = FirstParty(roots)
+        self._answers: dict[Probe, object] = {}
+
+    def __call__(self, question: Probe) -> object:
+        if question not in self._answers:
+            self._answers[question] = _answer(self._roots, question)
+        return self._answers[question]
+
+
+def _answer(roots: FirstParty, question: Probe) -> object:
     kind, module, *rest = question
     if kind == "first_party":
         return roots(module)
@@ -209,21 +224,27 @@ class ModuleStates:
         known: dict[Path, str],
     ) -> None:
         self.roots = list(dict.fromkeys(roots))
+        self._root_texts = [os.path.join(str(root), "") for root in self.roots]
         self.reported = reported
         self._known = known  # absolute path -> ``file_state``, for files read already
         self._states: dict[str, State] = {}
 
     def __call__(self, name: str) -> State:
-        if name not in self._states:
+        found = self._states.get(name)
+        if found is None:
             file = self.reported.get(name)
             mine: State = (file.source.display, file.own) if file is not None else ()
-            self._states[name] = (mine, self._on_roots(name))
-        return self._states[name]
+            found = self._states[name] = (mine, self._on_roots(name))
+        return found
 
     def _on_roots(self, name: str) -> State:
-        for candidate in module_candidates(name, self.roots):
-            if candidate.is_file():
-                return (str(candidate), self._hash(candidate))
+        """As ``ModuleIndex.lookup`` searches (``module_candidates``), in plain strings: this
+        runs for every name every file read, on every warm run."""
+        relative = os.path.join(*name.split("."))
+        for root in self._root_texts:
+            for candidate in (f"{root}{relative}.py", f"{root}{relative}{os.sep}__init__.py"):
+                if os.path.isfile(candidate):
+                    return (candidate, self._hash(Path(candidate)))
         return ()
 
     def _hash(self, candidate: Path) -> str:
