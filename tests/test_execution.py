@@ -350,8 +350,10 @@ def test_a_warm_run_never_imports_libcst(repo: Path) -> None:
 
 
 # What a lint never needs: the inventory builder, the acceptance reports, the rule listing and
-# pages' reader of `explain`, the fixer (without --fix), the language server.
+# pages' reader of `explain`, the fixer (without --fix), the language server, and distribution
+# metadata (no installed distribution registers rules here: test_plugin_discovery.py).
 UNNEEDED = (
+    "importlib.metadata",
     "dagroute_lint.deployment.init.build",
     "dagroute_lint.acceptance.coverage",
     "dagroute_lint.rules.listing",
