@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import hashlib
 import io
 import os
 import pickle
@@ -110,6 +109,8 @@ def code_fingerprint() -> str:
 def run_key(parts: tuple[object, ...]) -> str:
     """The name of the index for runs under the same code and ``parts`` (settings, inventory,
     rules, import roots, working directory)."""
+    import hashlib  # here, as below: loading OpenSSL's hashes is for runs with a cache only
+
     digest = hashlib.sha256(code_fingerprint().encode("utf-8", "surrogateescape"))
     for part in parts:
         digest.update(b"\0" + canonical(part).encode("utf-8", "surrogateescape"))
@@ -118,6 +119,8 @@ def run_key(parts: tuple[object, ...]) -> str:
 
 def own_key(display: str, module_name: str, is_package: bool, content: bytes | str) -> str:
     """The key of a file by itself: its bytes (or why it cannot be read) and its names."""
+    import hashlib
+
     digest = hashlib.blake2b(digest_size=16)
     for part in (display, module_name, "package" if is_package else "module"):
         digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
@@ -126,6 +129,8 @@ def own_key(display: str, module_name: str, is_package: bool, content: bytes | s
 
 
 def content_hash(data: bytes) -> str:
+    import hashlib
+
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
