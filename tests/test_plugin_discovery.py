@@ -75,3 +75,25 @@ def test_a_pack_installed_between_two_runs_is_found(tmp_path: Path, cache: list[
     after = lint()
     assert "metadata read: True" in after.stderr, after.stderr
     assert after.stdout.count("XYZ100") == 1  # one task sets no retries, one says noqa
+
+
+def test_an_edited_pack_is_not_answered_from_the_cache(tmp_path: Path) -> None:
+    """The results of a rule pack depend on its code: editing it re-lints, as editing ours."""
+    repo = write_repo(tmp_path / "repo", {"dags/dag.py": DAG, "dagroute.toml": CELERY_K8S})
+    site = tmp_path / "site"
+    install(site)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), *sys.path[1:]])}
+    command = [sys.executable, "-m", "dagroute_lint", "dags", "--inventory", "dagroute.toml"]
+
+    def lint() -> str:
+        done = subprocess.run(
+            command, cwd=repo, env=env, capture_output=True, text=True, check=False
+        )
+        return done.stdout
+
+    assert "sets no retries" in lint()
+    assert "sets no retries" in lint()  # from the cache
+    module = site / "xyz_rules/__init__.py"
+    module.write_text(module.read_text().replace("sets no retries", "has no retries"))
+    after = lint()
+    assert "has no retries" in after and "sets no retries" not in after

@@ -143,15 +143,31 @@ def _run_parts(
 
 
 def _origin(rule: AnyRule) -> str:
-    """Where a rule's check is written, stamped: a plugin's code is not this tool's."""
-    module = sys.modules.get(rule.check.__module__)
-    path = getattr(module, "__file__", None)
+    """The code of a rule outside this tool (a plugin's), stamped: every file of the top-level
+    package its check is written in. This tool's own rules are covered by ``code_fingerprint``.
+    """
+    check = getattr(rule.check, "check", rule.check)  # a plugin's check, unwrapped from its guard
+    name = getattr(check, "__module__", None) or ""
+    top = name.partition(".")[0]
+    if top == "dagroute_lint":
+        return name
+    path = getattr(sys.modules.get(top), "__file__", None)
     if not isinstance(path, str):
-        return rule.check.__module__
+        return name
+    if os.path.basename(path) != "__init__.py":
+        return _stamp(path)
+    stamps = []
+    for folder, folders, files in os.walk(os.path.dirname(path)):
+        folders[:] = sorted(entry for entry in folders if entry != "__pycache__")
+        stamps += [_stamp(os.path.join(folder, file)) for file in sorted(files)]
+    return "\0".join(stamps)
+
+
+def _stamp(path: str) -> str:
     try:
         status = os.stat(path)
     except OSError:
-        return path
+        return f"{path}:missing"
     return f"{path}@{status.st_mtime_ns}:{status.st_size}"
 
 
