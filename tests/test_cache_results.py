@@ -3,6 +3,7 @@ re-lints exactly the files whose results read something that changed."""
 
 from __future__ import annotations
 
+import os
 import pickle
 import shutil
 from collections.abc import Iterator
@@ -13,7 +14,7 @@ from click.testing import CliRunner
 
 from dagroute_lint.cli import main
 from dagroute_lint.pipeline import incremental
-from dagroute_lint.pipeline.results import FORMAT
+from dagroute_lint.pipeline.results import FORMAT, KEPT_INDEXES
 from tests.helpers import CELERY_K8S, SETTINGS_WITH_DAGS, write_repo
 
 SHARED_QUEUE = """
@@ -249,3 +250,18 @@ def test_a_named_module_and_its_dependents_are_answered_from_the_cache(
         )
     assert "also linted 2 files" in cached.stderr
     assert sorted(relinted) == ["dags/shared_0.py", "dags/shared_1.py"]  # then nothing
+
+
+def test_old_indexes_are_pruned(repo: Path) -> None:
+    folder = repo / f".dagroute_cache/results-v{FORMAT}"
+    lint()
+    for number in range(KEPT_INDEXES + 3):
+        stale = folder / f"stale-{number}"
+        stale.write_bytes(b"old")
+        os.utime(stale, ns=(number, number))
+    (current,) = [path for path in folder.iterdir() if not path.name.startswith("stale")]
+    edit(repo / "dags/leaf.py", 'queue="default"', 'queue="nowhere"')
+    lint()
+    kept = sorted(path.name for path in folder.iterdir())
+    assert len(kept) == KEPT_INDEXES and current.name in kept
+    assert "stale-0" not in kept and f"stale-{KEPT_INDEXES + 2}" in kept

@@ -13,6 +13,7 @@ a planted index cannot run code; an unreadable index is a cold start, never an e
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import io
@@ -32,6 +33,8 @@ from dagroute_lint.sources.files import write_atomically
 # Bump when the layout of entries changes.
 FORMAT = 1
 _MAGIC = b"dagroute-lint results\n"
+# Indexes kept side by side: runs under different settings (a pre-commit hook's, CI's) alternate.
+KEPT_INDEXES = 8
 
 # What one looked-up module name resolved to (see ``world.ModuleStates``), comparable as is.
 State = tuple[object, ...]
@@ -163,8 +166,18 @@ class ResultIndex:
             if not ignore.exists():
                 write_atomically(ignore, b"# Created by dagroute-lint.\n*\n")
             write_atomically(self.path, blob)
+            self._prune()
         except OSError:
             pass
+
+    def _prune(self) -> None:
+        """Keep the newest ``KEPT_INDEXES`` indexes: each build of the tool, settings or
+        inventory writes its own, and the old ones would pile up."""
+        indexes = [entry for entry in os.scandir(self.path.parent) if entry.is_file()]
+        indexes.sort(key=lambda entry: entry.stat().st_mtime_ns, reverse=True)
+        for entry in indexes[KEPT_INDEXES:]:
+            with contextlib.suppress(OSError):  # another run pruned it first
+                os.unlink(entry.path)
 
 
 def _fields(entry: Entry) -> tuple[object, ...]:
