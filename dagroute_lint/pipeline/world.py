@@ -70,7 +70,9 @@ class World(ModuleIndex):
 
     def read(self, source: SourceFile) -> bytes | SyntaxProblem:
         data = super().read(source)
-        self.hashes[source.path] = file_state(data)
+        # By the path found and the candidate searched (``ModuleStates`` asks by the latter), so
+        # that an entry records the content its results were made from, not a later one.
+        self.hashes[source.path] = self.hashes[Path(source.display)] = file_state(data)
         return data
 
     @contextlib.contextmanager
