@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 import os
 import sys
-import traceback
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -22,7 +21,7 @@ from dagroute_lint.deployment.init import DEFAULT_RUNTIME
 from dagroute_lint.deployment.inventory import Inventory, load_inventory
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.errors import ConfigError
-from dagroute_lint.formatters import FORMATTERS, ROUTE_FORMATS
+from dagroute_lint.formatters import FORMAT_NAMES, ROUTE_FORMAT_NAMES, formatter, route_formatter
 from dagroute_lint.formatters.escape import printable
 from dagroute_lint.formatters.statistics import STATISTICS_FORMATS, format_statistics
 from dagroute_lint.formatters.summary import causes_line, count, summary_line, wants_colour
@@ -30,8 +29,9 @@ from dagroute_lint.formatters.text import format_text
 from dagroute_lint.pipeline.analysis import Execution, analyse
 from dagroute_lint.pipeline.cache import DEFAULT_CACHE_DIR
 from dagroute_lint.pipeline.extraction import available_cores
+from dagroute_lint.pipeline.incremental import Linted
+from dagroute_lint.pipeline.incremental import check as check_paths
 from dagroute_lint.pipeline.progress import progress_line
-from dagroute_lint.pipeline.runner import Report, run
 from dagroute_lint.pipeline.settings_report import describe_settings
 from dagroute_lint.pipeline.targets import STDIN, ProjectRun, Targets, plan
 from dagroute_lint.resolve.coverage import Coverage
@@ -122,6 +122,8 @@ def _guarded(function: Any) -> Any:
             sys.exit(EXIT_ERROR)
         except Exception as error:  # the last line of defence: never a bare traceback
             if verbose:
+                import traceback
+
                 traceback.print_exc()
             _fail(
                 f"internal error: {type(error).__name__}: {error} "
@@ -221,7 +223,7 @@ def _execution(
     "--output-format",
     "--format",
     "output_format",
-    type=click.Choice(sorted(FORMATTERS)),
+    type=click.Choice(FORMAT_NAMES),
     default="text",
     show_default=True,
     help="How diagnostics are printed (--format is the same flag).",
@@ -337,7 +339,7 @@ def check(
         colour = output_file is None and wants_colour(sys.stdout, os.environ)
         _emit(format_text(diagnostics, colour), output_file, colour)
     else:
-        _emit(FORMATTERS[output_format](diagnostics), output_file)
+        _emit(formatter(output_format)(diagnostics), output_file)
     if not quiet and dependents:
         _say_dependents(dependents)
     if not quiet and output_format == "text":
@@ -360,10 +362,10 @@ def _lint_projects(
     seen = Coverage()
     dependents: list[str] = []
     for project, deployment, execution in projects:
-        report = _lint(project.targets, project.settings, deployment, stdin, execution)
-        merged.extend(report.diagnostics)
-        seen += report.repository.coverage
-        dependents += report.repository.dependents
+        linted = _lint(project.targets, project.settings, deployment, stdin, execution)
+        merged.extend(linted.diagnostics)
+        seen += linted.coverage
+        dependents += linted.dependents
     return sorted(merged), seen, dependents
 
 
@@ -401,10 +403,10 @@ def _lint(
     deployment: Inventory | None,
     stdin: tuple[str, bytes] | None,
     execution: Execution,
-) -> Report:
+) -> Linted:
     """One run; its progress line is erased before anything else is printed."""
     try:
-        return run(targets.paths, settings, deployment, stdin, execution)
+        return check_paths(targets.paths, settings, deployment, stdin, execution)
     finally:
         if execution.progress is not None:
             execution.progress.close()
@@ -493,7 +495,7 @@ def _emit(text: str, output_file: Path | None, colour: bool = False) -> None:
     "--output-format",
     "--format",
     "output_format",
-    type=click.Choice(sorted(ROUTE_FORMATS)),
+    type=click.Choice(ROUTE_FORMAT_NAMES),
     default="table",
     show_default=True,
     help="table, json, csv, or the routing map: dot (Graphviz), mermaid, svg, html (one page).",
@@ -530,7 +532,7 @@ def routes(
     deployment = _inventory(settings, quiet=True)
     execution = _execution(settings, jobs, no_cache, cache_dir, progress=False)
     repository = analyse(targets.paths, settings, deployment, None, execution)
-    _emit(ROUTE_FORMATS[output_format](repository), output_file)
+    _emit(route_formatter(output_format)(repository), output_file)
     click.echo(repository.coverage.line, err=True)
     unreadable = [file.module for file in repository.files if file.module.syntax_error]
     for module in unreadable:

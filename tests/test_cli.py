@@ -252,7 +252,7 @@ def test_internal_error_is_one_line_with_exit_two(
     def explode(*args: object, **kwargs: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("dagroute_lint.cli.run", explode)
+    monkeypatch.setattr("dagroute_lint.cli.check_paths", explode)
     code, _, err = invoke("dags")
     assert code == 2
     assert err.strip().splitlines()[-1] == (

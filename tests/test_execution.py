@@ -10,6 +10,7 @@ from __future__ import annotations
 import concurrent.futures
 import os
 import pickle
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -97,7 +98,13 @@ def extractions(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def cache_entries(folder: Path) -> list[Path]:
-    return sorted(path for path in folder.rglob("*") if path.is_file() and path.parent != folder)
+    """The summary entries (the result index beside them is tested in test_cache_results.py)."""
+    return sorted(path for path in (folder / "v1").rglob("*") if path.is_file())
+
+
+def forget_results(folder: Path) -> None:
+    """Drop the result index, so that the next run reads the summaries (the layer tested here)."""
+    shutil.rmtree(folder / "results-v1")
 
 
 def test_output_is_identical_across_jobs_and_cache_states(repo: Path, pools: list[int]) -> None:
@@ -191,6 +198,7 @@ def test_a_damaged_cache_is_ignored_and_rebuilt(repo: Path, damage: object) -> N
     assert entries
     for entry in entries:
         entry.write_bytes(damage(entry.read_bytes()))  # type: ignore[operator]
+    forget_results(repo / "c")
     assert lint("--cache-dir", "c", "-j", "2") == reference
     # Rebuilt: every entry reads back again.
     for entry in cache_entries(repo / "c"):
@@ -207,6 +215,7 @@ def test_a_cache_from_another_version_is_not_used(
         lint("--cache-dir", "c", "-j", "1")
     cache_module._fingerprint.cache_clear()
     foreign = cache_entries(repo / "c")
+    forget_results(repo / "c")
     assert lint("--cache-dir", "c", "-j", "1") == reference
     # Every summary was extracted again under this version's keys, none read from the other's.
     assert len(cache_entries(repo / "c")) == 2 * len(foreign)
@@ -341,8 +350,10 @@ def test_a_warm_run_never_imports_libcst(repo: Path) -> None:
 
 
 # What a lint never needs: the inventory builder, the acceptance reports, the rule listing and
-# pages' reader of `explain`, the fixer (without --fix), the language server.
+# pages' reader of `explain`, the fixer (without --fix), the language server, and distribution
+# metadata (no installed distribution registers rules here: test_plugin_discovery.py).
 UNNEEDED = (
+    "importlib.metadata",
     "dagroute_lint.deployment.init.build",
     "dagroute_lint.acceptance.coverage",
     "dagroute_lint.rules.listing",

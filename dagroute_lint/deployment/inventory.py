@@ -26,7 +26,6 @@ from dagroute_lint.deployment.executors import (
     parse_executor_list,
     resolve_executor,
 )
-from dagroute_lint.deployment.init.requirements_file import requirements_facts
 from dagroute_lint.deployment.requirements import parse_requirement, release_tuple
 from dagroute_lint.deployment.toml import toml
 from dagroute_lint.errors import ConfigError
@@ -491,6 +490,10 @@ class _Loader:
         lock = Path(self.filename).parent / written
         if not lock.is_file():
             self.fail(path, f"{_quote(written)}: no such file ({lock})")
+        # Imported here: the lock-file reader (and the inventory builder's facts it shares) is
+        # for inventories that name one, not for every lint's start-up.
+        from dagroute_lint.deployment.init.requirements_file import requirements_facts
+
         try:
             facts = requirements_facts(lock, runtime).runtimes[0]
         except ConfigError as error:

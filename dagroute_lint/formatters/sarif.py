@@ -11,7 +11,6 @@ import json
 import os
 import re
 from collections.abc import Sequence
-from importlib import metadata
 from pathlib import PurePath
 from typing import Any
 from urllib.parse import quote
@@ -61,7 +60,10 @@ def information_uri() -> str | None:
     """The home page the installed distribution declares (``[project.urls]``), if any.
 
     Taken from the metadata rather than written here, so the log never points at a guess.
+    Imported here: reading distribution metadata is for SARIF output only, not every lint.
     """
+    from importlib import metadata
+
     try:
         declared: list[str] = metadata.metadata("dagroute-lint").get_all("Project-URL") or []
     except metadata.PackageNotFoundError:

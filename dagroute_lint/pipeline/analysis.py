@@ -137,7 +137,7 @@ class ModuleIndex:
         for candidate in module_candidates(name, self.roots):
             if candidate.is_file():
                 source = SourceFile(str(candidate), absolute(candidate))
-                data = _read(source, self.max_bytes)
+                data = self.read(source)
                 if not isinstance(data, bytes):
                     return None
                 _, is_package = module_name(source.path, self.roots)
@@ -151,7 +151,7 @@ class ModuleIndex:
         for candidate in module_candidates(name, self.roots):
             if candidate.is_file():
                 source = SourceFile(str(candidate), absolute(candidate))
-                data = _read(source, self.max_bytes)
+                data = self.read(source)
                 if isinstance(data, bytes):
                     found = self.extractor.extract([self.request(source, data)])[0]
                 else:
@@ -160,13 +160,17 @@ class ModuleIndex:
         self._by_name[name] = found
         return found
 
+    def read(self, source: SourceFile) -> bytes | SyntaxProblem:
+        """A module file's bytes (or why not): the one place modules are read from disk."""
+        return read_file(source, self.max_bytes)
+
     def unreadable(self, source: SourceFile, problem: SyntaxProblem) -> Module:
         """The model of a file that could not be read: only its name and why."""
         name, _ = module_name(source.path, self.roots)
         return Module(path=source.display, module_name=name, syntax_error=problem)
 
 
-def _read(source: SourceFile, limit: int) -> bytes | SyntaxProblem:
+def read_file(source: SourceFile, limit: int = DEFAULT_MAX_FILE_BYTES) -> bytes | SyntaxProblem:
     """The file's bytes, or why it cannot be read (``limit``: the ``max-file-size`` setting)."""
     try:
         data = read_source(source.path, limit + 1)
@@ -209,12 +213,12 @@ def analyse(
     file's summary and resolved tasks, each dispatched task placed in the inventory's deployment.
     """
     execution = execution or Execution()
-    with _rare_collections(), execution.extractor() as extractor:
+    with rare_collections(), execution.extractor() as extractor:
         return _analyse(paths, settings, inventory, stdin, extractor)
 
 
 @contextlib.contextmanager
-def _rare_collections() -> Iterator[None]:
+def rare_collections() -> Iterator[None]:
     """Run the cyclic garbage collector rarely while summaries pile up; restore it after.
 
     A run allocates millions of small objects that all live until it ends (summaries read from
@@ -250,7 +254,7 @@ def _analyse(
             files = []
         dependents: list[tuple[SourceFile, bytes | SyntaxProblem]] = []
     else:
-        syntax = _ignore_syntax(settings, inventory)
+        syntax = ignore_syntax(settings, inventory)
         sources = discover(
             paths,
             settings.excludes(),
@@ -261,14 +265,14 @@ def _analyse(
             root=settings.root,
             skip=settings.skip_folders,
         )
-        files = [(source, _read(source, index.max_bytes)) for source in sources]
-        dependents = _dependents(files, settings, syntax, index)
+        files = [(source, index.read(source)) for source in sources]
+        dependents = dependents_of(files, settings, syntax, index)
         files += dependents
     sources, modules = _extract_reported(files, index, symbols)
     resolver = Resolver(
         symbols,
         inventory.default_queue if inventory is not None else DEFAULT_QUEUE,
-        _airflow_major(inventory),
+        airflow_major(inventory),
     )
     analysed = []
     for source, module in zip(sources, modules):
@@ -291,7 +295,7 @@ def _analyse(
     )
 
 
-def _dependents(
+def dependents_of(
     files: Sequence[tuple[SourceFile, bytes | SyntaxProblem]],
     settings: Settings,
     syntax: str,
@@ -306,7 +310,7 @@ def _dependents(
     linted = {source.path for source, _ in files}
     candidates = []
     for source in discover(folders, settings.exclude, settings.dags, syntax):
-        data = _read(source, index.max_bytes) if source.path not in linted else None
+        data = index.read(source) if source.path not in linted else None
         if isinstance(data, bytes):
             candidates.append((source, data))
 
@@ -343,7 +347,7 @@ def _extract_reported(
         batch = [
             waiting.pop(name)
             for _, _, module in found
-            for name in _imported_modules(module)
+            for name in imported_modules(module)
             if name in waiting
         ]
     reported.sort(key=lambda entry: entry[0].display)
@@ -376,7 +380,7 @@ def _summaries(
     return found
 
 
-def _imported_modules(module: Module) -> Iterator[str]:
+def imported_modules(module: Module) -> Iterator[str]:
     """Every module the file runs by importing (``import a.b`` runs ``a`` too), once each."""
     sites = [*module.imports, *(site for task in module.tasks for site in task.imports)]
     names = {site.module for site in sites}
@@ -386,14 +390,14 @@ def _imported_modules(module: Module) -> Iterator[str]:
             yield ".".join(parts[:end])
 
 
-def _ignore_syntax(settings: Settings, inventory: Inventory | None) -> str:
+def ignore_syntax(settings: Settings, inventory: Inventory | None) -> str:
     """``[core] dag_ignore_file_syntax``: the setting, else the default of the Airflow version."""
     if settings.dag_ignore_file_syntax is not None:
         return settings.dag_ignore_file_syntax
-    return "regexp" if _airflow_major(inventory) == 2 else "glob"
+    return "regexp" if airflow_major(inventory) == 2 else "glob"
 
 
-def _airflow_major(inventory: Inventory | None) -> int:
+def airflow_major(inventory: Inventory | None) -> int:
     if inventory is None or inventory.airflow_major is None:
         return DEFAULT_AIRFLOW_MAJOR
     return inventory.airflow_major

@@ -15,7 +15,6 @@ model's own classes, so a planted cache file cannot run code.
 from __future__ import annotations
 
 import functools
-import hashlib
 import io
 import os
 import pickle
@@ -71,6 +70,8 @@ def summary_key(
     externals: Mapping[str, Expr] | None = None,
 ) -> str:
     """The cache key of one extraction: a SHA-256 over all of its inputs."""
+    import hashlib  # here: loading OpenSSL's hashes is for runs with a cache only
+
     digest = hashlib.sha256(_fingerprint())
     for part in (display, module_name, "package" if is_package else "module"):
         digest.update(b"\0" + part.encode("utf-8", "surrogateescape"))

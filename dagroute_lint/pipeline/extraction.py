@@ -10,7 +10,6 @@ must really be extracted: importing libcst alone costs more than a whole warm ru
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
 import pickle
 from collections.abc import Mapping, Sequence
@@ -54,6 +53,8 @@ class Request:
         """The summary depends on the sources of the modules whose functions it runs too."""
         data = self.data
         if self.sources:
+            import hashlib  # here: only runs with a cache ask for keys
+
             digest = hashlib.sha256()
             for name, source in sorted(self.sources.items()):
                 digest.update(f"{name}\0{source.is_package}\0{source.path}\0".encode())

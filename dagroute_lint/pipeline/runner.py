@@ -9,7 +9,7 @@ from dagroute_lint.config import Settings
 from dagroute_lint.deployment.inventory import Inventory
 from dagroute_lint.diagnostics import UNUSED_NOQA, Diagnostic, unsuppressed
 from dagroute_lint.pipeline.analysis import Execution, analyse
-from dagroute_lint.resolve.repository import Repository
+from dagroute_lint.resolve.repository import AnalysedFile, Repository
 from dagroute_lint.resolve.tasks import ResolvedTask
 from dagroute_lint.rules import AnyRule
 from dagroute_lint.rules.registry import all_rules
@@ -40,17 +40,24 @@ def selected_rules(settings: Settings) -> list[AnyRule]:
 def lint(repository: Repository, rules: Sequence[AnyRule], settings: Settings) -> list[Diagnostic]:
     """Every diagnostic of ``rules`` on the repository's files, minus ``per-file-ignores`` and
     ``# noqa``, in output order. Rules about the deployment run only with an inventory."""
-    reported: list[Diagnostic] = []
-    for file in repository.files:
-        ignored = settings.ignored_for(file.source.path)
-        running = [
-            rule for rule in rules if rule.code not in ignored and rule.runs_on(file, repository)
-        ]
-        found = [d for rule in running for d in rule.diagnostics(file, repository)]
-        ran = frozenset(rule.code for rule in running)
-        reported.extend(unsuppressed(found, file.module, ran, report_unused=UNUSED_NOQA in ran))
+    reported = [
+        found for file in repository.files for found in lint_file(file, repository, rules, settings)
+    ]
     reported.sort()
     return reported
+
+
+def lint_file(
+    file: AnalysedFile, repository: Repository, rules: Sequence[AnyRule], settings: Settings
+) -> list[Diagnostic]:
+    """The diagnostics of one file, minus ``per-file-ignores`` and ``# noqa``, unsorted."""
+    ignored = settings.ignored_for(file.source.path)
+    running = [
+        rule for rule in rules if rule.code not in ignored and rule.runs_on(file, repository)
+    ]
+    found = [d for rule in running for d in rule.diagnostics(file, repository)]
+    ran = frozenset(rule.code for rule in running)
+    return unsuppressed(found, file.module, ran, report_unused=UNUSED_NOQA in ran)
 
 
 def run(

@@ -26,20 +26,19 @@ would pass off its findings as ours.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Callable, Generic
+from typing import TYPE_CHECKING, Callable, Generic
 
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.rules.base import RULE_TYPES, AnyRule, C, Rule
 
-if sys.version_info >= (3, 10):
-    from importlib.metadata import EntryPoint, entry_points
-else:  # pragma: no cover - exercised only on old interpreters
-    from importlib_metadata import EntryPoint, entry_points
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 ENTRY_POINT_GROUP = "dagroute_lint.rules"
 BUILTIN_PREFIX = "DRL"
@@ -84,8 +83,55 @@ class _GuardedCheck(Generic[C]):
 
 
 def discover_entry_points() -> Sequence[EntryPoint]:
-    """The installed ``dagroute_lint.rules`` entry points, in a stable order."""
+    """The installed ``dagroute_lint.rules`` entry points, in a stable order.
+
+    ``importlib.metadata`` reads the metadata of every installed distribution, which costs a
+    one-file lint more than its rules do; it is asked only when some distribution's
+    ``entry_points.txt`` names the group at all (``may_declare_rules``).
+    """
+    if not may_declare_rules(sys.path):
+        return ()
+    from importlib.metadata import entry_points
+
     return sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: (ep.name, ep.value))
+
+
+def may_declare_rules(path: Sequence[str]) -> bool:
+    """Whether a distribution on ``path`` may register rules: false only when every entry is a
+    folder (or missing) and no ``*.dist-info`` or ``*.egg-info`` in them has an
+    ``entry_points.txt`` naming the group. Read afresh every run, so a pack installed a moment
+    ago is found; a zip or egg on the path, or a finder that lists distributions of its own,
+    sends the question to ``importlib.metadata``.
+    """
+    if any(_lists_distributions(finder) for finder in sys.meta_path):
+        return True
+    for entry in path:
+        try:
+            listing = os.scandir(entry or ".")
+        except NotADirectoryError:
+            return True
+        except OSError:
+            continue
+        with listing:
+            for item in listing:
+                if item.name.endswith((".dist-info", ".egg-info")) and _names_group(item.path):
+                    return True
+    return False
+
+
+def _lists_distributions(finder: object) -> bool:
+    """A finder with distributions of its own (the standard path finder reads the folders)."""
+    from importlib.machinery import PathFinder
+
+    return finder is not PathFinder and hasattr(finder, "find_distributions")
+
+
+def _names_group(distribution: str) -> bool:
+    try:
+        with open(os.path.join(distribution, "entry_points.txt"), "rb") as declared:
+            return ENTRY_POINT_GROUP.encode() in declared.read()
+    except OSError:
+        return False
 
 
 def load_plugin_rules(

@@ -100,7 +100,7 @@ def discover(
             if ignore.ignores(resolved):
                 continue
             for file, real in _walk(path, patterns, ignore, frozenset(skip)):
-                found.setdefault(real, SourceFile(str(file), real))
+                found.setdefault(real, SourceFile(file, real))
         elif not ignore_for(_dag_folder(resolved, dag_folders) or resolved.parent).ignores(
             resolved
         ):
@@ -122,8 +122,14 @@ def _dag_folder(path: Path, dag_folders: Sequence[Path]) -> Path | None:
 
 def _walk(
     folder: Path, patterns: re.Pattern[str], ignore: AirflowIgnore, skip: frozenset[Path]
-) -> Iterable[tuple[Path, Path]]:
-    """Each file as found under ``folder``, with its real path (resolving only symbolic links)."""
+) -> Iterable[tuple[str, Path]]:
+    """Each file as found under ``folder`` (as shown), with its real path (resolving only
+    symbolic links).
+
+    Every run walks the DAG folders (a named file's importers are searched there too), so a
+    file's paths are built as strings, with one ``Path`` each, and the ``.airflowignore`` rules
+    are consulted only in folders that have some.
+    """
     for directory, subdirectories, files in os.walk(folder):
         here = Path(directory).resolve()
         subdirectories[:] = sorted(
@@ -133,14 +139,20 @@ def _walk(
             and here / d not in skip
             and not ignore.ignores_entry(here, here / d, True)
         )
+        shown = str(Path(directory))
+        prefix = "" if shown == "." else os.path.join(shown, "")
+        real_prefix = os.path.join(str(here), "")
+        rules = ignore.rules_in(here)
         for name in sorted(files):
-            if name.endswith(".py") and not _excluded(name, patterns):
-                path = Path(directory) / name
-                real = here / name
-                if not _excluded(str(path), patterns) and not ignore.ignores_entry(
-                    here, real, False
-                ):
-                    yield path, absolute(real) if real.is_symlink() else real
+            if not name.endswith(".py") or _excluded(name, patterns):
+                continue
+            path = prefix + name
+            if _excluded(path, patterns):
+                continue
+            real = Path(real_prefix + name)
+            if rules and ignore.ignores_entry(here, real, False):
+                continue
+            yield path, absolute(real) if os.path.islink(real_prefix + name) else real
 
 
 def absolute(path: Path) -> Path:

@@ -24,8 +24,11 @@ def git_ignored(paths: Sequence[Path]) -> frozenset[Path]:
     if git is None or not paths:
         return frozenset()
     by_folder: dict[Path, list[Path]] = {}
+    trees: dict[Path, Path] = {}  # by the file's folder: every file of a folder shares its tree
     for path in paths:
-        by_folder.setdefault(_work_tree(path), []).append(path)
+        if path.parent not in trees:
+            trees[path.parent] = _work_tree(path)
+        by_folder.setdefault(trees[path.parent], []).append(path)
     ignored: set[Path] = set()
     for folder, members in by_folder.items():
         ignored |= _ask(git, folder, members)

@@ -1,0 +1,278 @@
+"""A lint run that takes each file's results from the result cache when nothing they read changed.
+
+The files reported are found as a full run finds them (``pipeline.analysis``); each one whose
+entry still holds (``pipeline.results``: same bytes, every module name it read resolving to the
+same file and content, every question about the import roots answered alike) is printed from
+the entry. The others are linted against lazily built summaries (``pipeline.world``), so a
+change to one file re-resolves that file and the files whose results read it, and nothing
+else. With nothing changed no file is extracted and libcst is never imported.
+
+Every rule judges one file at a time (none compares files with one another), so the results of
+a file are its own. A rule that compared files would have to be keyed on the whole repository.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from dagroute_lint.catalog.airflow_defaults import DEFAULT_QUEUE
+from dagroute_lint.config import Settings
+from dagroute_lint.deployment.inventory import Inventory
+from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.model import SyntaxProblem
+from dagroute_lint.pipeline.analysis import (
+    Execution,
+    airflow_major,
+    dependents_of,
+    ignore_syntax,
+    import_roots,
+    imported_modules,
+    rare_collections,
+)
+from dagroute_lint.pipeline.results import Entry, ResultIndex, canonical, own_key, run_key
+from dagroute_lint.pipeline.runner import lint_file, run, selected_rules
+from dagroute_lint.pipeline.world import (
+    ModuleStates,
+    ProbeAnswers,
+    Reads,
+    RecordingRoots,
+    ReportedFile,
+    World,
+    file_state,
+)
+from dagroute_lint.resolve.coverage import Coverage, coverage
+from dagroute_lint.resolve.placement import place_dispatched
+from dagroute_lint.resolve.repository import AnalysedFile, Repository
+from dagroute_lint.resolve.tasks import Resolver
+from dagroute_lint.resolve.values import SymbolTable
+from dagroute_lint.rules import AnyRule
+from dagroute_lint.sources.discovery import SourceFile, discover, might_define_dags, module_name
+
+
+@dataclass(frozen=True)
+class Linted:
+    """What ``check`` prints: the diagnostics in output order, how much was seen, and the files
+    linted only because they import a file given."""
+
+    diagnostics: list[Diagnostic]
+    coverage: Coverage
+    dependents: tuple[str, ...]
+    linted: int = 0  # files whose results were worked out (not taken from the cache)
+
+
+def check(
+    paths: Sequence[str],
+    settings: Settings,
+    inventory: Inventory | None,
+    stdin: tuple[str, bytes] | None,
+    execution: Execution,
+) -> Linted:
+    """Lint ``paths`` (or one buffer from stdin) with the selected rules: from the result cache
+    when the run has one, else in full."""
+    if stdin is None and execution.cache_dir is not None:
+        rules = selected_rules(settings)
+        cache_dir = execution.cache_dir
+        found = lint_incrementally(paths, settings, inventory, rules, execution, cache_dir)
+        if found is not None:
+            return found
+    report = run(paths, settings, inventory, stdin, execution)
+    repository = report.repository
+    return Linted(report.diagnostics, repository.coverage, repository.dependents, report.files)
+
+
+def lint_incrementally(
+    paths: Sequence[str],
+    settings: Settings,
+    inventory: Inventory | None,
+    rules: Sequence[AnyRule],
+    execution: Execution,
+    cache_dir: Path,
+) -> Linted | None:
+    """The run, with results cached in ``cache_dir``; ``None`` when two reported files share a
+    module name (which one a look-up finds depends on order): then the caller runs in full."""
+    with rare_collections(), execution.extractor() as extractor:
+        roots = import_roots(paths, settings)
+        world = World(roots, extractor, {}, settings.max_file_size)
+        syntax = ignore_syntax(settings, inventory)
+        sources = discover(
+            paths,
+            settings.excludes(),
+            settings.dags,
+            syntax,
+            force_exclude=settings.force_exclude,
+            respect_gitignore=settings.respect_gitignore,
+            root=settings.root,
+            skip=settings.skip_folders,
+        )
+        files = [(source, world.read(source)) for source in sources]
+        dependents = dependents_of(files, settings, syntax, world)
+        files += dependents
+        index = ResultIndex(cache_dir, run_key(_run_parts(settings, inventory, rules, world)))
+        entries = index.load()
+        reported = _reported(files, world, entries)
+        if reported is None:
+            return None
+        world.reported.update(reported)
+        hashes = {file.source.path: file_state(file.data) for file in reported.values()}
+        world.hashes.update(hashes)
+        states = ModuleStates(world.roots, reported, world.hashes, world.read)
+        now = ProbeAnswers(world.roots)
+        ordered = sorted(reported.values(), key=lambda file: file.source.display)
+        stale = [f for f in ordered if not _holds(entries.get(f.source.display), f, states, now)]
+        if stale:
+            fresh = _lint_files(stale, world, inventory, rules, settings, dependents, states)
+            entries.update(fresh)
+            index.store(entries)
+    found = [d for file in ordered for d in entries[file.source.display].diagnostics]
+    seen = sum((entries[file.source.display].coverage for file in ordered), Coverage())
+    shown = tuple(source.display for source, _ in dependents)
+    return Linted(sorted(found), seen, shown, len(stale))
+
+
+def _run_parts(
+    settings: Settings, inventory: Inventory | None, rules: Sequence[AnyRule], world: World
+) -> tuple[object, ...]:
+    """What every result of a run depends on, besides the code and the files."""
+    identities = [(rule.code, rule.severity, _origin(rule)) for rule in rules]
+    return (settings, inventory, identities, world.roots, os.getcwd())
+
+
+def _origin(rule: AnyRule) -> str:
+    """The code of a rule outside this tool (a plugin's), stamped: every file of the top-level
+    package its check is written in. This tool's own rules are covered by ``code_fingerprint``.
+    """
+    check = getattr(rule.check, "check", rule.check)  # a plugin's check, unwrapped from its guard
+    name = getattr(check, "__module__", None) or ""
+    top = name.partition(".")[0]
+    if top == "dagroute_lint":
+        return name
+    path = getattr(sys.modules.get(top), "__file__", None)
+    if not isinstance(path, str):
+        return name
+    if os.path.basename(path) != "__init__.py":
+        return _stamp(path)
+    stamps = []
+    for folder, folders, files in os.walk(os.path.dirname(path)):
+        folders[:] = sorted(entry for entry in folders if entry != "__pycache__")
+        stamps += [_stamp(os.path.join(folder, file)) for file in sorted(files)]
+    return "\0".join(stamps)
+
+
+def _stamp(path: str) -> str:
+    try:
+        status = os.stat(path)
+    except OSError:
+        return f"{path}:missing"
+    return f"{path}@{status.st_mtime_ns}:{status.st_size}"
+
+
+def _reported(
+    files: Sequence[tuple[SourceFile, bytes | SyntaxProblem]],
+    world: World,
+    entries: dict[str, Entry],
+) -> dict[str, ReportedFile] | None:
+    """The files a full run reports on, by module name (see ``analysis._extract_reported``):
+    what a file imports comes from its entry when the file is unchanged, else from its summary.
+    """
+    names = {source.path: module_name(source.path, world.roots) for source, _ in files}
+    waiting: dict[str, tuple[SourceFile, bytes | SyntaxProblem]] = {}
+    batch: list[tuple[SourceFile, bytes | SyntaxProblem]] = []
+    for source, data in files:
+        if source.named or not isinstance(data, bytes) or might_define_dags(data):
+            batch.append((source, data))
+        else:
+            waiting.setdefault(names[source.path][0], (source, data))
+    found: dict[str, ReportedFile] = {}
+    while batch:
+        known: list[ReportedFile] = []
+        for source, data in batch:
+            name, is_package = names[source.path]
+            content = data if isinstance(data, bytes) else canonical(data)
+            own = own_key(source.display, name, is_package, content)
+            file = ReportedFile(source, data, own, name, is_package)
+            if name in found:
+                return None
+            found[name] = file
+            known.append(file)
+        imports = _imports(known, world, entries)
+        batch = [waiting.pop(name) for name in imports if name in waiting]
+    return found
+
+
+def _imports(files: Sequence[ReportedFile], world: World, entries: dict[str, Entry]) -> list[str]:
+    """Every module the files run by importing, in file order: from entries that hold for the
+    file's bytes, else from the summaries (extracted as one batch)."""
+    unknown = [f for f in files if (e := entries.get(f.source.display)) is None or e.own != f.own]
+    world.reported.update({file.name: file for file in unknown})
+    world.prepare(unknown)
+    names: list[str] = []
+    for file in files:
+        entry = entries.get(file.source.display)
+        if entry is not None and entry.own == file.own:
+            names += entry.imported
+        else:
+            module = world.lookup(file.name)
+            names += imported_modules(module) if module is not None else ()
+    return names
+
+
+def _holds(
+    entry: Entry | None, file: ReportedFile, states: ModuleStates, answers: ProbeAnswers
+) -> bool:
+    """Whether ``entry`` is still the file's result: nothing it was derived from changed."""
+    if entry is None or entry.own != file.own:
+        return False
+    if any(states(name) != state for name, state in entry.states):
+        return False
+    return all(answers(question) == answer for question, answer in entry.probes)
+
+
+def _lint_files(
+    files: Sequence[ReportedFile],
+    world: World,
+    inventory: Inventory | None,
+    rules: Sequence[AnyRule],
+    settings: Settings,
+    dependents: Sequence[tuple[SourceFile, object]],
+    states: ModuleStates,
+) -> dict[str, Entry]:
+    """Lint ``files`` against the world, each recording what it read, as new entries."""
+    world.prepare_final(files)
+    major = airflow_major(inventory)
+    roots = RecordingRoots(world.roots, world)
+    repository = Repository(
+        (),
+        inventory,
+        major,
+        roots,
+        tuple(source.display for source, _ in dependents),
+        lookup=world.final,
+        locations=roots,
+    )
+    default_queue = inventory.default_queue if inventory is not None else DEFAULT_QUEUE
+    fresh: dict[str, Entry] = {}
+    for file in files:
+        name = file.name
+        with world.reading_for(Reads()) as reads:
+            module = world.final(name)
+            assert module is not None  # a reported name always has its file's summary
+            # Memos of a resolver span the files it resolves: one per file keeps reads apart.
+            resolver = Resolver(SymbolTable(world.final), default_queue, major)
+            tasks = tuple(resolver.tasks(module))
+            placed = place_dispatched(tasks, inventory) if inventory is not None else ()
+            analysed = AnalysedFile(file.source, module, tasks, placed)
+            diagnostics = lint_file(analysed, repository, rules, settings)
+        plain = world.lookup(name)
+        fresh[file.source.display] = Entry(
+            own=file.own,
+            imported=tuple(imported_modules(plain)) if plain is not None else (),
+            states=tuple((read, states(read)) for read in sorted(reads.names)),
+            probes=tuple(sorted(reads.probes.items())),
+            diagnostics=tuple(diagnostics),
+            coverage=coverage([(module, tasks)]),
+        )
+    return fresh

@@ -1,0 +1,216 @@
+"""The result cache: each reported file's diagnostics and coverage, with what producing them read.
+
+A run's results depend on the file, on the repository modules its extraction, resolution and
+rules looked up (recorded as they are looked up, see ``pipeline.world``), on what the rules asked
+of the file system (which modules are the repository's own), and on the run: the tool's code,
+the settings, the inventory, the rule set and the working directory. The run's part names the
+index file; the rest is kept per entry and checked again before an entry is used, so a stale
+result is never printed: anything that differs makes the file be linted again.
+
+Entries hold only builtin values (no classes), and are unpickled with every global refused, so
+a planted index cannot run code; an unreadable index is a cold start, never an error.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import io
+import os
+import pickle
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path, PurePath
+
+from dagroute_lint import __version__
+from dagroute_lint.diagnostics import Diagnostic, ImportFix
+from dagroute_lint.resolve.coverage import Coverage
+from dagroute_lint.sources.files import write_atomically
+
+# Bump when the layout of entries changes.
+FORMAT = 1
+_MAGIC = b"dagroute-lint results\n"
+# Indexes kept side by side: runs under different settings (a pre-commit hook's, CI's) alternate.
+KEPT_INDEXES = 8
+
+# What one looked-up module name resolved to (see ``world.ModuleStates``), comparable as is.
+State = tuple[object, ...]
+# A question a rule asked of the import roots, and its answer: ("first_party", "common") -> True.
+Probe = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One file's results and what they were derived from.
+
+    ``own`` is the key of the file itself (bytes, name shown, module name); ``imported`` the
+    modules loading it runs (which decides whether helper modules beside it are reported);
+    ``states`` what each module name it read resolved to; ``probes`` the rules' questions about
+    the import roots, with their answers.
+    """
+
+    own: str
+    imported: tuple[str, ...]
+    states: tuple[tuple[str, State], ...]
+    probes: tuple[tuple[Probe, object], ...]
+    diagnostics: tuple[Diagnostic, ...]
+    coverage: Coverage
+
+
+def canonical(value: object) -> str:
+    """A text that is equal for equal settings or inventories in any process.
+
+    ``repr`` is not: sets of strings iterate in an order that changes with each process's hash
+    seed. Anything this does not know is written with ``repr``, which at worst misses the cache.
+    """
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        parts = (canonical(getattr(value, f.name)) for f in dataclasses.fields(value))
+        return f"{type(value).__qualname__}({','.join(parts)})"
+    if isinstance(value, Mapping):
+        pairs = sorted(f"{canonical(key)}:{canonical(item)}" for key, item in value.items())
+        return "{" + ",".join(pairs) + "}"
+    if isinstance(value, (set, frozenset)):
+        return "{" + ",".join(sorted(canonical(item) for item in value)) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(canonical(item) for item in value) + "]"
+    if isinstance(value, PurePath):
+        return f"path:{value}"
+    if isinstance(value, Enum):
+        return f"{type(value).__qualname__}.{value.name}"
+    return repr(value)
+
+
+def _stamp(path: Path) -> str:
+    try:
+        status = path.stat()
+    except OSError:
+        return f"{path}:missing"
+    return f"{path}@{status.st_mtime_ns}:{status.st_size}"
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """Python's version, libcst's package and every file of this tool.
+
+    Resolution and the rules decide results as much as extraction does, so a build from another
+    commit (a checkout, an editable install) never reads results an older tool wrote.
+    """
+    from importlib.util import find_spec
+
+    package = Path(__file__).parents[1]
+    spec = find_spec("libcst")
+    stamps = [sys.version, _stamp(Path(spec.origin)) if spec and spec.origin else "no libcst"]
+    for folder, folders, names in os.walk(package):
+        folders[:] = sorted(name for name in folders if name != "__pycache__")
+        stamps += [_stamp(Path(folder, name)) for name in sorted(names)]
+    return f"{FORMAT}\0{__version__}\0" + "\0".join(stamps)
+
+
+def run_key(parts: tuple[object, ...]) -> str:
+    """The name of the index for runs under the same code and ``parts`` (settings, inventory,
+    rules, import roots, working directory)."""
+    import hashlib  # here, as below: loading OpenSSL's hashes is for runs with a cache only
+
+    digest = hashlib.sha256(code_fingerprint().encode("utf-8", "surrogateescape"))
+    for part in parts:
+        digest.update(b"\0" + canonical(part).encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()[:32]
+
+
+def own_key(display: str, module_name: str, is_package: bool, content: bytes | str) -> str:
+    """The key of a file by itself: its bytes (or why it cannot be read) and its names."""
+    import hashlib
+
+    digest = hashlib.blake2b(digest_size=16)
+    for part in (display, module_name, "package" if is_package else "module"):
+        digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
+    digest.update(content if isinstance(content, bytes) else b"unreadable\0" + content.encode())
+    return digest.hexdigest()
+
+
+def content_hash(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+class ResultIndex:
+    """The entries of one run key, by the file's name as shown, in ``directory``."""
+
+    def __init__(self, directory: Path, key: str) -> None:
+        self.path = directory / f"results-v{FORMAT}" / key
+
+    def load(self) -> dict[str, Entry]:
+        try:
+            blob = self.path.read_bytes()
+        except OSError:
+            return {}
+        if not blob.startswith(_MAGIC):
+            return {}
+        try:
+            raw = _BuiltinsOnly(io.BytesIO(blob[len(_MAGIC) :])).load()
+            return {display: _entry(fields) for display, fields in raw.items()}
+        except Exception:  # any damage to the bytes: a cold start, never an error
+            return {}
+
+    def store(self, entries: Mapping[str, Entry]) -> None:
+        """Write every entry at once; a folder that cannot be written is skipped."""
+        raw = {display: _fields(entry) for display, entry in entries.items()}
+        blob = _MAGIC + pickle.dumps(raw, protocol=pickle.HIGHEST_PROTOCOL)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            ignore = self.path.parents[1] / ".gitignore"
+            if not ignore.exists():
+                write_atomically(ignore, b"# Created by dagroute-lint.\n*\n")
+            write_atomically(self.path, blob)
+            self._prune()
+        except OSError:
+            pass
+
+    def _prune(self) -> None:
+        """Keep the newest ``KEPT_INDEXES`` indexes: each build of the tool, settings or
+        inventory writes its own, and the old ones would pile up."""
+        indexes = [entry for entry in os.scandir(self.path.parent) if entry.is_file()]
+        indexes.sort(key=lambda entry: entry.stat().st_mtime_ns, reverse=True)
+        for entry in indexes[KEPT_INDEXES:]:
+            with contextlib.suppress(OSError):  # another run pruned it first
+                os.unlink(entry.path)
+
+
+def _fields(entry: Entry) -> tuple[object, ...]:
+    diagnostics = tuple(
+        (
+            d.path,
+            d.line,
+            d.column,
+            d.code,
+            d.message,
+            dataclasses.astuple(d.fix) if d.fix is not None else None,
+            d.severity,
+        )
+        for d in entry.diagnostics
+    )
+    covered = (entry.coverage.tasks, entry.coverage.dags, entry.coverage.unseen)
+    return (entry.own, entry.imported, entry.states, entry.probes, diagnostics, covered)
+
+
+def _entry(fields: tuple[object, ...]) -> Entry:
+    own, imported, states, probes, diagnostics, covered = fields
+    assert isinstance(own, str) and isinstance(imported, tuple) and isinstance(states, tuple)
+    assert isinstance(probes, tuple) and isinstance(diagnostics, tuple)
+    assert isinstance(covered, tuple)
+    found = tuple(
+        Diagnostic(path, line, column, code, message, ImportFix(*fix) if fix else None, severity)
+        for path, line, column, code, message, fix, severity in diagnostics
+    )
+    return Entry(own, imported, states, probes, found, Coverage(*covered))
+
+
+class _BuiltinsOnly(pickle.Unpickler):
+    """Entries are tuples, strings, numbers and dicts: no global is ever needed."""
+
+    def find_class(self, module_name: str, name: str) -> object:
+        raise pickle.UnpicklingError(f"global '{module_name}.{name}' is not allowed")

@@ -1,0 +1,267 @@
+"""The result cache: a warm run prints what a run without any cache prints, in every format, and
+re-lints exactly the files whose results read something that changed."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from dagroute_lint.cli import main
+from dagroute_lint.pipeline import incremental
+from dagroute_lint.pipeline.results import FORMAT, KEPT_INDEXES
+from tests.helpers import CELERY_K8S, SETTINGS_WITH_DAGS, write_repo
+
+SHARED_QUEUE = """
+from airflow.providers.standard.operators.bash import BashOperator
+from airflow.sdk import DAG
+from common.routing import REPORTS
+
+with DAG("shared_{n}"):
+    BashOperator(task_id="report", bash_command="x", queue=REPORTS)
+"""
+LOOPING = """
+from airflow.providers.standard.operators.bash import BashOperator
+from airflow.sdk import DAG
+from common.lists import QUEUES
+
+with DAG("looping"):
+    for queue in QUEUES:
+        BashOperator(task_id=f"run_{queue}", bash_command="x", queue=queue)
+"""
+CALLING = """
+from airflow.providers.standard.operators.bash import BashOperator
+from airflow.sdk import DAG
+from common.factory import pick_queue
+
+with DAG("calling"):
+    BashOperator(task_id="picked", bash_command="x", queue=pick_queue())
+"""
+LEAF = """
+from airflow.providers.standard.operators.bash import BashOperator
+from airflow.sdk import DAG
+
+with DAG("leaf"):
+    BashOperator(task_id="alone", bash_command="x", queue="default")
+"""
+MISSING = """
+from airflow.sdk import DAG
+import common.later
+
+with DAG("missing"):
+    pass
+"""
+NAMESPACE = """
+from airflow.providers.standard.operators.bash import BashOperator
+from airflow.sdk import DAG
+import toolbox.rows
+
+with DAG("namespace"):
+    BashOperator(task_id="t", bash_command="x")
+"""
+FILES = {
+    "pyproject.toml": SETTINGS_WITH_DAGS,
+    "dagroute.toml": CELERY_K8S,
+    "dags/common/__init__.py": "",
+    "dags/common/routing.py": 'REPORTS = "default"\n',
+    "dags/common/lists.py": 'QUEUES = ["default", "imports"]\n',
+    "dags/common/factory.py": 'def pick_queue():\n    return "imports"\n',
+    "dags/shared_0.py": SHARED_QUEUE.format(n=0),
+    "dags/shared_1.py": SHARED_QUEUE.format(n=1),
+    "dags/looping.py": LOOPING,
+    "dags/calling.py": CALLING,
+    "dags/leaf.py": LEAF,
+    "dags/missing.py": MISSING,
+    "dags/namespace.py": NAMESPACE,
+    "dags/broken.py": "from airflow.sdk import DAG\nwith DAG(:\n",
+}
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    write_repo(tmp_path, FILES)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.fixture
+def relinted(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The files whose results a cached run worked out (rather than read from the index)."""
+    seen: list[str] = []
+    real = incremental.lint_file
+
+    def recording(file, *args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(file.source.display)
+        return real(file, *args, **kwargs)
+
+    monkeypatch.setattr(incremental, "lint_file", recording)
+    yield seen
+
+
+def lint(*args: str) -> tuple[int, str, str]:
+    """Exit code, standard output and standard error of one run over ``dags``."""
+    result = CliRunner().invoke(main, ["dags", "--inventory", "dagroute.toml", "-j", "1", *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return result.exit_code, result.stdout, result.stderr
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+@pytest.mark.parametrize("output", ["text", "json", "sarif"])
+def test_cold_warm_and_changed_runs_print_what_an_uncached_run_prints(
+    repo: Path, output: str, relinted: list[str]
+) -> None:
+    flags = ("--format", output)
+    reference = lint("--no-cache", *flags)
+    assert reference[0] == 1 and "DRL001" in reference[1] and "nowhere" not in reference[1]
+    assert lint(*flags) == reference  # cold, writing the cache
+    relinted.clear()
+    assert lint(*flags) == reference  # warm
+    assert relinted == []
+    edit(repo / "dags/leaf.py", 'queue="default"', 'queue="nowhere"')
+    changed = lint("--no-cache", *flags)
+    assert changed != reference and "nowhere" in changed[1]
+    assert lint(*flags) == changed
+    edit(repo / "dags/common/routing.py", '"default"', '"reports"')
+    shared = lint("--no-cache", *flags)
+    assert shared != changed
+    assert lint(*flags) == shared
+    assert lint(*flags) == shared
+
+
+def test_a_changed_leaf_is_the_only_file_linted_again(repo: Path, relinted: list[str]) -> None:
+    lint()
+    relinted.clear()
+    edit(repo / "dags/leaf.py", 'queue="default"', 'queue="nowhere"')
+    assert lint() == lint("--no-cache")
+    assert relinted == ["dags/leaf.py"]
+
+
+@pytest.mark.parametrize(
+    ("module", "old", "new", "readers"),
+    [
+        # A constant read by two DAG files.
+        ("routing", '"default"', '"reports"', ["dags/shared_0.py", "dags/shared_1.py"]),
+        # A list a DAG file loops over (its summary is extracted again with the new values).
+        ("lists", '"imports"]', '"reports"]', ["dags/looping.py"]),
+        # A function a DAG file calls (its summary is extracted again with the new source).
+        ("factory", 'return "imports"', 'return "reports"', ["dags/calling.py"]),
+    ],
+)
+def test_a_changed_shared_module_changes_the_diagnostics_of_the_files_reading_it(
+    repo: Path, relinted: list[str], module: str, old: str, new: str, readers: list[str]
+) -> None:
+    before = lint()
+    assert "queue 'reports'" not in before[1]
+    relinted.clear()
+    edit(repo / f"dags/common/{module}.py", old, new)
+    after = lint()
+    assert after == lint("--no-cache")
+    assert "queue 'reports'" in after[1]
+    for reader in readers:
+        assert reader in "".join(line for line in after[1].splitlines() if "'reports'" in line)
+    # The readers, and the shared module itself where the run reports on it: nothing else.
+    assert sorted(set(relinted) - {f"dags/common/{module}.py"}) == readers
+
+
+def test_a_module_appearing_on_the_import_roots_is_seen(repo: Path) -> None:
+    before = lint()
+    assert "'common.later' is not found" in before[1]
+    (repo / "dags/common/later.py").write_text("X = 1\n")
+    after = lint()
+    assert after == lint("--no-cache")
+    assert "common.later" not in after[1]
+    (repo / "dags/common/later.py").unlink()
+    assert lint() == before
+
+
+def test_a_folder_appearing_on_the_import_roots_makes_a_package_first_party(repo: Path) -> None:
+    """No module file appears (a namespace folder): only the rules' question about the import
+    roots changes its answer, and the result follows it."""
+    before = lint("--select", "ALL")
+    assert "toolbox" in before[1]
+    (repo / "dags/toolbox").mkdir()
+    after = lint("--select", "ALL")
+    assert after == lint("--no-cache", "--select", "ALL")
+    assert after != before
+
+
+def test_the_inventory_and_the_rule_selection_key_the_results(repo: Path) -> None:
+    lint()
+    selected = lint("--select", "DRL001")
+    assert selected == lint("--no-cache", "--select", "DRL001")
+    assert selected[1] and all("DRL001" in line for line in selected[1].splitlines())
+    inventory = repo / "dagroute.toml"
+    edit(inventory, 'queues = ["default", "imports"]', 'queues = ["imports"]')
+    after = lint()
+    assert after == lint("--no-cache")
+    assert "queue 'default'" in after[1]
+
+
+def test_a_damaged_or_planted_index_is_a_cold_start(repo: Path) -> None:
+    reference = lint("--no-cache")
+    lint()
+    (index,) = (repo / f".dagroute_cache/results-v{FORMAT}").iterdir()
+    canary = repo / "canary"
+
+    class Plant:
+        def __reduce__(self) -> tuple[object, tuple[str]]:
+            return (shutil.rmtree, (str(repo / "dags"),))
+
+    for damaged in (
+        index.read_bytes()[:-40],
+        b"dagroute-lint results\n" + pickle.dumps(Plant()),
+        b"garbage",
+    ):
+        index.write_bytes(damaged)
+        assert lint() == reference
+        assert (repo / "dags").is_dir() and not canary.exists()
+    assert lint() == reference
+
+
+def test_a_named_module_and_its_dependents_are_answered_from_the_cache(
+    repo: Path, relinted: list[str]
+) -> None:
+    """pre-commit names the changed files: the DAG files importing a named module are linted
+    and said to be, as an uncached run says; a second such run reads them from the cache.
+
+    (A run over the folder reports ``common/__init__.py`` too, which changes how a look-up of
+    ``common`` is answered, so the first named run cannot reuse the folder run's results.)"""
+    lint()
+    args = ["dags/common/routing.py", "--inventory", "dagroute.toml"]
+    runner = CliRunner()
+    uncached = runner.invoke(main, [*args, "--no-cache"])
+    relinted.clear()
+    for _ in range(2):
+        cached = runner.invoke(main, args)
+        assert (cached.exit_code, cached.stdout, cached.stderr) == (
+            uncached.exit_code,
+            uncached.stdout,
+            uncached.stderr,
+        )
+    assert "also linted 2 files" in cached.stderr
+    assert sorted(relinted) == ["dags/shared_0.py", "dags/shared_1.py"]  # then nothing
+
+
+def test_old_indexes_are_pruned(repo: Path) -> None:
+    folder = repo / f".dagroute_cache/results-v{FORMAT}"
+    lint()
+    for number in range(KEPT_INDEXES + 3):
+        stale = folder / f"stale-{number}"
+        stale.write_bytes(b"old")
+        os.utime(stale, ns=(number, number))
+    (current,) = [path for path in folder.iterdir() if not path.name.startswith("stale")]
+    edit(repo / "dags/leaf.py", 'queue="default"', 'queue="nowhere"')
+    lint()
+    kept = sorted(path.name for path in folder.iterdir())
+    assert len(kept) == KEPT_INDEXES and current.name in kept
+    assert "stale-0" not in kept and f"stale-{KEPT_INDEXES + 2}" in kept
