@@ -265,3 +265,34 @@ def test_old_indexes_are_pruned(repo: Path) -> None:
     kept = sorted(path.name for path in folder.iterdir())
     assert len(kept) == KEPT_INDEXES and current.name in kept
     assert "stale-0" not in kept and f"stale-{KEPT_INDEXES + 2}" in kept
+
+
+def test_a_dag_id_another_file_starts_or_stops_sharing_relints_the_unchanged_file(
+    repo: Path, relinted: list[str]
+) -> None:
+    """DRL002 compares files: an unchanged file's cached result must follow the others' DAGs."""
+    lint()
+    relinted.clear()
+    edit(repo / "dags/calling.py", 'DAG("calling")', 'DAG("leaf")')
+    clash = lint()
+    assert clash == lint("--no-cache")
+    drl002 = [line for line in clash[1].splitlines() if "DRL002" in line]
+    assert [line.split(":")[0] for line in drl002] == ["dags/calling.py", "dags/leaf.py"]
+    assert sorted(relinted) == ["dags/calling.py", "dags/leaf.py"]
+    relinted.clear()
+    (repo / "dags/calling.py").unlink()  # leaves the run: nothing left changed, leaf.py is stale
+    alone = lint()
+    assert alone == lint("--no-cache")
+    assert "DRL002" not in alone[1]
+    assert relinted == ["dags/leaf.py"]
+
+
+def test_cached_diagnostics_keep_their_cause_and_tasks(repo: Path) -> None:
+    """``--statistics`` groups by cause and counts tasks: a warm run must print the same."""
+    edit(repo / "dags/leaf.py", 'queue="default"', 'queue="nowhere"')
+    edit(repo / "dags/common/routing.py", '"default"', '"reports"')
+    reference = lint("--no-cache", "--statistics")
+    assert "queue 'reports' (2)" in reference[1] + reference[2]
+    assert lint("--statistics") == reference
+    assert lint("--statistics") == reference
+    assert lint("--format", "json") == lint("--no-cache", "--format", "json")

@@ -7,15 +7,17 @@ the entry. The others are linted against lazily built summaries (``pipeline.worl
 change to one file re-resolves that file and the files whose results read it, and nothing
 else. With nothing changed no file is extracted and libcst is never imported.
 
-Every rule judges one file at a time (none compares files with one another), so the results of
-a file are its own. A rule that compared files would have to be keyed on the whole repository.
+Rules judge one file at a time, except DRL002, which compares the DAG ids of the run's files:
+each entry keeps the DAGs its file defines and the other files' definitions of the same ids as
+they were, so an entry also goes stale when another file starts or stops defining one of its
+ids, and a file linted again sees every file's DAGs (those of unchanged files from their entries).
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +25,7 @@ from dagroute_lint.catalog.airflow_defaults import DEFAULT_QUEUE
 from dagroute_lint.config import Settings
 from dagroute_lint.deployment.inventory import Inventory
 from dagroute_lint.diagnostics import Diagnostic
-from dagroute_lint.model import SyntaxProblem
+from dagroute_lint.model import Position, SyntaxProblem
 from dagroute_lint.pipeline.analysis import (
     Execution,
     airflow_major,
@@ -46,7 +48,7 @@ from dagroute_lint.pipeline.world import (
 )
 from dagroute_lint.resolve.coverage import Coverage, coverage
 from dagroute_lint.resolve.placement import place_dispatched
-from dagroute_lint.resolve.repository import AnalysedFile, Repository
+from dagroute_lint.resolve.repository import AnalysedFile, Definition, Repository
 from dagroute_lint.resolve.tasks import Resolver
 from dagroute_lint.resolve.values import SymbolTable
 from dagroute_lint.rules import AnyRule
@@ -123,14 +125,17 @@ def lint_incrementally(
         now = ProbeAnswers(world.roots)
         ordered = sorted(reported.values(), key=lambda file: file.source.display)
         stale = [f for f in ordered if not _holds(entries.get(f.source.display), f, states, now)]
-        if stale:
-            fresh = _lint_files(stale, world, inventory, rules, settings, dependents, states)
+        # Also with nothing changed: a file that left the run changes what DRL002 compares.
+        fresh = _lint_files(
+            stale, ordered, entries, world, inventory, rules, settings, dependents, states
+        )
+        if fresh:
             entries.update(fresh)
             index.store(entries)
     found = [d for file in ordered for d in entries[file.source.display].diagnostics]
     seen = sum((entries[file.source.display].coverage for file in ordered), Coverage())
     shown = tuple(source.display for source, _ in dependents)
-    return Linted(sorted(found), seen, shown, len(stale))
+    return Linted(sorted(found), seen, shown, len(fresh))
 
 
 def _run_parts(
@@ -232,7 +237,9 @@ def _holds(
 
 
 def _lint_files(
-    files: Sequence[ReportedFile],
+    stale: Sequence[ReportedFile],
+    ordered: Sequence[ReportedFile],
+    entries: dict[str, Entry],
     world: World,
     inventory: Inventory | None,
     rules: Sequence[AnyRule],
@@ -240,9 +247,33 @@ def _lint_files(
     dependents: Sequence[tuple[SourceFile, object]],
     states: ModuleStates,
 ) -> dict[str, Entry]:
-    """Lint ``files`` against the world, each recording what it read, as new entries."""
-    world.prepare_final(files)
+    """Lint the ``stale`` files against the world, each recording what it read, as new entries;
+    with them, the unchanged files whose DAG ids another file now shares or stops sharing."""
     major = airflow_major(inventory)
+    if stale:
+        world.prepare_final(stale)
+    analysed = {file.source.display: _analyse(file, world, inventory, major) for file in stale}
+    dags = {
+        file.source.display: (
+            analysed[file.source.display][0].certain_dags()
+            if file.source.display in analysed
+            else _definitions(entries[file.source.display])
+        )
+        for file in ordered
+    }
+    peers = _Peers(dags)
+    clashing = [
+        file
+        for file in ordered
+        if file.source.display not in analysed
+        and entries[file.source.display].peers != peers(file.source.display)
+    ]
+    if not analysed and not clashing:
+        return {}
+    if clashing:
+        world.prepare_final(clashing)
+    for file in clashing:
+        analysed[file.source.display] = _analyse(file, world, inventory, major)
     roots = RecordingRoots(world.roots, world)
     repository = Repository(
         (),
@@ -252,27 +283,64 @@ def _lint_files(
         tuple(source.display for source, _ in dependents),
         lookup=world.final,
         locations=roots,
+        dags=dags,
     )
-    default_queue = inventory.default_queue if inventory is not None else DEFAULT_QUEUE
     fresh: dict[str, Entry] = {}
-    for file in files:
-        name = file.name
-        with world.reading_for(Reads()) as reads:
-            module = world.final(name)
-            assert module is not None  # a reported name always has its file's summary
-            # Memos of a resolver span the files it resolves: one per file keeps reads apart.
-            resolver = Resolver(SymbolTable(world.final), default_queue, major)
-            tasks = tuple(resolver.tasks(module))
-            placed = place_dispatched(tasks, inventory) if inventory is not None else ()
-            analysed = AnalysedFile(file.source, module, tasks, placed)
-            diagnostics = lint_file(analysed, repository, rules, settings)
-        plain = world.lookup(name)
+    for file in (*stale, *clashing):
+        found, reads = analysed[file.source.display]
+        with world.reading_for(reads):
+            diagnostics = lint_file(found, repository, rules, settings)
+        plain = world.lookup(file.name)
         fresh[file.source.display] = Entry(
             own=file.own,
             imported=tuple(imported_modules(plain)) if plain is not None else (),
             states=tuple((read, states(read)) for read in sorted(reads.names)),
             probes=tuple(sorted(reads.probes.items())),
             diagnostics=tuple(diagnostics),
-            coverage=coverage([(module, tasks)]),
+            coverage=coverage([(found.module, found.tasks)]),
+            dags=tuple((i, p.line, p.column) for i, p in dags[file.source.display]),
+            peers=peers(file.source.display),
         )
     return fresh
+
+
+def _analyse(
+    file: ReportedFile, world: World, inventory: Inventory | None, major: int
+) -> tuple[AnalysedFile, Reads]:
+    """The file's model and resolved tasks, with what working them out read."""
+    default_queue = inventory.default_queue if inventory is not None else DEFAULT_QUEUE
+    with world.reading_for(Reads()) as reads:
+        module = world.final(file.name)
+        assert module is not None  # a reported name always has its file's summary
+        # Memos of a resolver span the files it resolves: one per file keeps reads apart.
+        resolver = Resolver(SymbolTable(world.final), default_queue, major)
+        tasks = tuple(resolver.tasks(module))
+        placed = place_dispatched(tasks, inventory) if inventory is not None else ()
+        dag_ids = tuple(resolver.dag_ids(module))
+    return AnalysedFile(file.source, module, tasks, placed, dag_ids), reads
+
+
+def _definitions(entry: Entry) -> tuple[Definition, ...]:
+    return tuple((dag_id, Position(line, column)) for dag_id, line, column in entry.dags)
+
+
+class _Peers:
+    """For a file, the other files' definitions of the DAG ids it defines: what DRL002 compares."""
+
+    def __init__(self, dags: Mapping[str, tuple[Definition, ...]]) -> None:
+        self._dags = dags
+        self._by_id: dict[str, list[tuple[str, Position]]] = {}
+        for path, definitions in dags.items():
+            for dag_id, position in definitions:
+                self._by_id.setdefault(dag_id, []).append((path, position))
+
+    def __call__(self, display: str) -> tuple[tuple[str, str, int, int], ...]:
+        own = {dag_id for dag_id, _ in self._dags[display]}
+        return tuple(
+            sorted(
+                (dag_id, path, position.line, position.column)
+                for dag_id in own
+                for path, position in self._by_id[dag_id]
+                if path != display
+            )
+        )

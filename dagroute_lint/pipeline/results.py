@@ -31,7 +31,7 @@ from dagroute_lint.resolve.coverage import Coverage
 from dagroute_lint.sources.files import write_atomically
 
 # Bump when the layout of entries changes.
-FORMAT = 1
+FORMAT = 2
 _MAGIC = b"dagroute-lint results\n"
 # Indexes kept side by side: runs under different settings (a pre-commit hook's, CI's) alternate.
 KEPT_INDEXES = 8
@@ -49,7 +49,10 @@ class Entry:
     ``own`` is the key of the file itself (bytes, name shown, module name); ``imported`` the
     modules loading it runs (which decides whether helper modules beside it are reported);
     ``states`` what each module name it read resolved to; ``probes`` the rules' questions about
-    the import roots, with their answers.
+    the import roots, with their answers. ``dags`` are the DAGs the file certainly defines (id,
+    line, column), and ``peers`` the definitions of other files that share one of those ids, as
+    they were when the results were made: rules that compare files (DRL002) read them, so the
+    results hold only while no other file starts or stops defining one of these ids.
     """
 
     own: str
@@ -58,6 +61,8 @@ class Entry:
     probes: tuple[tuple[Probe, object], ...]
     diagnostics: tuple[Diagnostic, ...]
     coverage: Coverage
+    dags: tuple[tuple[str, int, int], ...] = ()
+    peers: tuple[tuple[str, str, int, int], ...] = ()
 
 
 def canonical(value: object) -> str:
@@ -190,23 +195,28 @@ def _fields(entry: Entry) -> tuple[object, ...]:
             d.message,
             dataclasses.astuple(d.fix) if d.fix is not None else None,
             d.severity,
+            d.cause,
+            d.tasks,
         )
         for d in entry.diagnostics
     )
     covered = (entry.coverage.tasks, entry.coverage.dags, entry.coverage.unseen)
-    return (entry.own, entry.imported, entry.states, entry.probes, diagnostics, covered)
+    fields = (entry.own, entry.imported, entry.states, entry.probes, diagnostics, covered)
+    return (*fields, entry.dags, entry.peers)
 
 
 def _entry(fields: tuple[object, ...]) -> Entry:
-    own, imported, states, probes, diagnostics, covered = fields
+    own, imported, states, probes, diagnostics, covered, dags, peers = fields
     assert isinstance(own, str) and isinstance(imported, tuple) and isinstance(states, tuple)
     assert isinstance(probes, tuple) and isinstance(diagnostics, tuple)
-    assert isinstance(covered, tuple)
+    assert isinstance(covered, tuple) and isinstance(dags, tuple) and isinstance(peers, tuple)
     found = tuple(
-        Diagnostic(path, line, column, code, message, ImportFix(*fix) if fix else None, severity)
-        for path, line, column, code, message, fix, severity in diagnostics
+        Diagnostic(
+            path, line, column, code, message, ImportFix(*fix) if fix else None, severity, *more
+        )
+        for path, line, column, code, message, fix, severity, *more in diagnostics
     )
-    return Entry(own, imported, states, probes, found, Coverage(*covered))
+    return Entry(own, imported, states, probes, found, Coverage(*covered), dags, peers)
 
 
 class _BuiltinsOnly(pickle.Unpickler):

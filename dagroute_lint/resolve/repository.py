@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from dagroute_lint.deployment.inventory import Inventory
-from dagroute_lint.model import Module
+from dagroute_lint.model import Module, Position
 from dagroute_lint.resolve.coverage import Coverage, coverage
 from dagroute_lint.resolve.placement import PlacedTask
 from dagroute_lint.resolve.tasks import ResolvedTask
@@ -26,6 +27,19 @@ class AnalysedFile:
     placed: tuple[PlacedTask, ...] = ()
     dag_ids: tuple[str | None, ...] = ()
 
+    def certain_dags(self) -> tuple[Definition, ...]:
+        """The DAGs of the file that Airflow certainly collects, with a known id: the ones
+        that can clash with another DAG of the same id."""
+        return tuple(
+            (dag_id, dag.position)
+            for dag, dag_id in zip(self.module.dags, self.dag_ids)
+            if dag_id is not None and dag.registered and not dag.conditional
+        )
+
+
+# A DAG's id and where it is built.
+Definition = tuple[str, Position]
+
 
 def _no_module(name: str) -> Module | None:
     """For a repository analysed without an index of its modules."""
@@ -42,7 +56,10 @@ class Repository:
     pre-commit names the changed files), shown as in diagnostics. ``lookup`` finds the model of a
     repository module by name, reported or not (``None`` for any other), and ``locations``
     answers where on (or off) the import roots a module lies. ``derived`` keeps what several
-    rules derive from one file, worked out once (see ``derive``).
+    rules derive from one file, worked out once (see ``derive``). ``dags`` holds the certain DAG
+    definitions of every file of the run, by display path, when ``files`` is only some of them
+    (a run that takes the other files' results from the cache); rules that compare files read
+    it through ``all_dags``.
     """
 
     files: tuple[AnalysedFile, ...]
@@ -53,6 +70,13 @@ class Repository:
     lookup: Callable[[str], Module | None] = _no_module
     locations: FirstParty | None = None
     derived: dict[tuple[str, str], Any] = field(default_factory=dict, compare=False, repr=False)
+    dags: Mapping[str, tuple[Definition, ...]] | None = None
+
+    def all_dags(self) -> Mapping[str, tuple[Definition, ...]]:
+        """The certain DAG definitions of every file of the run, by display path."""
+        if self.dags is not None:
+            return self.dags
+        return {file.source.display: file.certain_dags() for file in self.files}
 
     @property
     def tasks(self) -> list[ResolvedTask]:

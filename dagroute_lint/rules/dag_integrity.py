@@ -16,40 +16,31 @@ from collections.abc import Iterator
 
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.model import Position
-from dagroute_lint.resolve.repository import AnalysedFile, Repository
+from dagroute_lint.resolve.repository import Repository
 from dagroute_lint.rules.base import Context, Rule
 
 # ``airflow.sdk.definitions._internal.node`` (3.3.2) and ``airflow.utils.helpers`` (2.10.5).
 KEY_REGEX = re.compile(r"^[\w.-]+$")
 MAX_KEY_LENGTH = 250
 
-Definition = tuple[str, Position]
 
-
-def _definitions(file: AnalysedFile) -> Iterator[tuple[str, Position]]:
-    """The DAGs of the file that Airflow certainly collects, with a known id."""
-    for dag, dag_id in zip(file.module.dags, file.dag_ids):
-        if dag_id is not None and dag.registered and not dag.conditional:
-            yield dag_id, dag.position
-
-
-def _by_id(repository: Repository) -> dict[str, list[Definition]]:
-    """Every certain DAG definition of the linted files, by id: worked out once per run."""
+def _by_id(repository: Repository) -> dict[str, list[tuple[str, Position]]]:
+    """Every certain DAG definition of the run's files, by id: worked out once per run."""
     key = ("dag-ids", "")
     if key not in repository.derived:
-        index: dict[str, list[Definition]] = {}
-        for file in repository.files:
-            for dag_id, position in _definitions(file):
-                index.setdefault(dag_id, []).append((file.source.display, position))
+        index: dict[str, list[tuple[str, Position]]] = {}
+        for path, definitions in repository.all_dags().items():
+            for dag_id, position in definitions:
+                index.setdefault(dag_id, []).append((path, position))
         repository.derived[key] = index
-    found: dict[str, list[Definition]] = repository.derived[key]
+    found: dict[str, list[tuple[str, Position]]] = repository.derived[key]
     return found
 
 
 def check_duplicate_dag_id(context: Context) -> Iterator[Diagnostic]:
     here = context.file.source.display
     seen: dict[str, Position] = {}
-    for dag_id, position in _definitions(context.file):
+    for dag_id, position in context.file.certain_dags():
         first = seen.get(dag_id)
         if first is None:
             seen[dag_id] = position
