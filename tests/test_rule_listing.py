@@ -10,6 +10,7 @@ import pytest
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.rules import RULES
 from dagroute_lint.rules.listing import explain, rule_listing
+from dagroute_lint.rules.registry import rule_name
 
 HINT = " (`dagroute-lint rules` lists every rule)"
 
@@ -76,3 +77,8 @@ def test_explain_refuses_with_the_exact_message(query: str, message: str) -> Non
     with pytest.raises(ConfigError) as caught:
         explain(query)
     assert str(caught.value) == message
+
+
+def test_rule_names_by_code() -> None:
+    assert rule_name("DRL101") == "unserved-queue"
+    assert rule_name("XYZ999") is None
