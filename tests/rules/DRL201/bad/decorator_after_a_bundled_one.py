@@ -1,7 +1,8 @@
+from airflow.providers.standard.operators.empty import EmptyOperator
 from airflow.sdk import dag, task
 
 
-# @task needs nothing beyond Airflow; the @task.docker after it still needs its provider.
+# EmptyOperator and @task need nothing beyond Airflow; the @task.docker after it still needs its provider.
 @task
 def prepare() -> None:
     print("ready")
@@ -14,7 +15,7 @@ def compute() -> None:
 
 @dag(schedule=None)
 def archive():
-    prepare() >> compute()
+    EmptyOperator(task_id="start") >> prepare() >> compute()
 
 
 archive()
