@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# Mutation testing, one area at a time: scripts/mutation.sh [resolve|rules|diagnostics|formatters]...
+# Mutation testing, one area at a time: scripts/mutation.sh [resolve|rules]...
 # A local tool, not part of CI: install it with `.venv/bin/pip install -e '.[mutation]'`.
-# The mutated areas and the test selection are in pyproject.toml ([tool.mutmut]); results are
-# kept in mutants/ (ignored by git), so a second run only runs mutants whose code changed.
+# The mutated areas and the test selection are in pyproject.toml ([tool.mutmut]; diagnostics.py and
+# formatters/ were run with an earlier selection: add them to only_mutate to run them again); results
+# are kept in mutants/ (ignored by git), so a second run resumes with the mutants not yet run.
+# Survivors are re-checked against the tests written for them with scripts/mutation_recheck.py.
 # Each area's counts are printed as: area, mutants, killed, survived (benchmarks/mutation.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mutmut=${MUTMUT:-.venv/bin/mutmut}
 areas=("$@")
-[ ${#areas[@]} -gt 0 ] || areas=(diagnostics formatters resolve rules)
+[ ${#areas[@]} -gt 0 ] || areas=(resolve rules)
 for area in "${areas[@]}"; do
     case "$area" in
         diagnostics) pattern="dagroute_lint.diagnostics.*" ;;

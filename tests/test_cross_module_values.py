@@ -91,3 +91,50 @@ def test_imported_dicts_and_lists_build_tasks(
         ("a", "qa", 1, {}),
         ("b", "qb", 1, {}),
     ]
+
+
+def test_operations_on_imported_constants_fold_as_python_would(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The resolver folds what extraction hands it as an operation on an imported name: a key
+    deleted from a copy, ``dict.get`` with a default, f-string conversions, ``Path`` parts."""
+    files = {
+        **FILES,
+        "dags/common/values.py": (
+            'ROUTING = {"queue": "q", "pool": "p"}\nNUMBER = 3\nNAME = "é"\nROOT = "a//b/"\n'
+        ),
+        "dags/dag.py": (
+            "from pathlib import Path\n\n"
+            "from common.values import NAME, NUMBER, ROOT, ROUTING\n\n"
+            "from airflow.providers.standard.operators.bash import BashOperator\n"
+            "from airflow.sdk import DAG\n\n"
+            "TRIMMED = {**ROUTING}\n"
+            'del TRIMMED["pool"]\n'
+            'SPREAD = {**ROUTING, "extra": 1}\n\n'
+            'with DAG("defs"):\n'
+            '    BashOperator(task_id="deleted", bash_command="x", queue=f"{TRIMMED}")\n'
+            '    BashOperator(task_id="got", bash_command="x", queue=SPREAD.get("queue", "-"))\n'
+            '    BashOperator(task_id="got_default", bash_command="x",'
+            ' queue=SPREAD.get("x", "-"))\n'
+            '    BashOperator(task_id="got_number", bash_command="x",'
+            " queue=f\"{SPREAD.get('extra')}\")\n"
+            '    BashOperator(task_id="conversions", bash_command="x",'
+            ' queue=f"{NAME!s}|{NAME!a}|{NAME!r}|{NUMBER!s:05}|{NUMBER:05}")\n'
+            '    BashOperator(task_id="path", bash_command="x", queue=f"{Path(ROOT)}")\n'
+            '    BashOperator(task_id="stem", bash_command="x", queue=Path(ROOT).stem)\n'
+        ),
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    outcome = invoke(tmp_path, ["routes", "dags", "--no-cache", "--format", "json"], monkeypatch)
+    tasks = json.loads(outcome.stdout)["tasks"]
+    assert [(t["task_id"], t["queue"], t["reasons"]) for t in tasks] == [
+        ("deleted", "{'queue': 'q'}", {}),
+        ("got", "q", {}),
+        ("got_default", "-", {}),
+        ("got_number", "1", {}),
+        ("conversions", "é|'\\xe9'|'é'|30000|00003", {}),
+        ("path", "a/b", {}),
+        ("stem", "b", {}),
+    ]

@@ -22,7 +22,7 @@ from click.testing import CliRunner
 from dagroute_lint.cli import main
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.rules import RULES
-from dagroute_lint.rules.plugins import ENTRY_POINT_GROUP, load_plugin_rules
+from dagroute_lint.rules.plugins import ENTRY_POINT_GROUP, discover_entry_points, load_plugin_rules
 from dagroute_lint.rules.registry import plugin_rules
 from tests.helpers import CELERY_K8S, write_repo
 from tests.real_venv import ensure_wheels, make_venv
@@ -202,6 +202,13 @@ CRASHING = rule("ABC400", crashing)
 FORGING = rule("ABC500", forging)
 OLD_API = rule("ABC600", old_api)
 WARNING = rule("ABC800", severity="warning")
+UNCALLABLE = rule("ABC900", check=None)
+DEPLOYED_CRASHING = DeploymentRule(
+    code="ABC710", name="d", summary="s", boundary="dispatch", check=crashing
+)
+DEPLOYED_FORGING = DeploymentRule(
+    code="ABC720", name="d", summary="s", boundary="dispatch", check=forging
+)
 DEPLOYED = DeploymentRule(
     code="ABC700", name="d", summary="s", boundary="dispatch", check=deployed
 )
@@ -232,7 +239,11 @@ def test_a_rule_or_an_iterable_of_rules(pack: str) -> None:
         (["{pack}:SAME_AS_BUILTIN"], "rule code DRL101 is already used by the built-in rules"),
         (["{pack}:ONE", "{pack}:ONE"], "rule code ABC100 is already used by plugin 'p0 = "),
         (["{pack}:RESERVED"], "the DRL prefix is reserved for the built-in rules"),
-        (["{pack}:LOWERCASE"], "rule code 'abc100' must be capital letters then digits"),
+        (
+            ["{pack}:LOWERCASE"],
+            "rule code 'abc100' must be capital letters then digits, such as ACME101",
+        ),
+        (["{pack}:UNCALLABLE"], ": rule ABC900: check is not callable"),
         (
             ["{pack}:NOT_A_RULE"],
             "expected a dagroute_lint.rules.Rule or DeploymentRule or an iterable of them, got str",
@@ -346,3 +357,62 @@ def test_a_deployment_rule_runs_only_with_an_inventory(
         "dags/dag.py:5:5: ABC700 [error] noqa on default: celery-general",
         "dags/dag.py:6:5: ABC700 [error] safe on default: celery-general",
     ]
+
+
+def test_plugin_rules_are_listed_with_their_entry_point(
+    pack: str, installed: Callable[..., None]
+) -> None:
+    installed(entry("one", f"{pack}:ONE"))
+    text = CliRunner().invoke(main, ["rules"]).stdout.splitlines()
+    assert (
+        text[-1] == f"ABC100  n                            parse     s [plugin 'one = {pack}:ONE']"
+    )
+    assert not any("[plugin" in line for line in text[:-1])
+    listed = json.loads(CliRunner().invoke(main, ["rules", "--format", "json"]).stdout)
+    assert listed[-1]["plugin"] == f"'one = {pack}:ONE'"
+    assert [item["plugin"] for item in listed[:-1]] == [None] * (len(listed) - 1)
+
+
+def test_installed_entry_points_are_found_in_name_order_with_their_distribution(
+    pack: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A real distribution's metadata on ``sys.path``, listing its entry points out of order."""
+    info = tmp_path / "site" / "xyz_rules-1.2.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: xyz-rules\nVersion: 1.2\n")
+    (info / "entry_points.txt").write_text(
+        f"[{ENTRY_POINT_GROUP}]\nb = {pack}:TWO\na = {pack}:ONE\n\n[other.group]\nc = x:Y\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    found = discover_entry_points()
+    assert [(ep.name, ep.value) for ep in found] == [("a", f"{pack}:ONE"), ("b", f"{pack}:TWO")]
+    loaded = load_plugin_rules(RULES, found)
+    assert [(plugin.rule.code, plugin.origin) for plugin in loaded] == [
+        ("ABC100", f"'a = {pack}:ONE' (xyz-rules 1.2)"),
+        ("ABC200", f"'b = {pack}:TWO' (xyz-rules 1.2)"),
+        ("ABC201", f"'b = {pack}:TWO' (xyz-rules 1.2)"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (
+            "DEPLOYED_CRASHING",
+            "rule ABC710 from plugin 'dc = {pack}:DEPLOYED_CRASHING' failed on "
+            "dags/dag.py: ValueError: boom\n",
+        ),
+        (
+            "DEPLOYED_FORGING",
+            "rule ABC720 from plugin 'dc = {pack}:DEPLOYED_FORGING' reported code "
+            "DRL101 on dags/dag.py; a rule reports only its own code, through context.report()\n",
+        ),
+    ],
+)
+def test_a_deployment_rule_from_a_plugin_is_guarded_too(
+    pack: str, installed: Callable[..., None], tmp_path: Path, value: str, message: str
+) -> None:
+    installed(entry("dc", f"{pack}:{value}"))
+    (tmp_path / "dagroute.toml").write_text(CELERY_K8S, encoding="utf-8")
+    result = CliRunner().invoke(main, ["dags", "--quiet"])
+    assert (result.exit_code, result.stderr) == (2, "dagroute-lint: " + message.format(pack=pack))

@@ -67,6 +67,9 @@ UNRESOLVED = [
     ("queue", 'N.format("a")', "str.format that cannot be folded"),
     ("pool_slots", "{**NAMES}[0]", "a ** spread of something that is not a dict"),
     ("pool_slots", "{NAMES: 1}[0]", "an unhashable dict key"),
+    ("queue", '{"a": BASE}.get(N)["queue"]', "dict.get of a key that is not a constant"),
+    ("queue", '{"a": 1}.get("a")["queue"]', "not a dict"),
+    ("queue", '{"a": None}.get("a")["queue"]', "key 'queue' is missing (KeyError at parse time)"),
 ]
 
 

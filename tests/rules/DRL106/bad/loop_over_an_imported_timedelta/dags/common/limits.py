@@ -1,0 +1,3 @@
+from datetime import timedelta
+
+LIMIT = timedelta(hours=1)

@@ -1,0 +1,2 @@
+import airflow.sdk
+from airflow.sdk.definitions.context import Context
