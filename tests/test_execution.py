@@ -24,6 +24,7 @@ from dagroute_lint.model import Const, Module
 from dagroute_lint.pipeline import cache as cache_module
 from dagroute_lint.pipeline import extraction
 from dagroute_lint.pipeline.cache import SummaryCache, decode_summary, encode_summary, summary_key
+from dagroute_lint.pipeline.results import FORMAT as RESULTS_FORMAT
 from tests.helpers import CELERY_K8S, write_repo
 
 TEAM_DAG = """
@@ -104,7 +105,7 @@ def cache_entries(folder: Path) -> list[Path]:
 
 def forget_results(folder: Path) -> None:
     """Drop the result index, so that the next run reads the summaries (the layer tested here)."""
-    shutil.rmtree(folder / "results-v1")
+    shutil.rmtree(folder / f"results-v{RESULTS_FORMAT}")
 
 
 def test_output_is_identical_across_jobs_and_cache_states(repo: Path, pools: list[int]) -> None:

@@ -1,3 +1,5 @@
+# Built in two branches with different pools: the pool is one of two known values (candidates),
+# which DRL301 checks one by one; nothing is unresolved.
 import os
 
 from airflow.providers.standard.operators.bash import BashOperator
