@@ -254,20 +254,7 @@ def _analyse(
             files = []
         dependents: list[tuple[SourceFile, bytes | SyntaxProblem]] = []
     else:
-        syntax = ignore_syntax(settings, inventory)
-        sources = discover(
-            paths,
-            settings.excludes(),
-            settings.dags,
-            syntax,
-            force_exclude=settings.force_exclude,
-            respect_gitignore=settings.respect_gitignore,
-            root=settings.root,
-            skip=settings.skip_folders,
-        )
-        files = [(source, index.read(source)) for source in sources]
-        dependents = dependents_of(files, settings, syntax, index)
-        files += dependents
+        files, dependents = read_reported(paths, settings, inventory, index)
     sources, modules = _extract_reported(files, index, symbols)
     resolver = Resolver(
         symbols,
@@ -293,6 +280,33 @@ def _analyse(
         lookup=index.lookup,
         locations=first_party,
     )
+
+
+# A file found, with its bytes or why it cannot be read.
+ReadFile = tuple[SourceFile, bytes | SyntaxProblem]
+
+
+def read_reported(
+    paths: Sequence[str], settings: Settings, inventory: Inventory | None, index: ModuleIndex
+) -> tuple[
+    list[tuple[SourceFile, bytes | SyntaxProblem]], list[tuple[SourceFile, bytes | SyntaxProblem]]
+]:
+    """The files a run over ``paths`` reports on, read, with (also listed second) the DAG files
+    it reports on only because they import a named file."""
+    syntax = ignore_syntax(settings, inventory)
+    sources = discover(
+        paths,
+        settings.excludes(),
+        settings.dags,
+        syntax,
+        force_exclude=settings.force_exclude,
+        respect_gitignore=settings.respect_gitignore,
+        root=settings.root,
+        skip=settings.skip_folders,
+    )
+    files = [(source, index.read(source)) for source in sources]
+    dependents = dependents_of(files, settings, syntax, index)
+    return files + dependents, dependents
 
 
 def dependents_of(

@@ -29,11 +29,10 @@ from dagroute_lint.model import Position, SyntaxProblem
 from dagroute_lint.pipeline.analysis import (
     Execution,
     airflow_major,
-    dependents_of,
-    ignore_syntax,
     import_roots,
     imported_modules,
     rare_collections,
+    read_reported,
 )
 from dagroute_lint.pipeline.results import Entry, ResultIndex, canonical, own_key, run_key
 from dagroute_lint.pipeline.runner import lint_file, run, selected_rules
@@ -52,7 +51,7 @@ from dagroute_lint.resolve.repository import AnalysedFile, Definition, Repositor
 from dagroute_lint.resolve.tasks import Resolver
 from dagroute_lint.resolve.values import SymbolTable
 from dagroute_lint.rules import AnyRule
-from dagroute_lint.sources.discovery import SourceFile, discover, might_define_dags, module_name
+from dagroute_lint.sources.discovery import SourceFile, might_define_dags, module_name
 
 
 @dataclass(frozen=True)
@@ -99,20 +98,7 @@ def lint_incrementally(
     with rare_collections(), execution.extractor() as extractor:
         roots = import_roots(paths, settings)
         world = World(roots, extractor, {}, settings.max_file_size)
-        syntax = ignore_syntax(settings, inventory)
-        sources = discover(
-            paths,
-            settings.excludes(),
-            settings.dags,
-            syntax,
-            force_exclude=settings.force_exclude,
-            respect_gitignore=settings.respect_gitignore,
-            root=settings.root,
-            skip=settings.skip_folders,
-        )
-        files = [(source, world.read(source)) for source in sources]
-        dependents = dependents_of(files, settings, syntax, world)
-        files += dependents
+        files, dependents = read_reported(paths, settings, inventory, world)
         index = ResultIndex(cache_dir, run_key(_run_parts(settings, inventory, rules, world)))
         entries = index.load()
         reported = _reported(files, world, entries)
