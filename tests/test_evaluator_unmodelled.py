@@ -157,3 +157,47 @@ with DAG("d", default_args=ROUTE):
         "task 'u' in dag 'd' (if this task is created) takes its executor, pool and pool_slots"
     )
     assert "loop over a value that is not a literal sequence: Airflow Variable" in messages[3]
+
+
+CONDITIONAL_DECORATOR = """
+import os
+from airflow.providers.standard.operators.bash import BashOperator
+from airflow.sdk import DAG
+
+if os.environ.get("NEW_SDK"):
+    from airflow.sdk import task_group
+else:
+    from {fallback} import task_group
+
+
+@task_group
+def grp():
+    BashOperator(task_id="inner", bash_command="x")
+
+
+with DAG("deco"):
+    grp()
+"""
+
+
+def test_a_decorator_imported_under_a_condition_is_followed_when_both_candidates_agree(
+    tmp_path: Path,
+) -> None:
+    source = CONDITIONAL_DECORATOR.format(fallback="airflow.decorators")
+    report = lint_repo(tmp_path, {"dags/dag.py": source}, inventory=None)
+    assert [task.task_id for task in report.tasks] == ["grp.inner"]
+    assert by_code(report, "DRL106") == []
+
+
+def test_a_decorator_that_may_be_something_else_is_announced_not_run_as_a_plain_function(
+    tmp_path: Path,
+) -> None:
+    """Running the body as undecorated would give the task the id 'inner', which Airflow never
+    builds if the decorator is a task group: the call is announced instead."""
+    source = CONDITIONAL_DECORATOR.format(fallback="company_lib.compat")
+    report = lint_repo(tmp_path, {"dags/dag.py": source}, inventory=None)
+    assert [task.task_id for task in report.tasks] == []
+    assert [f"{d.line}: {d.message}" for d in by_code(report, "DRL106")] == [
+        "17: grp() calls a function decorated by one of several values ('task_group' is "
+        "assigned conditionally); tasks it may build are not seen"
+    ]

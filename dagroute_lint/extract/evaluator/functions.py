@@ -49,6 +49,8 @@ from dagroute_lint.extract.evaluator.state import (
 )
 from dagroute_lint.model import (
     Const,
+    OneOf,
+    Ref,
     Unknown,
 )
 
@@ -158,6 +160,23 @@ class Functions(WalkerState):
             return TaskFlow(target, decorator.kind, decorator.arguments)
         if isinstance(decorator, (DagFactory, GroupFactory)) and decorator.function is None:
             return type(decorator)(target, decorator.arguments)
+        if isinstance(decorator, OneOf):
+            # ``task_group`` imported from one module or another, under a condition the walk
+            # cannot decide: followed when every candidate decorates alike.
+            applied = [
+                self.apply_decorator(Imported(option.qualname), target)
+                if isinstance(option, Ref)
+                else Unknown(decorator.reason)
+                for option in decorator.options
+            ]
+            kinds = {_decoration(each) for each in applied}
+            if len(kinds) == 1 and None not in kinds:
+                return applied[0]
+            return Unknown(f"a function decorated by one of several values ({decorator.reason})")
+        if isinstance(decorator, Unknown):
+            # It may be ``task_group`` or ``dag`` imported in a way the walk cannot follow:
+            # running the body as a plain function could give its tasks wrong ids.
+            return Unknown(f"a function decorated by a value not known ({decorator.reason})")
         return target
 
     def function_imports_of(self, function: Function) -> list[DraftImport]:
@@ -305,3 +324,12 @@ class Functions(WalkerState):
             self.returns.pop()
             self.scope = outer
             self.uncertain = uncertain
+
+
+def _decoration(applied: Binding) -> tuple[object, ...] | None:
+    """What applying a decorator made of a function, to compare candidates (``None``: unknown)."""
+    if isinstance(applied, TaskFlow):
+        return (TaskFlow, applied.kind)
+    if isinstance(applied, (DagFactory, GroupFactory, Function)):
+        return (type(applied),)
+    return None
