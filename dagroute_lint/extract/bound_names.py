@@ -43,7 +43,7 @@ def _compound(statement: cst.BaseCompoundStatement) -> Iterator[tuple[str, cst.C
         for item in statement.items:
             if item.asname is not None:
                 for name in _targets(item.asname.name):
-                    yield name, item.asname
+                    yield name, item.asname.name
     yield from _block(statement.body)
     for part in _parts(statement):
         yield from _block(getattr(part, "body", ()))

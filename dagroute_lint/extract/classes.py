@@ -12,6 +12,7 @@ from __future__ import annotations
 import libcst as cst
 
 from dagroute_lint.catalog.airflow_names import NOT_OPERATOR_DECORATORS
+from dagroute_lint.extract.literals import string_literal
 from dagroute_lint.model import ClassInfo
 
 ROUTING_FIELDS = ("queue", "executor", "pool", "pool_slots", "deferrable")
@@ -34,7 +35,7 @@ class _Mentions(cst.CSTVisitor):
         self._mention(node.value)
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
-        value = node.evaluated_value
+        value = string_literal(node)
         if isinstance(value, str):
             self._mention(value)
 

@@ -43,8 +43,8 @@ from dagroute_lint.extract.evaluator.state import (
 from dagroute_lint.extract.evaluator.statements import Statements
 from dagroute_lint.extract.evaluator.stores import Stores
 from dagroute_lint.extract.imports import imported_names, is_relative
-from dagroute_lint.extract.positions import node_positions
-from dagroute_lint.extract.source import decode, noqa_comments, parse
+from dagroute_lint.extract.positions import anchored_positions
+from dagroute_lint.extract.source import Parsed, decode, noqa_comments, parse
 from dagroute_lint.model import (
     Arguments,
     Dag,
@@ -80,30 +80,43 @@ def extract_module(
     text = decode(data)
     if isinstance(text, SyntaxProblem):
         return Module(path=path, module_name=module_name, syntax_error=text)
-    tree = parse(text)
+    parsed = parse(text)
     noqa, file_noqa = noqa_comments(text)
-    if isinstance(tree, SyntaxProblem):
+    if isinstance(parsed, SyntaxProblem):
         return Module(
-            path=path, module_name=module_name, syntax_error=tree, noqa=noqa, file_noqa=file_noqa
+            path=path, module_name=module_name, syntax_error=parsed, noqa=noqa, file_noqa=file_noqa
         )
     walker = _Walker(module_name, is_package, path, externals or {}, sources)
+    try:
+        return _walked(walker, parsed, path, noqa, file_noqa)
+    finally:
+        walker.release()
+
+
+def _walked(
+    walker: _Walker,
+    parsed: Parsed,
+    path: str,
+    noqa: dict[int, frozenset[str] | None],
+    file_noqa: dict[int, frozenset[str] | None],
+) -> Module:
     try:
         with warnings.catch_warnings():
             # libcst folds strings with ast.literal_eval, which warns about the user's invalid
             # escapes (a SyntaxWarning on Python 3.12+): not ours to print, nor to fail on.
             warnings.simplefilter("ignore")
-            walker.walk_block(tree.body)
+            walker.walk_block(parsed.module.body)
     except RecursionError:
         return Module(
             path=path,
-            module_name=module_name,
+            module_name=walker.module_name,
             noqa=noqa,
             file_noqa=file_noqa,
             syntax_error=SyntaxProblem(
                 "too deeply nested to analyse", Position(1, 1), skipped=True
             ),
         )
-    return walker.build(tree, path, noqa, file_noqa)
+    return walker.build(parsed, path, noqa, file_noqa)
 
 
 _FIRST_LINE = Position(1, 1)
@@ -124,13 +137,15 @@ class _Walker(
         if source is None or len(self.foreign_scopes) > MAX_FOREIGN_MODULES:
             return None
         text = decode(source.data)
-        tree = parse(text) if isinstance(text, str) else text
-        if isinstance(tree, SyntaxProblem):
+        parsed = parse(text) if isinstance(text, str) else text
+        if isinstance(parsed, SyntaxProblem):
             return None
         other = _Walker(name, source.is_package, source.path, {}, self.sources)
         other.foreign_scopes = self.foreign_scopes
+        self.scopes += other.scopes
+        other.scopes = self.scopes
         try:
-            other.walk_block(tree.body)
+            other.walk_block(parsed.module.body)
         except RecursionError:
             return None
         self.foreign_scopes[name] = other.module_scope
@@ -151,7 +166,7 @@ class _Walker(
 
     def build(
         self,
-        tree: cst.Module,
+        parsed: Parsed,
         path: str,
         noqa: dict[int, frozenset[str] | None],
         file_noqa: dict[int, frozenset[str] | None],
@@ -162,12 +177,13 @@ class _Walker(
         wanted += [site.node for site in self.imports]
         wanted += [node for node, _ in self.unmodelled.values()]
         wanted += [node for node, *_ in self.rejected_calls.values()]
+        tree = parsed.module
         bindings = list(module_bindings(tree))
         wanted += [node for _, node in bindings]
         for task in self.tasks:
             wanted += [site.node for site in task.imports]
             wanted += list(task.arguments.nodes.values())
-        positions = node_positions(tree, wanted)
+        positions = anchored_positions(tree, wanted, parsed.anchors)
 
         def at(node: cst.CSTNode, fallback: Position = _FIRST_LINE) -> Position:
             """Where a node is; a node of another module's code (a decorator's arguments, a

@@ -7,9 +7,11 @@ import io
 import re
 import tokenize
 import warnings
+from dataclasses import dataclass
 
 import libcst as cst
 
+from dagroute_lint.extract.anchors import Anchors, survey
 from dagroute_lint.model import Position, SyntaxProblem
 from dagroute_lint.sources.files import MAX_FILE_BYTES
 
@@ -44,7 +46,15 @@ def decode(data: bytes) -> str | SyntaxProblem:
         return SyntaxProblem(f"cannot decode file: {error}", Position(1, 1))
 
 
-def parse(text: str) -> cst.Module | SyntaxProblem:
+@dataclass
+class Parsed:
+    """A file's libcst tree, and where CPython's parser says its statements and calls start."""
+
+    module: cst.Module
+    anchors: Anchors
+
+
+def parse(text: str) -> Parsed | SyntaxProblem:
     """Parse with libcst, but only what CPython's parser accepted first.
 
     CPython's parser is fast (a tenth of libcst's time), reports its own message and position
@@ -54,11 +64,11 @@ def parse(text: str) -> cst.Module | SyntaxProblem:
     """
     if "\0" in text:
         return SyntaxProblem("source code cannot contain null bytes", Position(1, 1))
-    problem = _cpython_problem(text)
-    if problem is not None:
-        return problem
+    checked = _cpython_check(text)
+    if isinstance(checked, SyntaxProblem):
+        return checked
     try:
-        return cst.parse_module(text)
+        return Parsed(cst.parse_module(text), checked)
     except cst.ParserSyntaxError as error:
         return SyntaxProblem(
             f"syntax error: {error.message}", Position(error.raw_line, error.raw_column + 1)
@@ -67,7 +77,7 @@ def parse(text: str) -> cst.Module | SyntaxProblem:
         return SyntaxProblem("too deeply nested to parse", Position(1, 1), skipped=True)
 
 
-def _cpython_problem(text: str) -> SyntaxProblem | None:
+def _cpython_check(text: str) -> Anchors | SyntaxProblem:
     try:
         with warnings.catch_warnings():  # SyntaxWarnings about the user's code are not ours
             warnings.simplefilter("ignore")
@@ -78,7 +88,7 @@ def _cpython_problem(text: str) -> SyntaxProblem | None:
         return SyntaxProblem(f"syntax error: {error.msg}", Position(line, max(column, 1)))
     except (RecursionError, MemoryError):
         return SyntaxProblem("syntax error: too deeply nested for Python to parse", Position(1, 1))
-    height, nodes = _measure(tree)
+    height, nodes, anchors = survey(tree, None if text.isascii() else LINE_BREAK.split(text))
     if height > MAX_DEPTH:
         return SyntaxProblem(
             f"nested {height} levels deep, deeper than the {MAX_DEPTH} analysed",
@@ -91,27 +101,7 @@ def _cpython_problem(text: str) -> SyntaxProblem | None:
             Position(1, 1),
             skipped=True,
         )
-    return None
-
-
-def _measure(tree: ast.AST) -> tuple[int, int]:
-    """Height and node count of the syntax tree, level by level (no recursion: it may be deep)."""
-    height = nodes = 0
-    level = [tree]
-    node_type = ast.AST
-    while level:
-        height += 1
-        nodes += len(level)
-        below: list[ast.AST] = []
-        for node in level:  # what ast.iter_child_nodes yields, without its generators
-            for name in node._fields:
-                value = getattr(node, name, None)
-                if isinstance(value, node_type):
-                    below.append(value)
-                elif isinstance(value, list):
-                    below.extend(item for item in value if isinstance(item, node_type))
-        level = below
-    return height, nodes
+    return anchors
 
 
 def noqa_comments(

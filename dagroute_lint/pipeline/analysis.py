@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import gc
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -13,6 +11,7 @@ from dagroute_lint.config import Settings
 from dagroute_lint.deployment.inventory import Inventory
 from dagroute_lint.model import Expr, Module, Position, Ref, Source, SyntaxProblem
 from dagroute_lint.pipeline.cache import SummaryCache
+from dagroute_lint.pipeline.collector import rare_collections
 from dagroute_lint.pipeline.dependents import importers
 from dagroute_lint.pipeline.extraction import Extractor, Request
 from dagroute_lint.pipeline.progress import ProgressLine
@@ -33,9 +32,6 @@ from dagroute_lint.sources.discovery import (
 )
 from dagroute_lint.sources.files import DEFAULT_MAX_FILE_BYTES, read_source
 from dagroute_lint.sources.first_party import FirstParty
-
-# Allocations between two young-generation collections during a run (CPython's default: 700).
-RARE_COLLECTIONS = 200_000
 
 
 @dataclass(frozen=True)
@@ -215,23 +211,6 @@ def analyse(
     execution = execution or Execution()
     with rare_collections(), execution.extractor() as extractor:
         return _analyse(paths, settings, inventory, stdin, extractor)
-
-
-@contextlib.contextmanager
-def rare_collections() -> Iterator[None]:
-    """Run the cyclic garbage collector rarely while summaries pile up; restore it after.
-
-    A run allocates millions of small objects that all live until it ends (summaries read from
-    the cache, resolved tasks); each collection would traverse all of them again, which cost more
-    than half of a warm run over 5,000 files. Summaries hold no reference cycles, so reference
-    counting still frees whatever dies early. (mypy tunes its collector the same way.)
-    """
-    previous = gc.get_threshold()
-    gc.set_threshold(RARE_COLLECTIONS, *previous[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*previous)
 
 
 def _analyse(

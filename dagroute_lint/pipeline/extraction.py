@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, cast
 
 from dagroute_lint.model import Expr, Module, Source
 from dagroute_lint.pipeline.cache import SummaryCache, encode_summary, summary_key
+from dagroute_lint.pipeline.collector import no_collections
 from dagroute_lint.pipeline.progress import ProgressLine
 
 if TYPE_CHECKING:
@@ -144,14 +145,15 @@ def _cache_at(directory: Path) -> SummaryCache:
 def _extract(request: Request) -> Module:
     from dagroute_lint.extract import extract_module
 
-    return extract_module(
-        request.data,
-        request.display,
-        request.module_name,
-        request.is_package,
-        request.externals or None,
-        request.sources or None,
-    )
+    with no_collections():
+        return extract_module(
+            request.data,
+            request.display,
+            request.module_name,
+            request.is_package,
+            request.externals or None,
+            request.sources or None,
+        )
 
 
 def _extract_one(item: tuple[Request, str, Path | None]) -> bytes:

@@ -31,9 +31,9 @@ from dagroute_lint.pipeline.analysis import (
     airflow_major,
     import_roots,
     imported_modules,
-    rare_collections,
     read_reported,
 )
+from dagroute_lint.pipeline.collector import rare_collections
 from dagroute_lint.pipeline.results import Entry, ResultIndex, canonical, own_key, run_key
 from dagroute_lint.pipeline.runner import lint_file, run, selected_rules
 from dagroute_lint.pipeline.world import (

@@ -43,10 +43,10 @@ from dagroute_lint.extract.evaluator.helpers import (
 from dagroute_lint.extract.evaluator.state import (
     ARITHMETIC,
     MAX_EXPRESSION_DEPTH,
-    Scope,
     WalkerState,
 )
 from dagroute_lint.extract.folding import compare, truth, undecided
+from dagroute_lint.extract.literals import string_literal
 from dagroute_lint.model import (
     Const,
     Expr,
@@ -72,7 +72,7 @@ class Expressions(WalkerState):
         return self.name_value(node.value)
 
     def string_value(self, node: cst.SimpleString | cst.ConcatenatedString) -> Binding:
-        value = node.evaluated_value
+        value = string_literal(node)
         return Const(value) if isinstance(value, str) else Unknown("a bytes literal")
 
     def integer_value(self, node: cst.Integer) -> Binding:
@@ -349,7 +349,7 @@ class Expressions(WalkerState):
         ):
             return Unknown("a comprehension")
         outer = self.scope
-        self.scope = Scope(parent=outer)
+        self.scope = self.new_scope(outer)
         results: list[Binding] = []
         try:
             for item in items:

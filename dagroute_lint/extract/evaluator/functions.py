@@ -97,7 +97,7 @@ class Functions(WalkerState):
         info = class_info(node, bases, decorators)
         path = f"{self.class_prefix}{name}"
         outer, prefix = self.scope, self.class_prefix
-        self.scope, self.class_prefix = Scope(parent=outer, class_body=True), f"{path}."
+        self.scope, self.class_prefix = self.new_scope(outer, class_body=True), f"{path}."
         try:
             self.walk_body(node.body)
         except Jump:
@@ -210,7 +210,7 @@ class Functions(WalkerState):
             return Unknown(f"result of calling {function.name}(), not followed (bound reached)")
         outer, uncertain = self.scope, self.uncertain
         closure = function.closure if isinstance(function.closure, Scope) else self.module_scope
-        self.scope = Scope(parent=closure.enclosing(), declared=declared_global(function.node))
+        self.scope = self.new_scope(closure.enclosing(), declared=declared_global(function.node))
         self.bind_parameters(function, positional, arguments)
         returns: list[Binding] = []
         self.returns.append(returns)
@@ -311,7 +311,7 @@ class Functions(WalkerState):
             return
         outer = self.scope
         closure = function.closure if isinstance(function.closure, Scope) else self.module_scope
-        self.scope = Scope(parent=closure.enclosing(), declared=declared_global(function.node))
+        self.scope = self.new_scope(closure.enclosing(), declared=declared_global(function.node))
         for param in parameters(function.node):
             self.scope.names[param] = Unknown(f"function parameter '{param}'")
         uncertain = self.uncertain

@@ -41,6 +41,7 @@ from dagroute_lint.extract.evaluator.state import (
     WalkerState,
 )
 from dagroute_lint.extract.imports import import_bindings
+from dagroute_lint.extract.literals import string_literal
 from dagroute_lint.model import (
     Const,
     DictExpr,
@@ -314,7 +315,7 @@ def is_main_guard(test: cst.BaseExpression) -> bool:
     return (
         left == "__name__"
         and isinstance(right, cst.SimpleString)
-        and right.evaluated_value == "__main__"
+        and string_literal(right) == "__main__"
     )
 
 

@@ -196,7 +196,9 @@ class WalkerState(ABC):
         self.foreign_scopes: dict[str, Scope | None] = {}
         # The call in this file that runs another module's code: what its tasks are placed at.
         self.foreign_site: cst.CSTNode | None = None
-        self.module_scope = Scope()
+        # Every scope the walk made, this file's and the modules' it ran, for ``release``.
+        self.scopes: list[Scope] = []
+        self.module_scope = self.new_scope()
         self.scope = self.module_scope
         self.dags: list[DraftDag] = []
         self.groups: list[DraftGroup] = []
@@ -224,6 +226,24 @@ class WalkerState(ABC):
         self.function_imports: dict[int, list[DraftImport]] = {}
         # Operator ``__init__``s being run: the instance, whose class's, at which call depth.
         self.constructing: list[tuple[Instance, LocalClass, int]] = []
+
+    def new_scope(
+        self,
+        parent: Scope | None = None,
+        class_body: bool = False,
+        declared: frozenset[str] = frozenset(),
+    ) -> Scope:
+        scope = Scope(parent=parent, class_body=class_body, declared=declared)
+        self.scopes.append(scope)
+        return scope
+
+    def release(self) -> None:
+        """Empty every scope once the file's model is built. A function's binding holds the
+        scope it was defined in, which holds the function: a cycle that kept the function's
+        syntax tree alive until a collection (see ``pipeline/collector``)."""
+        for scope in self.scopes:
+            scope.names.clear()
+        self.scopes.clear()
 
     @abstractmethod
     def adopt(self, imported: Imported) -> DictObject: ...

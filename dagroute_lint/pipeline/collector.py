@@ -1,0 +1,42 @@
+"""When the cyclic garbage collector runs: rarely while summaries pile up, never inside a file.
+
+A collection traverses every tracked object younger than its generation. A run allocates
+millions of objects of two kinds: the summaries and resolved tasks that live until it ends, and
+each file's libcst tree and walk, which die, by reference counting, as soon as the file's
+summary is built (libcst trees and the walk's scopes hold no reference cycles that outlive it).
+Collections triggered inside a file only traverse objects about to die; they cost a fifth of a
+cold run. (mypy tunes its collector the same way.)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+from collections.abc import Iterator
+
+RARE_COLLECTIONS = 200_000
+
+
+@contextlib.contextmanager
+def rare_collections() -> Iterator[None]:
+    """Collect rarely while summaries pile up (each collection would traverse all of them again,
+    which cost more than half of a warm run over 5,000 files); restore the thresholds after."""
+    previous = gc.get_threshold()
+    gc.set_threshold(RARE_COLLECTIONS, *previous[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*previous)
+
+
+@contextlib.contextmanager
+def no_collections() -> Iterator[None]:
+    """No collection while one file is extracted: what it allocates dies with it, and what
+    survives is traversed by the next collection after it."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
