@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -68,7 +69,7 @@ def test_tricky_literals_read_as_libcst_and_cpython_read_them(source: str) -> No
     assert isinstance(node, (cst.SimpleString, cst.ConcatenatedString))
     assert string_literal(node) == node.evaluated_value
     if "f" not in source:
-        assert string_literal(node) == eval(compile(source, "<literal>", "eval"))  # noqa: S307
+        assert string_literal(node) == ast.literal_eval(source)
 
 
 def test_every_literal_in_the_repository_reads_as_libcst_reads_it() -> None:

@@ -176,16 +176,32 @@ def _excluded(name: str, patterns: re.Pattern[str]) -> bool:
 
 
 def module_name(path: Path, roots: Sequence[Path]) -> tuple[str, bool]:
-    """Dotted name of ``path`` under the innermost root holding it, and whether it is a package."""
-    best: Path | None = None
+    """Dotted name of ``path`` under the innermost root holding it, and whether it is a package.
+
+    In plain strings (pathlib's ``relative_to`` builds several paths per call): every run names
+    every file it reads, warm runs included.
+    """
+    text = str(path)
+    folded = os.path.normcase(text)
+    start = -1
     for root in roots:
-        if path.is_relative_to(root) and (best is None or len(root.parts) > len(best.parts)):
-            best = root
-    relative = path.relative_to(best) if best is not None else Path(path.name)
-    parts = list(relative.with_suffix("").parts)
-    is_package = bool(parts) and parts[-1] == "__init__"
+        root_text = str(root)
+        if root_text == ".":  # holds every relative path
+            prefix, holds = "", not os.path.isabs(text)
+        else:
+            prefix = os.path.join(os.path.normcase(root_text), "")
+            holds = folded.startswith(prefix)
+        if holds and len(prefix) > start:
+            start = len(prefix)
+    relative = text[start:] if start >= 0 else path.name
+    parts = relative.split(os.sep)
+    name = parts[-1]
+    dot = name.rfind(".")
+    if 0 < dot < len(name) - 1:  # pathlib's suffix: not a leading or trailing dot
+        parts[-1] = name[:dot]
+    is_package = parts[-1] == "__init__"
     if is_package:
-        parts = parts[:-1]
+        parts.pop()
     return ".".join(parts), is_package
 
 
