@@ -14,7 +14,8 @@ package it lacks (DRL205), or a module of the repository that Python will not fi
   ``common/__init__.py`` is on an import root and has no ``storag``);
 - a top-level name found on no import root but beside the importing file, or in a folder between
   it and the import root it lies under (``dags/team/helpers.py`` imported as ``helpers``), unless
-  the DAG processor's runtime lists a distribution that provides that name.
+  the DAG processor's runtime has a distribution that provides that name (listed, or brought
+  by what it lists).
 
 Everything else that is not the standard library or Airflow is a third-party package.
 """
