@@ -8,7 +8,9 @@ wheel for CPython 3.11 on Linux x86_64 is fetched by pip (``pip install --dry-ru
 ``Requires-Dist`` lines are kept: the requirements installed without extras, markers evaluated
 for Linux and Python 3.11. Every distribution so named is fetched in turn, until the table is
 closed or ``BOUND`` distributions are read (the header says which). A distribution without such
-a wheel is named in the header and has no rows: its dependencies are not known.
+a wheel is read from its sdist instead (pip builds its metadata on this machine, which must then
+be Linux with Python 3.11); one whose metadata cannot be built either is named in the header and
+has no rows: its dependencies are not known.
 
     python scripts/generate_package_dependencies.py
 
@@ -134,16 +136,38 @@ def requirements(requires_dist: Iterable[str]) -> list[str]:
     return sorted(wanted)
 
 
-def fetch(names: list[str], work: Path) -> dict[str, tuple[str, list[str]]]:
-    """Name -> (version, requirements) for each of ``names`` pip finds a wheel for."""
-    report = work / "report.json"
-    command = [*PIP, "--target", str(work / "target"), "--report", str(report), *names]
-    completed = subprocess.run(command, capture_output=True, text=True, check=False)
-    if completed.returncode != 0:
-        if len(names) == 1:
-            return {}
+# For a distribution with no wheel: its sdist's metadata, built by pip here.
+SDIST_PIP = (
+    *PIP[: PIP.index("--only-binary=:all:")],
+    "--no-binary=:all:",
+)
+
+
+def fetch(names: list[str], work: Path, from_sdist: list[str]) -> dict[str, tuple[str, list[str]]]:
+    """Name -> (version, requirements) for each of ``names`` pip finds a wheel (or else an
+    sdist whose metadata builds) for; the names read from sdists are added to ``from_sdist``."""
+    found = _report([*PIP, "--target", str(work / "target"), *names], work)
+    if found is not None:
+        return found
+    if len(names) > 1:
         half = len(names) // 2
-        return {**fetch(names[:half], work), **fetch(names[half:], work)}
+        return {**fetch(names[:half], work, from_sdist), **fetch(names[half:], work, from_sdist)}
+    found = _report([*SDIST_PIP, *names], work)
+    if found is None:
+        return {}
+    from_sdist.extend(found)
+    return found
+
+
+def _report(command: list[str], work: Path) -> dict[str, tuple[str, list[str]]] | None:
+    """What pip's installation report says of the distributions it would install, or ``None``
+    when pip fails."""
+    report = work / "report.json"
+    completed = subprocess.run(
+        [*command, "--report", str(report)], capture_output=True, text=True, check=False
+    )
+    if completed.returncode != 0:
+        return None
     found = {}
     for item in json.loads(report.read_text(encoding="utf-8"))["install"]:
         metadata = item["metadata"]
@@ -154,9 +178,11 @@ def fetch(names: list[str], work: Path) -> dict[str, tuple[str, list[str]]]:
     return found
 
 
-def closure(start: set[str]) -> tuple[dict[str, tuple[str, list[str]]], list[str], bool]:
-    """Every distribution reached from ``start``, the ones without a wheel, and whether the
-    bound stopped the walk."""
+def closure(
+    start: set[str], from_sdist: list[str]
+) -> tuple[dict[str, tuple[str, list[str]]], list[str], bool]:
+    """Every distribution reached from ``start``, the ones neither a wheel nor an sdist gave
+    metadata for, and whether the bound stopped the walk."""
     read: dict[str, tuple[str, list[str]]] = {}
     missing: list[str] = []
     pending = sorted(start)
@@ -164,7 +190,7 @@ def closure(start: set[str]) -> tuple[dict[str, tuple[str, list[str]]], list[str
         while pending and len(read) + len(missing) < BOUND:
             room = min(BATCH, BOUND - len(read) - len(missing))
             batch, pending = pending[:room], pending[room:]
-            found = fetch(batch, Path(folder))
+            found = fetch(batch, Path(folder), from_sdist)
             missing.extend(name for name in batch if name not in found)
             read.update(found)
             seen = set(read) | set(missing) | set(pending)
@@ -179,7 +205,7 @@ def closure(start: set[str]) -> tuple[dict[str, tuple[str, list[str]]], list[str
     return read, sorted(missing), bool(pending)
 
 
-def header(missing: list[str], bounded: bool) -> list[str]:
+def header(missing: list[str], from_sdist: list[str], bounded: bool) -> list[str]:
     today = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
     stop = f"stopped at the bound of {BOUND}: not closed" if bounded else "closed"
     text = (
@@ -187,23 +213,25 @@ def header(missing: list[str], bounded: bool) -> list[str]:
         f"extras; markers for Linux x86_64, CPython 3.11) of its newest wheel on PyPI on {today}, "
         "whose version is the version column. Roots: the third-party distributions that "
         "provider_dependencies.tsv and import_names.tsv name, and the script's EXTRAS, followed "
-        f"transitively: {stop}. Without a wheel for Linux and Python 3.11 (dependencies not "
-        f"known): {', '.join(missing) or 'none'}."
+        f"transitively: {stop}. Without a wheel for Linux and Python 3.11, read from the "
+        f"metadata pip built from the sdist: {', '.join(sorted(from_sdist)) or 'none'}. Neither "
+        f"(dependencies not known): {', '.join(missing) or 'none'}."
     )
-    lines = [f"# {line}" for line in textwrap.wrap(text, 96)]
+    lines = [f"# {line}" for line in textwrap.wrap(text, 96, break_on_hyphens=False)]
     lines.append("# generated by scripts/generate_package_dependencies.py — do not edit")
     lines.append("distribution\tversion\tdependency")
     return lines
 
 
 def main() -> None:
-    read, missing, bounded = closure(roots())
+    from_sdist: list[str] = []
+    read, missing, bounded = closure(roots(), from_sdist)
     rows = [
         f"{name}\t{version}\t{dependency}"
         for name, (version, dependencies) in sorted(read.items())
         for dependency in dependencies or ["-"]
     ]
-    text = "\n".join([*header(missing, bounded), *rows]) + "\n"
+    text = "\n".join([*header(missing, from_sdist, bounded), *rows]) + "\n"
     (DATA / "package_dependencies.tsv").write_text(text, encoding="utf-8")
     print(f"{len(read)} distributions, {len(rows)} rows, {len(missing)} without a wheel")
 
