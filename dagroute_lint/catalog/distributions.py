@@ -13,6 +13,12 @@ distribution" rather than assert a name.
 
 Namespace packages (``google.cloud``, ``azure.storage.blob``) are judged on their first two
 components, because their top-level name is shared by many distributions.
+
+What installing a distribution brings (``brought_by``) is read from the ``Requires-Dist`` of
+real wheels: the providers' (``data/provider_dependencies.tsv``) and the third-party
+distributions' (``data/package_dependencies.tsv``), followed transitively; a distribution
+neither table knows brings nothing known, and ``unknown_dependencies`` names it so that a
+message can say so.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from __future__ import annotations
 import functools
 import re
 import sys
-from collections.abc import Collection
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from dagroute_lint.catalog.data_files import data_lines, read_table
@@ -30,6 +36,7 @@ STDLIB_FILE = "stdlib_modules.txt"
 AIRFLOW_DEPENDENCIES_FILE = "airflow_dependencies.tsv"
 IMPORT_NAMES_FILE = "import_names.tsv"
 PROVIDER_DEPENDENCIES_FILE = "provider_dependencies.tsv"
+PACKAGE_DEPENDENCIES_FILE = "package_dependencies.tsv"
 
 # Import names whose distributions publish no wheel to read (sdists only), and namespace parts
 # that no RECORD names on their own; several entries name alternatives: any one satisfies.
@@ -67,6 +74,10 @@ SUBNAMESPACES = frozenset({"google.cloud"})
 _API_VERSION = re.compile(r"_v\d+(?:(?:p\d+)?(?:alpha|beta)\d*)?$")
 
 AIRFLOW = "airflow"
+# Airflow itself: what installing it brings is data/airflow_dependencies.tsv.
+AIRFLOW_DISTRIBUTIONS = frozenset(
+    {"apache-airflow", "apache-airflow-core", "apache-airflow-task-sdk"}
+)
 
 
 @dataclass(frozen=True)
@@ -132,6 +143,7 @@ def squashed(name: str) -> str:
     return re.sub(r"[-_.]+", "", name).lower()
 
 
+@functools.cache
 def spellings(distribution: str) -> frozenset[str]:
     """The import names the normalisation accepts for a distribution: its squashed name, and
     that name without a ``python``/``py`` prefix or suffix (``python-dotenv``, ``opensearch-py``,
@@ -240,12 +252,32 @@ def common_import_names() -> dict[str, tuple[str, ...]]:
 
 
 def brought_by(distributions: Collection[str]) -> frozenset[str]:
-    """Canonical names of what installing ``distributions`` brings: for each Apache provider
-    among them, its requirements (``data/provider_dependencies.tsv``), followed through the
-    providers it requires in turn. Other distributions' own requirements are not known."""
-    table = _provider_requirements()
+    """Canonical names of what installing ``distributions`` brings, transitively: the
+    requirements of each Apache provider (``data/provider_dependencies.tsv``) and of each
+    third-party distribution (``data/package_dependencies.tsv``), each followed in turn. A
+    distribution neither table knows brings nothing known (``unknown_dependencies`` names it)."""
+    return _closure(frozenset(canonical_name(name) for name in distributions))
+
+
+def unknown_dependencies(distributions: Collection[str]) -> tuple[str, ...]:
+    """The distributions among ``distributions`` and what they bring whose own requirements no
+    shipped table knows, sorted: an import missing from the rest may still come with them.
+    Airflow and what it brings are known (``data/airflow_dependencies.tsv`` is its closure)."""
+    listed = frozenset(canonical_name(name) for name in distributions)
+    known = {*_requirements(), *airflow_dependencies(), *AIRFLOW_DISTRIBUTIONS}
+    return tuple(sorted(name for name in listed | _closure(listed) if name not in known))
+
+
+@functools.cache
+def _closure(distributions: frozenset[str]) -> frozenset[str]:
+    return follow(_requirements(), distributions)
+
+
+def follow(table: Mapping[str, Sequence[str]], start: Iterable[str]) -> frozenset[str]:
+    """Everything ``start`` requires in ``table``, transitively; each name is followed once, so
+    a cycle ends. The starting names are in the answer only when something requires them."""
     found: set[str] = set()
-    pending = [name for name in distributions if name in table]
+    pending = list(start)
     while pending:
         for dependency in table.get(pending.pop(), ()):
             if dependency not in found:
@@ -255,12 +287,18 @@ def brought_by(distributions: Collection[str]) -> frozenset[str]:
 
 
 @functools.cache
-def _provider_requirements() -> dict[str, tuple[str, ...]]:
-    columns = ("provider", "version", "dependency")
+def _requirements() -> dict[str, tuple[str, ...]]:
+    """Canonical name -> the canonical names it requires, for providers and packages alike."""
     requirements: dict[str, tuple[str, ...]] = {}
-    for provider, _, dependency in read_table(PROVIDER_DEPENDENCIES_FILE, columns):
-        assert provider is not None, f"{PROVIDER_DEPENDENCIES_FILE}: a row without provider"
-        listed = requirements.setdefault(provider, ())
-        if dependency is not None:
-            requirements[provider] = (*listed, canonical_name(dependency))
+    tables = (
+        (PROVIDER_DEPENDENCIES_FILE, ("provider", "version", "dependency")),
+        (PACKAGE_DEPENDENCIES_FILE, ("distribution", "version", "dependency")),
+    )
+    for filename, columns in tables:
+        for distribution, _, dependency in read_table(filename, columns):
+            assert distribution is not None, f"{filename}: a row without distribution"
+            name = canonical_name(distribution)
+            listed = requirements.setdefault(name, ())
+            if dependency is not None:
+                requirements[name] = (*listed, canonical_name(dependency))
     return requirements

@@ -5,9 +5,10 @@ because the worker re-imports the whole file; imports inside the task's callable
 only, unless the callable runs in its own runtime (``rules/runtimes.py``). Never counted: imports
 that cannot fail (``try``/``except ImportError``, ``if TYPE_CHECKING:``), the standard library,
 the repository's own modules, Airflow and its providers (DRL201/DRL202), and whatever installing
-Airflow itself brings (pendulum, requests, PyYAML...). An import is judged by its own name, as
-tools that check declared dependencies do: a package that only arrives as a dependency of a
-listed one is reported, so the inventory should list what the DAGs import.
+Airflow itself brings (pendulum, requests, PyYAML...). A runtime also has what its listed
+providers and packages require, transitively, as the shipped tables from real wheels record it
+(``humanize`` comes with ``flower``); when a runtime lists a distribution whose requirements the
+tables do not know, a report says so, since the import may come with it.
 
 ``@task.virtualenv`` and ``PythonVirtualenvOperator`` bodies are checked against their literal
 ``requirements=`` instead; with ``system_site_packages=True`` (Airflow's default) the worker's
@@ -16,12 +17,14 @@ packages are visible in the venv too, so an import is missing only when neither 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Callable
 
 from dagroute_lint.catalog.distributions import (
     ImportNeed,
+    brought_by,
     import_need,
     imported_modules,
     is_airflow,
@@ -35,7 +38,12 @@ from dagroute_lint.model import Const, Expr, ImportSite, SeqExpr
 from dagroute_lint.resolve.tasks import ResolvedTask
 from dagroute_lint.rules.base import DeploymentContext, DeploymentRule
 from dagroute_lint.rules.broken_tasks import BrokenTask, grouped_outcome
-from dagroute_lint.rules.parse_boundary import failing_at_parse, has_package
+from dagroute_lint.rules.parse_boundary import (
+    caveat_for,
+    failing_at_parse,
+    has_package,
+    listed_distributions,
+)
 from dagroute_lint.rules.runtimes import CodeRuns, code_runs, outcome, workers_lacking
 
 _AIRFLOW_DISTRIBUTIONS = ("apache-airflow", "apache-airflow-core", "apache-airflow-task-sdk")
@@ -67,7 +75,8 @@ class Virtualenv:
     system_site_packages: bool
 
     def has(self, need: ImportNeed) -> bool:
-        if need.met_by(self.requirements):
+        # pip installs what the requirements require too.
+        if need.met_by(self.requirements | brought_by(self.requirements)):
             return True
         # pip installing Airflow into the venv brings Airflow's own dependencies too.
         listed_airflow = not self.requirements.isdisjoint(_AIRFLOW_DISTRIBUTIONS)
@@ -138,10 +147,11 @@ def check_package_on_worker(context: DeploymentContext) -> Iterator[Diagnostic]:
                     yield from _in_virtualenv(context, task, item, venv, serving, inventory)
 
     for item, broken_tasks in at_imports.values():
+        lacking = [worker for broken in broken_tasks for worker in broken.lacking]
         yield context.report(
             item.site.position,
             f"module-level import of '{item.site.module}' needs {item.need.display}, which "
-            f"{grouped_outcome(broken_tasks)}",
+            f"{grouped_outcome(broken_tasks)}" + _caveat(lacking, inventory),
             tasks=tuple(item.task.label for item in broken_tasks),
         )
 
@@ -160,8 +170,18 @@ def _on_workers(
         task.task.position,
         f"{task.label} imports {item.where}, which needs {item.need.display}; "
         f"{workers_lacking(lacking)} lacks it"
-        + outcome(lacking, serving, "it will fail when the import runs"),
+        + outcome(lacking, serving, "it will fail when the import runs")
+        + _caveat(lacking, inventory),
     )
+
+
+def _caveat(lacking: Iterable[Worker], inventory: Inventory) -> str:
+    """What the lacking workers' runtimes list whose dependencies are not known."""
+    return caveat_for(itertools.chain.from_iterable(listed(inventory, w) for w in lacking))
+
+
+def listed(inventory: Inventory, worker: Worker) -> frozenset[str]:
+    return listed_distributions(inventory.runtimes[worker.runtime])
 
 
 def _in_virtualenv(
@@ -182,7 +202,7 @@ def _in_virtualenv(
         yield context.report(
             task.task.position,
             f"{head} and system_site_packages=False hides the worker's packages; "
-            "it will fail when the import runs",
+            "it will fail when the import runs" + caveat_for(venv.requirements),
         )
         return
     lacking = workers_without(item.need, serving, inventory)
@@ -191,7 +211,10 @@ def _in_virtualenv(
             task.task.position,
             f"{head}, and {workers_lacking(lacking)}, whose packages the venv sees "
             "(system_site_packages=True), lacks it"
-            + outcome(lacking, serving, "it will fail when the import runs"),
+            + outcome(lacking, serving, "it will fail when the import runs")
+            + caveat_for(
+                itertools.chain(venv.requirements, *(listed(inventory, w) for w in lacking))
+            ),
         )
 
 

@@ -14,7 +14,8 @@ package it lacks (DRL205), or a module of the repository that Python will not fi
   ``common/__init__.py`` is on an import root and has no ``storag``);
 - a top-level name found on no import root but beside the importing file, or in a folder between
   it and the import root it lies under (``dags/team/helpers.py`` imported as ``helpers``), unless
-  the DAG processor's runtime lists a distribution that provides that name.
+  the DAG processor's runtime has a distribution that provides that name (listed, or brought
+  by what it lists).
 
 Everything else that is not the standard library or Airflow is a third-party package.
 """
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +36,7 @@ from dagroute_lint.catalog.distributions import (
     imported_modules,
     is_airflow,
     is_stdlib,
+    unknown_dependencies,
 )
 from dagroute_lint.catalog.optional_features import EXCEPTION as OPTIONAL_EXCEPTION
 from dagroute_lint.catalog.optional_features import optional_needs
@@ -85,13 +87,38 @@ def has_provider(runtime: Runtime, distribution: str, airflow_major: int) -> boo
     return any(requirement.name == distribution for requirement in runtime.providers)
 
 
+def listed_distributions(runtime: Runtime) -> frozenset[str]:
+    """The distributions a runtime lists: its ``packages`` and ``providers``."""
+    return frozenset(r.name for r in (*runtime.packages, *runtime.providers))
+
+
 def has_package(runtime: Runtime, need: ImportNeed) -> bool:
     """A runtime has the modules it says it has (``imports``), what its ``packages`` and
-    ``providers`` list, what its providers require, and everything Airflow brings."""
+    ``providers`` list, what those require in turn (the shipped dependency tables), and
+    everything Airflow brings."""
     if need.key in runtime.imports or need.airflow_brings_it:
         return True
-    listed = {r.name for r in (*runtime.packages, *runtime.providers)}
+    listed = listed_distributions(runtime)
     return need.met_by(listed | brought_by(listed))
+
+
+_NAMED_UNKNOWN = 3  # distributions a caveat names before it counts the rest
+
+
+def caveat_for(distributions: Iterable[str]) -> str:
+    """What a "missing" verdict cannot rule out in an environment installed from
+    ``distributions``: ``; the dependencies of 'a' and 'b' are not known (it may come with
+    them)`` when they, or what they bring, include distributions whose requirements no shipped
+    table knows; else nothing. Said rather than left out: the verdict is only as good as the
+    tables."""
+    names = unknown_dependencies(frozenset(distributions))
+    if not names:
+        return ""
+    shown = [f"'{name}'" for name in names[:_NAMED_UNKNOWN]]
+    if len(names) > _NAMED_UNKNOWN:
+        shown.append(f"{len(names) - _NAMED_UNKNOWN} more")
+    listing = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+    return f"; the dependencies of {listing} are not known (it may come with them)"
 
 
 def provider_names(runtime: Runtime) -> str:
@@ -212,7 +239,8 @@ def _third_party(
             need.key,
             reached.site.position,
             f"{_why(reached)}{which} needs {need.display}, which the DAG processor runtime "
-            f"'{name}' does not list (ModuleNotFoundError)",
+            f"'{name}' does not list (ModuleNotFoundError)"
+            + caveat_for(listed_distributions(processor[1])),
         )
 
 
@@ -272,7 +300,7 @@ def _optional_features(
                 need.key,
                 reached.site.position,
                 f"{head}, which needs {need.display}; the DAG processor runtime '{name}' does "
-                "not list it",
+                "not list it" + caveat_for(listed_distributions(runtime)),
             )
 
 

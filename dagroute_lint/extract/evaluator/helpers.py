@@ -324,6 +324,29 @@ def is_type_checking(test: cst.BaseExpression) -> bool:
     return name in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
 
 
+def guards_import(handlers: Sequence[cst.ExceptHandler]) -> bool:
+    """Whether a ``try`` with these handlers keeps an import in its body from failing the file.
+
+    Python runs the first handler that catches the ``ImportError``; if that handler raises
+    (``raise SomeError(...)``, or a bare ``raise``, directly in its body), the file still fails
+    to load, so the import is not guarded.
+    """
+    handler = next((h for h in handlers if handles_import_error(h)), None)
+    return handler is not None and not raises(handler)
+
+
+def raises(handler: cst.ExceptHandler) -> bool:
+    """Whether a ``raise`` statement stands directly in the handler's body."""
+    body = handler.body
+    lines = (body,) if isinstance(body, cst.SimpleStatementSuite) else body.body
+    return any(
+        isinstance(small, cst.Raise)
+        for line in lines
+        if isinstance(line, (cst.SimpleStatementLine, cst.SimpleStatementSuite))
+        for small in line.body
+    )
+
+
 def handles_import_error(handler: cst.ExceptHandler) -> bool:
     if handler.type is None:
         return True
@@ -347,7 +370,7 @@ def collect_imports(
         if isinstance(statement, cst.SimpleStatementLine):
             collect_small_imports(statement.body, found, walker, guarded)
         elif isinstance(statement, cst.Try):
-            catches = any(handles_import_error(handler) for handler in statement.handlers)
+            catches = guards_import(statement.handlers)
             collect_imports(statement.body, found, walker, guarded or catches)
             for handler in statement.handlers:
                 collect_imports(handler.body, found, walker, True)

@@ -31,7 +31,7 @@ from dagroute_lint.extract.evaluator.functions import Functions
 from dagroute_lint.extract.evaluator.helpers import (
     SET_AUGMENTED,
     dict_entries,
-    handles_import_error,
+    guards_import,
     is_main_guard,
     is_type_checking,
     replace_values,
@@ -352,7 +352,7 @@ class Statements(WalkerState):
         a handler assigns makes the name one of the body's value and the handler's (the handler
         may run instead), except an alternative import of the same name (``try: from new import
         X / except: from old``). A body that cannot raise leaves its handlers dead."""
-        catches_import = any(handles_import_error(handler) for handler in statement.handlers)
+        catches_import = guards_import(statement.handlers)
         if catches_import:
             with self.guarding():
                 self.walk_body(statement.body)

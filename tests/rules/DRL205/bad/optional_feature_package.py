@@ -1,13 +1,13 @@
-"""amazon is installed, but its DuckDB hook raises AirflowOptionalProviderFeatureException at
-import without the duckdb package."""
+"""google is installed, but its LevelDB hook raises AirflowOptionalProviderFeatureException at
+import without the plyvel package, which installing the provider does not bring."""
 
-from airflow.providers.amazon.aws.hooks.duckdb import AwsDuckDBHook
+from airflow.providers.google.leveldb.hooks.leveldb import LevelDBHook
 from airflow.sdk import DAG, task
 
 with DAG("local_queries", schedule=None):
 
     @task
     def query() -> None:
-        AwsDuckDBHook().get_conn()
+        LevelDBHook().get_conn()
 
     query()
