@@ -48,6 +48,22 @@ TASK_GROUP_DECORATORS = frozenset(
     }
 )
 
+# Decorators that return the function itself or a wrapper that calls it with the same arguments
+# (caching, declarations, Airflow's session and legacy default-argument helpers): a function
+# they decorate is run as written. Any other decorator may wrap the function in a TaskGroup,
+# call it differently or never: calls of what it decorates are not followed (DRL106).
+TRANSPARENT_DECORATORS = frozenset(
+    {
+        "abc.abstractmethod",
+        "functools.cache",
+        "functools.lru_cache",
+        "typing.final",
+        "typing_extensions.final",
+        "airflow.utils.decorators.apply_defaults",
+        "airflow.utils.session.provide_session",
+    }
+)
+
 # ``@task`` is ``task.python``; ``@setup`` and ``@teardown`` build Python tasks too.
 TASK_DECORATORS = {
     "airflow.decorators.task": "python",

@@ -155,7 +155,9 @@ class Functions(WalkerState):
             kind = task_decorator_kind(qualname)
             if kind is not None:
                 return TaskFlow(target, kind, CallArguments())
-            return target
+            if qualname in names.TRANSPARENT_DECORATORS:
+                return target
+            return Unknown(f"a function decorated by '{qualname}', which may wrap it")
         if isinstance(decorator, TaskDecorator):
             return TaskFlow(target, decorator.kind, decorator.arguments)
         if isinstance(decorator, (DagFactory, GroupFactory)) and decorator.function is None:
@@ -177,7 +179,9 @@ class Functions(WalkerState):
             # It may be ``task_group`` or ``dag`` imported in a way the walk cannot follow:
             # running the body as a plain function could give its tasks wrong ids.
             return Unknown(f"a function decorated by a value not known ({decorator.reason})")
-        return target
+        # A decorator of the repository's own, or another object: it may wrap the function in
+        # a TaskGroup or call it differently, which running the body as written would miss.
+        return Unknown("a function decorated by a decorator the walk does not model")
 
     def function_imports_of(self, function: Function) -> list[DraftImport]:
         """Imports anywhere in a function body: they run only where the function runs."""

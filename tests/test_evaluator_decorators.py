@@ -1,0 +1,83 @@
+"""A function with a decorator the walk does not model is not run as if undecorated.
+
+A decorator may wrap what it decorates in a TaskGroup (every task id then gets the group's
+prefix), call it with other arguments, or never call it: running the body as written could give
+tasks ids or routing Airflow never builds. Only Airflow's own decorators and a table of
+decorators that return the function (or call it unchanged) are followed; the calls of any other
+decorated function are announced by DRL106 instead.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.helpers import by_code, lint_repo, routes, value
+
+HEADER = """
+import abc
+import functools
+from airflow.providers.standard.operators.bash import BashOperator
+from airflow.sdk import DAG
+"""
+
+
+def test_a_caching_decorator_leaves_the_function_as_written(tmp_path: Path) -> None:
+    found = routes(
+        tmp_path,
+        HEADER
+        + """
+@functools.lru_cache
+def cached(name):
+    return BashOperator(task_id=name, bash_command="x", queue="reports")
+
+with DAG("d", schedule=None):
+    cached("build")
+""",
+    )
+    assert [(task.task_id, value(task, "queue")) for task in found.values()] == [
+        ("build", "reports")
+    ]
+
+
+def test_an_imported_decorator_not_known_makes_its_calls_unfollowed(tmp_path: Path) -> None:
+    source = (
+        HEADER
+        + """
+from company_lib.grouping import in_a_group
+
+@in_a_group
+def grouped(name):
+    return BashOperator(task_id=name, bash_command="x", queue="reports")
+
+with DAG("d", schedule=None):
+    grouped("build")
+"""
+    )
+    assert routes(tmp_path, source) == {}
+    report = lint_repo(tmp_path, {"dags/dag.py": source}, inventory=None)
+    [announced] = [f"{d.line}: {d.message}" for d in by_code(report, "DRL106")]
+    assert announced.startswith(
+        "13: grouped() calls a function decorated by 'company_lib.grouping.in_a_group', "
+        "which may wrap it"
+    )
+
+
+def test_a_decorator_of_the_repository_makes_its_calls_unfollowed(tmp_path: Path) -> None:
+    source = (
+        HEADER
+        + """
+def logged(function):
+    return function
+
+@logged
+def build(name):
+    return BashOperator(task_id=name, bash_command="x", queue="reports")
+
+with DAG("d", schedule=None):
+    build("build")
+"""
+    )
+    assert routes(tmp_path, source) == {}
+    report = lint_repo(tmp_path, {"dags/dag.py": source}, inventory=None)
+    [announced] = [d.message for d in by_code(report, "DRL106")]
+    assert "a decorator the walk does not model" in announced
