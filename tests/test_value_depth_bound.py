@@ -87,38 +87,81 @@ def without_x(expr: Expr) -> Expr:
 
 
 Fold = Callable[[Expr], "Resolved | None"]
-# shape: how one level wraps, the innermost expression, the fold, the last level that folds,
-# and the reason one level more gives. Folding a value: 64 levels below the top (MAX_DEPTH);
-# looking a key up: one level fewer, for the innermost dict's key.
-SHAPES: dict[str, tuple[Callable[[Expr], Expr], Expr, Fold, int, str]] = {
-    "lists": (in_list, Const("q"), evaluate, MAX_DEPTH, TOO_DEEP),
-    "one_of": (in_one_of, Const("q"), evaluate, MAX_DEPTH, TOO_DEEP),
-    "dict_values": (in_dict, Const("q"), evaluate, MAX_DEPTH, TOO_DEEP),
-    "sums": (plus_x, Const("q"), evaluate, MAX_DEPTH, TOO_DEEP),
-    "subscripts": (subscripted, Const("q"), evaluate, MAX_DEPTH // 2, TOO_DEEP),
-    "key_through_spreads": (spread, QUEUE, queue_of, MAX_DEPTH - 1, KEY_TOO_DEEP),
-    "key_through_one_of": (in_one_of, QUEUE, queue_of, MAX_DEPTH - 1, KEY_TOO_DEEP),
-    "key_through_get_defaults": (get_default, QUEUE, queue_of, MAX_DEPTH - 1, KEY_TOO_DEEP),
-    "key_through_without": (without_x, QUEUE, queue_of, MAX_DEPTH - 1, KEY_TOO_DEEP),
+Build = Callable[[int], Expr]
+
+
+def chain(wrap: Callable[[Expr], Expr], core: Expr) -> Build:
+    return lambda levels: nested(levels, wrap, core)
+
+
+def removed_key(levels: int) -> Expr:
+    """``QUEUE`` after ``del d[key]``, the key nested ``levels`` deep."""
+    return without_x_of(QUEUE, nested(levels, in_one_of, Const("x")))
+
+
+def without_x_of(mapping: Expr, key: Expr) -> Expr:
+    return Operation("without", (mapping, key))
+
+
+def get_name(levels: int) -> Expr:
+    """``QUEUE_HOLDER.get(name, {})``, the name nested ``levels`` deep."""
+    holder = DictExpr(((Const("x"), QUEUE),))
+    return Operation("get", (holder, nested(levels, in_one_of, Const("x")), DictExpr(())))
+
+
+def list_items(levels: int) -> Expr:
+    """``[[...["q"]...][0]][0]``: an item of a list, by a number."""
+    return nested(levels, lambda e: Subscript(SeqExpr((e,)), Const(0)), Const("q"))
+
+
+# shape: the expression of so many levels, the fold, the last level that folds, and the reason
+# one level more gives. Folding a value: 64 levels below the top (MAX_DEPTH); looking a key up:
+# one level fewer, for the innermost dict's key.
+SHAPES: dict[str, tuple[Build, Fold, int, str]] = {
+    "lists": (chain(in_list, Const("q")), evaluate, MAX_DEPTH, TOO_DEEP),
+    "one_of": (chain(in_one_of, Const("q")), evaluate, MAX_DEPTH, TOO_DEEP),
+    "dict_values": (chain(in_dict, Const("q")), evaluate, MAX_DEPTH, TOO_DEEP),
+    "sums": (chain(plus_x, Const("q")), evaluate, MAX_DEPTH, TOO_DEEP),
+    "subscripts": (chain(subscripted, Const("q")), evaluate, MAX_DEPTH // 2, TOO_DEEP),
+    "list_items": (list_items, evaluate, MAX_DEPTH // 2, TOO_DEEP),
+    "key_through_spreads": (chain(spread, QUEUE), queue_of, MAX_DEPTH - 1, KEY_TOO_DEEP),
+    "key_through_one_of": (chain(in_one_of, QUEUE), queue_of, MAX_DEPTH - 1, KEY_TOO_DEEP),
+    "key_through_get_defaults": (chain(get_default, QUEUE), queue_of, MAX_DEPTH - 1, KEY_TOO_DEEP),
+    "key_through_without": (chain(without_x, QUEUE), queue_of, MAX_DEPTH - 1, KEY_TOO_DEEP),
+    "key_of_a_subscript": (chain(subscripted, QUEUE), queue_of, MAX_DEPTH // 2 - 1, KEY_TOO_DEEP),
+    "removed_key": (
+        removed_key,
+        queue_of,
+        MAX_DEPTH - 1,
+        f"a removed dict key is not a constant: {TOO_DEEP}",
+    ),
+    "get_name": (get_name, queue_of, MAX_DEPTH - 1, "dict.get of a key that is not a constant"),
 }
 
 
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_each_level_counts_one(shape: str) -> None:
-    wrap, core, fold, last, reason = SHAPES[shape]
-    assert isinstance(fold(nested(last, wrap, core)), Known)
-    deeper = fold(nested(last + 1, wrap, core))
+    build, fold, last, reason = SHAPES[shape]
+    assert isinstance(fold(build(last)), Known)
+    deeper = fold(build(last + 1))
     assert isinstance(deeper, Unresolved)
     assert deeper.reason == reason
 
 
 def test_a_reference_chain_stops_at_the_same_bound() -> None:
     """``A0 = "q"``, ``A1 = A0``, ...: a chain of names longer than the bound is taken for one
-    that refers to itself."""
+    that refers to itself, followed (``deref``) or folded (``evaluate``)."""
     constants: dict[str, Expr] = {"A0": Const("q")}
     for index in range(1, MAX_DEPTH + 2):
         constants[f"A{index}"] = Ref(f"routing.A{index - 1}")
     module = Module(path="routing.py", module_name="routing", constants=constants)
-    table = SymbolTable(lambda name: module if name == "routing" else None)
-    assert table.deref(Ref(f"routing.A{MAX_DEPTH}")) == Const("q")
-    assert table.deref(Ref(f"routing.A{MAX_DEPTH + 1}")) == Unknown("'routing.A0' refers to itself")
+
+    def table() -> SymbolTable:  # a fresh one each time: a table keeps what it folded
+        return SymbolTable(lambda name: module if name == "routing" else None)
+
+    last, deeper = Ref(f"routing.A{MAX_DEPTH}"), Ref(f"routing.A{MAX_DEPTH + 1}")
+    itself = "'routing.A0' refers to itself"
+    assert table().deref(last) == Const("q")
+    assert table().deref(deeper) == Unknown(itself)
+    assert table().evaluate(last) == Known("q")
+    assert table().evaluate(deeper) == Unresolved(itself)
