@@ -1,5 +1,5 @@
-"""The value folder's depth bound, shape by shape: every level of nesting counts one, so each
-recursive path folds the same number of levels and says why it stops one level later.
+"""The value folder's depth bound, shape by shape: on every recursive path each level of nesting
+counts one against the same bound (``MAX_DEPTH``), and one level past it the reason says so.
 
 Extraction folds literal chains before the folder sees most of them (``test_evaluation_depth``
 pins the two chains that reach it through the command line); the folder's contract is the
