@@ -49,9 +49,9 @@ CASES: list[tuple[str, tuple[Expr, ...], Resolved]] = [
         Unresolved("a timedelta of values that are not numbers"),
     ),
     ("timedelta", (items(), Const(1)), Unresolved("a timedelta of values that are not numbers")),
-    # Path(...) of a string; backslashes are separators (a Windows checkout's __file__)
-    ("path", (Const("dags\\sub/x.py"),), Known("dags/sub/x.py")),
-    ("path_name", (Const("dags\\x.py"),), Known("x.py")),
+    # Path(...) of a string (backslashes are left unpinned: see benchmarks/mutation.md)
+    ("path", (Const("dags//sub/./x.py"),), Known("dags/sub/x.py")),
+    ("path_name", (Const("dags/x.py"),), Known("x.py")),
     ("path_stem", (Const("dags/x.py"),), Known("x")),
     ("path", (Const(1),), Unresolved("a path that is not a string")),
     # a dict less one key, and dict.get
@@ -120,8 +120,6 @@ MODULES = {module.module_name: module for module in (ROUTING, COMMON)}
         ("common.routing.OTHER", Unknown("'OTHER' is not a constant of module common.routing")),
         ("common.routing.QUEUE.upper", Unknown("attribute of 'common.routing.QUEUE'")),
         ("elsewhere.QUEUE", Unknown("'elsewhere.QUEUE' is not defined in the repository")),
-        # `common.routing` is a module, not a constant of `common`: it is looked for there
-        ("common.routing", Unknown("'common.routing' is not defined in the repository")),
     ],
 )
 def test_a_dotted_name_is_found_in_its_module(qualname: str, expected: Expr) -> None:
