@@ -165,3 +165,23 @@ def test_a_reference_chain_stops_at_the_same_bound() -> None:
     assert table().deref(deeper) == Unknown(itself)
     assert table().evaluate(last) == Known("q")
     assert table().evaluate(deeper) == Unresolved(itself)
+
+
+@pytest.mark.parametrize("shape", ["key_through_spreads", "key_through_one_of"])
+def test_a_key_lookup_has_its_own_bound(shape: str) -> None:
+    """Two levels past the bound the lookup itself stops, before any key is evaluated."""
+    build, fold, last, _ = SHAPES[shape]
+    deeper = fold(build(last + 2))
+    assert isinstance(deeper, Unresolved)
+    assert deeper.reason == TOO_DEEP
+
+
+def test_a_reference_counts_one_level() -> None:
+    """A name is one level: what it refers to folds one level less deep than at the top."""
+    lists = {f"L{levels}": nested(levels, in_list, Const("q")) for levels in (63, 64)}
+    args = {"ARGS": QUEUE}
+    module = Module(path="routing.py", module_name="routing", constants={**lists, **args})
+    table = SymbolTable(lambda name: module if name == "routing" else None)
+    assert isinstance(table.evaluate(Ref("routing.L63")), Known)
+    assert table.evaluate(Ref("routing.L64")) == Unresolved(TOO_DEEP)
+    assert table.lookup_key(Ref("routing.ARGS"), "queue") == Known("q")
