@@ -44,6 +44,44 @@ def test_a_zip_on_the_path_is_left_to_importlib_metadata(tmp_path: Path) -> None
     assert may_declare_rules([str(archive)])
 
 
+def test_every_folder_on_the_path_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A missing entry does not end the search, an empty entry is the current folder, and an
+    ``.egg-info`` counts as a ``.dist-info``; one without ``entry_points.txt`` names nothing."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "bare-1.0.dist-info").mkdir()
+    assert not may_declare_rules([str(site)])
+    install(site)
+    assert may_declare_rules([str(tmp_path / "missing"), str(site)])
+    monkeypatch.chdir(site)
+    assert may_declare_rules([""])
+    eggs = tmp_path / "eggs"
+    (eggs / "xyz_rules.egg-info").mkdir(parents=True)
+    (eggs / "xyz_rules.egg-info" / "entry_points.txt").write_text(
+        f"[{ENTRY_POINT_GROUP}]\nxyz = xyz_rules:RULES\n"
+    )
+    assert may_declare_rules([str(eggs)])
+
+
+class _ListingFinder:
+    """A finder that lists distributions of its own, as an import hook from a zip or a
+    database does: what it holds is not in any folder."""
+
+    def find_spec(self, *args: object) -> None:
+        return None
+
+    def find_distributions(self, *args: object) -> list[object]:
+        return []
+
+
+def test_a_finder_with_distributions_of_its_own_is_left_to_importlib_metadata(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert not may_declare_rules([])
+    monkeypatch.setattr(sys, "meta_path", [*sys.meta_path, _ListingFinder()])
+    assert may_declare_rules([])
+
+
 PROBE = """
 import sys
 from dagroute_lint.cli import main

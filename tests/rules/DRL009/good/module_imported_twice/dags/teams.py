@@ -1,0 +1,3 @@
+import owners
+
+TEAM = "lab"

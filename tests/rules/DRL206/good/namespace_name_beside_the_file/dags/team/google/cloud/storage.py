@@ -1,0 +1,1 @@
+STORAGE = "local"
