@@ -318,7 +318,10 @@ def _stray(context: Context | DeploymentContext, reached: ReachedImport) -> str 
 
 
 def dag_ids(context: Context | DeploymentContext) -> str:
-    return ", ".join(sorted({task.dag_id for task in context.tasks if task.dag_id})) or "?"
+    """The file's DAG ids: of its tasks, and of DAGs that build none."""
+    ids = {task.dag_id for task in context.tasks if task.dag_id}
+    ids.update(dag_id for dag_id in context.file.dag_ids if dag_id)
+    return ", ".join(sorted(ids)) or "?"
 
 
 def consequence(context: Context | DeploymentContext) -> str:

@@ -1,13 +1,13 @@
-"""amazon is installed; its DuckDB hook, imported as a module of its package, raises
-AirflowOptionalProviderFeatureException at import without the duckdb package."""
+"""google is installed; its LevelDB hook, imported as a module of its package, raises
+AirflowOptionalProviderFeatureException at import without the plyvel package."""
 
-from airflow.providers.amazon.aws.hooks import duckdb
+from airflow.providers.google.leveldb.hooks import leveldb
 from airflow.sdk import DAG, task
 
 with DAG("local_queries", schedule=None):
 
     @task
     def query() -> None:
-        duckdb.AwsDuckDBHook().get_conn()
+        leveldb.LevelDBHook().get_conn()
 
     query()
