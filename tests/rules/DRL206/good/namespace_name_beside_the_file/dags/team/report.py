@@ -1,9 +1,9 @@
 from airflow.sdk import DAG, task
-from google.cloud import storage
+from google.protobuf import json_format
 
 # A folder named like a namespace package lies beside the file; 'google' is found in
 # site-packages, whatever lies beside the file.
-with DAG("team_report", schedule=None, tags=[storage.__name__]):
+with DAG("team_report", schedule=None, tags=[json_format.__name__]):
 
     @task
     def build() -> None:

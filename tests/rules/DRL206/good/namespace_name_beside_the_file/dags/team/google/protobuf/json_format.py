@@ -1,0 +1,1 @@
+FORMAT = "local"
