@@ -1,9 +1,9 @@
 """The value of a string literal, without ``ast.literal_eval`` where the text is the value.
 
-libcst's ``evaluated_value`` calls ``ast.literal_eval``, which compiles the literal and, on every
-call, builds recursive closures that only the cyclic garbage collector frees: across a cold run
-those closures kept a young generation of 200,000 objects alive for each collection to traverse.
-Most literals in DAG files have no escapes; their value is their text between the quotes.
+libcst's ``evaluated_value`` calls ``ast.literal_eval``, which parses the literal and, on every
+call, builds four recursive closures that only the cyclic garbage collector frees (in a cold run
+over 1,000 files, 19,000 of the 200,000 young objects one collection traversed). Most literals in
+DAG files have no escapes; their value is their text between the quotes.
 """
 
 from __future__ import annotations

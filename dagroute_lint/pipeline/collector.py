@@ -4,8 +4,8 @@ A collection traverses every tracked object younger than its generation. A run a
 millions of objects of two kinds: the summaries and resolved tasks that live until it ends, and
 each file's libcst tree and walk, which die, by reference counting, as soon as the file's
 summary is built (libcst trees and the walk's scopes hold no reference cycles that outlive it).
-Collections triggered inside a file only traverse objects about to die; they cost a fifth of a
-cold run. (mypy tunes its collector the same way.)
+A collection triggered inside a file would traverse objects about to die. (mypy tunes its
+collector the same way.)
 """
 
 from __future__ import annotations
