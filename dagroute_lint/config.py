@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 
 from dagroute_lint.deployment.inventory import Inventory, load_inventory
 from dagroute_lint.deployment.toml import toml
 from dagroute_lint.errors import ConfigError
+from dagroute_lint.records import record
 from dagroute_lint.rules.selection import RuleSelection, expand_all, resolve_selection
 from dagroute_lint.sources.airflowignore import SYNTAXES
 from dagroute_lint.sources.discovery import DEFAULT_EXCLUDES, absolute
@@ -43,7 +44,7 @@ _KEYS = (
 COMMAND_LINE = "the command line"
 
 
-@dataclass(frozen=True)
+@record
 class Settings:
     """Resolved settings; paths are absolute.
 
@@ -154,7 +155,7 @@ class Settings:
         return load_inventory(path) if path is not None else None
 
 
-@dataclass(frozen=True)
+@record
 class Project:
     """Where a file's settings come from: the project folder and its settings file, if any."""
 

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
 from dagroute_lint.model import Module
+from dagroute_lint.records import record
 
 # What code-scanning tools show: "error" for a task that will fail, "warning" where the failure is
 # possible but unproven.
 Severity = Literal["error", "warning"]
 
 
-@dataclass(frozen=True)
+@record
 class ImportFix:
     """How to fix a diagnostic by rewriting one name of a ``from module import ...`` statement.
 
@@ -28,7 +29,7 @@ class ImportFix:
     new_name: str
 
 
-@dataclass(frozen=True, order=True)
+@record(order=True)
 class Diagnostic:
     """One reported problem; ordering is the output order (file, line, column, code).
 

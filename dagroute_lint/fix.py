@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Union
 
@@ -22,13 +22,14 @@ from dagroute_lint.diagnostics import Diagnostic, ImportFix
 from dagroute_lint.extract.positions import node_positions
 from dagroute_lint.extract.source import decode
 from dagroute_lint.model import Position
+from dagroute_lint.records import record
 from dagroute_lint.sources.files import write_atomically
 
 # Where a rewritten name goes: a module, or ``None`` for names the statement keeps.
 _Target = Union[str, None]
 
 
-@dataclass(frozen=True)
+@record
 class FixedFile:
     """One file's content before and after its fixes, and how many diagnostics they fix."""
 
@@ -49,7 +50,7 @@ class FixedFile:
         )
 
 
-@dataclass
+@record(frozen=False)
 class FixOutcome:
     """What ``fix_files`` did: files fixed (or that would be), and files it had to leave alone."""
 

@@ -8,11 +8,13 @@ later. Nothing here refers to libcst, so models can cross process boundaries and
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Union
 
+from dagroute_lint.records import record
 
-@dataclass(frozen=True)
+
+@record
 class Position:
     """1-based line and column of a node's start, as editors and flake8 print them."""
 
@@ -23,21 +25,21 @@ class Position:
 # --- value expressions -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Const:
     """A literal value: str, int, float, bool or None."""
 
     value: str | int | float | bool | None
 
 
-@dataclass(frozen=True)
+@record
 class Unknown:
     """A value that cannot be known without running code; ``reason`` says why, for the user."""
 
     reason: str
 
 
-@dataclass(frozen=True)
+@record
 class Ref:
     """A name bound at module level of some module, by its dotted qualified name.
 
@@ -48,21 +50,21 @@ class Ref:
     qualname: str
 
 
-@dataclass(frozen=True)
+@record
 class SeqExpr:
     """A list or tuple literal."""
 
     items: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
+@record
 class DictExpr:
     """A dict built from items and ``**spreads`` in order; a ``None`` key marks a spread."""
 
     parts: tuple[tuple[Expr | None, Expr], ...]
 
 
-@dataclass(frozen=True)
+@record
 class Subscript:
     """``target[key]``."""
 
@@ -70,7 +72,7 @@ class Subscript:
     key: Expr
 
 
-@dataclass(frozen=True)
+@record
 class Operation:
     """A pure operation on known values, folded only when every operand is known.
 
@@ -85,7 +87,7 @@ class Operation:
     operands: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
+@record
 class OneOf:
     """A value that is one of ``options``, decided when the file runs (``"a" if x else "b"``).
 
@@ -105,7 +107,7 @@ MAX_CANDIDATES = 8
 Expr = Union[Const, Unknown, Ref, SeqExpr, DictExpr, Subscript, Operation, OneOf]
 
 
-@dataclass(frozen=True)
+@record
 class Arguments:
     """Keyword arguments of a call: named ones are definitive, spreads are consulted for the rest.
 
@@ -121,7 +123,7 @@ class Arguments:
 # --- imports -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class ImportSite:
     """One imported module, and where it executes.
 
@@ -145,7 +147,7 @@ class ImportSite:
 # --- DAG structure -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Dag:
     """A DAG constructed in the file (``DAG(...)``, ``with DAG(...)`` or a called ``@dag``).
 
@@ -161,7 +163,7 @@ class Dag:
     conditional: bool = False
 
 
-@dataclass(frozen=True)
+@record
 class TaskGroup:
     """A TaskGroup; ``parent`` indexes ``Module.groups``; ``dag`` indexes ``Module.dags``.
 
@@ -178,7 +180,7 @@ class TaskGroup:
     suffix_on_collision: bool = False
 
 
-@dataclass(frozen=True)
+@record
 class Task:
     """One task as constructed in the file, before repository-wide resolution.
 
@@ -222,7 +224,7 @@ class Task:
     constructed: bool = False
 
 
-@dataclass(frozen=True)
+@record
 class Source:
     """Another module of the repository, for running its functions: text, package flag, path."""
 
@@ -231,7 +233,7 @@ class Source:
     path: str
 
 
-@dataclass(frozen=True)
+@record
 class Unmodelled:
     """A place where tasks may be built that extraction could not follow, and why (DRL106)."""
 
@@ -239,7 +241,7 @@ class Unmodelled:
     message: str
 
 
-@dataclass(frozen=True)
+@record
 class RejectedCall:
     """A call that raises when the file runs: ``callee`` (a qualified name) given ``keywords``
     its signature does not take; ``conditional`` when the walk could not decide it runs."""
@@ -250,7 +252,7 @@ class RejectedCall:
     conditional: bool = False
 
 
-@dataclass(frozen=True)
+@record
 class ClassInfo:
     """A class defined in the file, for tasks built from it here or in another file.
 
@@ -264,7 +266,7 @@ class ClassInfo:
     operator: bool = True
 
 
-@dataclass(frozen=True)
+@record
 class SyntaxProblem:
     """Why a file could not be read or parsed, with CPython's position where it has one.
 
@@ -277,7 +279,7 @@ class SyntaxProblem:
     skipped: bool = False
 
 
-@dataclass(frozen=True)
+@record
 class Module:
     """Everything extraction learns from one file.
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from dagroute_lint.config import Settings
 from dagroute_lint.deployment.inventory import Inventory
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.pipeline.analysis import Execution
 from dagroute_lint.pipeline.runner import Report, run
+from dagroute_lint.records import record
 
 # The coverage each rule is about, and how its message names the item lacking. A rule not listed
 # (a plugin's, say) still counts, as kind "other".
@@ -56,7 +57,7 @@ _TASK = re.compile(r"task '(?P<task>[^']*)' in dag '(?P<dag>[^']*)'")
 _PATTERNS = {code: re.compile(pattern) for code, (_, pattern) in KINDS.items() if pattern}
 
 
-@dataclass(frozen=True, order=True)
+@record(order=True)
 class Gap:
     """One diagnostic, sorted by what it is about: ``item`` lacks for ``who``."""
 
@@ -102,7 +103,7 @@ def gaps(diagnostics: Sequence[Diagnostic]) -> list[Gap]:
     return sorted((gap(d) for d in per_task(diagnostics)), key=lambda g: (order.get(g.kind, 99), g))
 
 
-@dataclass(frozen=True)
+@record
 class Checked:
     """How much a run checked, for the line every acceptance report ends with: tasks seen, tasks
     whose routing is known only when the file runs, places tasks may be missing (DRL106)."""

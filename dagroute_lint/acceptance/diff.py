@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from dagroute_lint.acceptance.coverage import Checked, Gap, checked, gaps, per_task
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.formatters.routes import summary
 from dagroute_lint.pipeline.runner import Report
+from dagroute_lint.records import record
 
 
-@dataclass(frozen=True)
+@record
 class CoverageDiff:
     """Lost and gained coverage; ``unused_queues`` are worker queues no task uses that the change
     brings; ``checked`` says how much was checked under the new inventory. ``masked`` are problems

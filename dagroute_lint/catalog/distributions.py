@@ -27,10 +27,10 @@ import functools
 import re
 import sys
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
 from dagroute_lint.catalog.data_files import data_lines, read_table
 from dagroute_lint.catalog.providers import canonical_name
+from dagroute_lint.records import record
 
 STDLIB_FILE = "stdlib_modules.txt"
 AIRFLOW_DEPENDENCIES_FILE = "airflow_dependencies.tsv"
@@ -80,7 +80,7 @@ AIRFLOW_DISTRIBUTIONS = frozenset(
 )
 
 
-@dataclass(frozen=True)
+@record
 class ImportNeed:
     """What one imported module asks of an environment.
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 
-from dagroute_lint.catalog.data_files import read_table
+from dagroute_lint.catalog.data_files import SortedTable
+from dagroute_lint.records import record
 
 # The shipped table, written by scripts/generate_import_verdicts.py by importing every known path
 # in a real venv of each version.
@@ -20,7 +20,7 @@ WARNS = "warns"
 WORKS = "works"
 
 
-@dataclass(frozen=True)
+@record
 class Verdict:
     """One import's outcome in one Airflow version, as the generator saw it.
 
@@ -50,15 +50,15 @@ def import_verdict(module: str, name: str | None, airflow_major: int) -> Verdict
     submodule`` is found under the submodule's own row too.
     """
     column = 0 if airflow_major < 3 else 1
-    table = _table()
+    rows = _rows_of(module)
     if name is not None:
-        row = table.get((module, name))
+        row = rows.get(name)
         if row is not None:
             return _parse(row[column], column)
-        submodule = table.get((f"{module}.{name}", MODULE))
+        submodule = _rows_of(f"{module}.{name}").get(MODULE)
         if submodule is not None:
             return _parse(submodule[column], column)
-    own = table.get((module, MODULE))
+    own = rows.get(MODULE)
     if own is None:
         return None
     verdict = _parse(own[column], column)
@@ -69,7 +69,9 @@ def import_verdict(module: str, name: str | None, airflow_major: int) -> Verdict
 
 def tried_paths() -> frozenset[tuple[str, str | None]]:
     """Every path with a row of its own: ``(module, None)`` for modules, ``(module, name)``."""
-    return frozenset((m, None if n == MODULE else n) for m, n in _table())
+    return frozenset(
+        (module, name) for module, name, _, _ in _table().all_rows() if module is not None
+    )
 
 
 def _parse(cell: str, column: int) -> Verdict:
@@ -85,10 +87,16 @@ def _parse(cell: str, column: int) -> Verdict:
 
 
 @functools.cache
-def _table() -> dict[tuple[str, str], tuple[str, str]]:
+def _table() -> SortedTable:
+    return SortedTable(VERDICTS_FILE, VERDICT_COLUMNS)
+
+
+@functools.cache
+def _rows_of(module: str) -> dict[str, tuple[str, str]]:
+    """The module's rows by name (``-`` for the module's own row)."""
     out = {}
-    for module, name, airflow2, airflow3 in read_table(VERDICTS_FILE, VERDICT_COLUMNS):
-        if module is None or airflow2 is None or airflow3 is None:
+    for _, name, airflow2, airflow3 in _table().rows(module):
+        if airflow2 is None or airflow3 is None:
             raise RuntimeError(f"{VERDICTS_FILE}: incomplete row for {module}")
-        out[module, name or MODULE] = (airflow2, airflow3)
+        out[name or MODULE] = (airflow2, airflow3)
     return out

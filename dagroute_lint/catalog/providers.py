@@ -6,9 +6,10 @@ import functools
 import re
 from collections import Counter
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from dagroute_lint.catalog.data_files import read_table
+from dagroute_lint.catalog.data_files import SortedTable, read_table
+from dagroute_lint.records import record
 
 PROVIDER_PREFIX = "apache-airflow-providers-"
 PROVIDERS_PACKAGE = "airflow.providers"
@@ -24,7 +25,7 @@ _WILDCARD = "*"  # any name of a module (old_name), or the name as imported (new
 _CORE = "core"  # a decorator built into Airflow rather than registered by a provider
 
 
-@dataclass(frozen=True)
+@record
 class Move:
     """Where an Airflow 2 import went in Airflow 3, or that it is gone, for a rule and its autofix.
 
@@ -93,9 +94,8 @@ def provider_for_module(module: str, airflow_major: int) -> str | None:
     pid = provider_id(module)
     if pid is not None:
         return canonical_distribution(pid)
-    if airflow_major >= 3:
-        return _moves().module_provider3.get(module)
-    return _moves().module_provider2.get(module)
+    moves = _moves_of(module)
+    return moves.provider3 if airflow_major >= 3 else moves.provider2
 
 
 def provider_for_decorator(kind: str, airflow_major: int) -> str | None:
@@ -134,12 +134,18 @@ def shim_module_names(module: str) -> frozenset[str] | None:
     """
     if module not in _shim_modules():
         return None
-    return frozenset(m.old_name for m in _moves().rows if m.old_module == module and m.old_name)
+    return frozenset(m.old_name for m in _moves_of(module).rows if m.old_name)
 
 
+@functools.cache
 def import_moves() -> tuple[Move, ...]:
     """Every row of the shipped moves table, ``*`` rows included as stored."""
-    return _moves().rows
+    return tuple(_move(row) for row in _moves_table().all_rows())
+
+
+def module_moves(module: str) -> tuple[Move, ...]:
+    """The rows of the shipped moves table whose old path is in ``module``."""
+    return _moves_of(module).rows
 
 
 def provider_id(module: str, known_ids: Collection[str] | None = None) -> str | None:
@@ -190,7 +196,7 @@ def canonical_name(name: str) -> str:
 # --- the shipped tables -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class _ProviderIds:
     ids: frozenset[str]
     namespaces: frozenset[str]
@@ -229,12 +235,12 @@ def _shim_modules() -> frozenset[str]:
     return frozenset(row[0] for row in rows if row[0] is not None)
 
 
-@dataclass(frozen=True)
-class _Moves:
+@record
+class _ModuleMoves:
     rows: tuple[Move, ...]
-    by_key: dict[tuple[str, str], Move]
-    module_provider2: dict[str, str]
-    module_provider3: dict[str, str]
+    by_name: dict[str, Move]
+    provider2: str | None
+    provider3: str | None
 
 
 MOVE_COLUMNS = (
@@ -251,52 +257,37 @@ MOVE_COLUMNS = (
 
 
 @functools.cache
-def _moves() -> _Moves:
-    rows = []
-    for (
-        old_module,
-        old_name,
-        new_module,
-        new_name,
-        dist,
-        removed,
-        dist2,
-        source,
-        note,
-    ) in read_table(IMPORT_MOVES_FILE, MOVE_COLUMNS):
-        if old_module is None or old_name is None:
-            raise RuntimeError(f"{IMPORT_MOVES_FILE}: row without an old path")
-        rows.append(
-            Move(
-                old_module=old_module,
-                old_name=old_name,
-                new_module=new_module,
-                new_name=new_name,
-                distribution=dist,
-                removed=removed == "yes",
-                airflow2_distribution=dist2,
-                source=source or "",
-                note=note or "",
-            )
-        )
-    by_module: dict[str, list[Move]] = {}
-    for move in rows:
-        by_module.setdefault(move.old_module, []).append(move)
-    module_provider2 = {}
-    module_provider3 = {}
-    for module, group in by_module.items():
+def _moves_table() -> SortedTable:
+    return SortedTable(IMPORT_MOVES_FILE, MOVE_COLUMNS)
+
+
+@functools.cache
+def _moves_of(module: str) -> _ModuleMoves:
+    """The moves of one old module, and the providers most of its paths moved to."""
+    rows = tuple(_move(row) for row in _moves_table().rows(module))
+    return _ModuleMoves(
+        rows=rows,
+        by_name={move.old_name or _WILDCARD: move for move in rows},
         # A removed module cannot be satisfied by installing anything: moved_import reports it.
-        provider3 = _most_common(m.distribution for m in group if not m.removed)
-        provider2 = _most_common(m.airflow2_distribution for m in group)
-        if provider3 is not None:
-            module_provider3[module] = provider3
-        if provider2 is not None:
-            module_provider2[module] = provider2
-    return _Moves(
-        rows=tuple(rows),
-        by_key={(m.old_module, m.old_name or _WILDCARD): m for m in rows},
-        module_provider2=module_provider2,
-        module_provider3=module_provider3,
+        provider3=_most_common(m.distribution for m in rows if not m.removed),
+        provider2=_most_common(m.airflow2_distribution for m in rows),
+    )
+
+
+def _move(row: list[str | None]) -> Move:
+    old_module, old_name, new_module, new_name, dist, removed, dist2, source, note = row
+    if old_module is None or old_name is None:
+        raise RuntimeError(f"{IMPORT_MOVES_FILE}: row without an old path")
+    return Move(
+        old_module=old_module,
+        old_name=old_name,
+        new_module=new_module,
+        new_name=new_name,
+        distribution=dist,
+        removed=removed == "yes",
+        airflow2_distribution=dist2,
+        source=source or "",
+        note=note or "",
     )
 
 
@@ -309,12 +300,12 @@ def _most_common(values: Iterable[str | None]) -> str | None:
 
 
 def _lookup(module: str, name: str | None) -> Move | None:
-    by_key = _moves().by_key
+    by_name = _moves_of(module).by_name
     if name is not None:
-        exact = by_key.get((module, name))
+        exact = by_name.get(name)
         if exact is not None:
             return exact
-    row = by_key.get((module, _WILDCARD))
+    row = by_name.get(_WILDCARD)
     if row is None:
         return None
     if name is None:  # the module itself

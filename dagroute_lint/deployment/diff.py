@@ -6,12 +6,11 @@ worker's executor, queues and runtime, each runtime's providers and packages, an
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from dagroute_lint.deployment.inventory import Inventory, Runtime, Worker
+from dagroute_lint.records import record
 
 
-@dataclass(frozen=True, order=True)
+@record(order=True)
 class Change:
     """``what`` (``worker 'general' queues``) lost ``removed`` and gained ``added``."""
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
+from dagroute_lint.records import record
 from dagroute_lint.wording import did_you_mean
 
 # Built-in names and the module paths ExecutorLoader maps them to (``ExecutorLoader.executors`` in
@@ -101,7 +101,7 @@ def honours_queue(class_name: str) -> bool | None:
     return None
 
 
-@dataclass(frozen=True)
+@record
 class ExecutorEntry:
     """One entry of ``[core] executor``, as Airflow's ExecutorLoader parses it.
 

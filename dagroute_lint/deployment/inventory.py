@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import date, datetime, time
 from pathlib import Path
 from typing import NoReturn
@@ -29,6 +29,7 @@ from dagroute_lint.deployment.executors import (
 from dagroute_lint.deployment.requirements import parse_requirement, release_tuple
 from dagroute_lint.deployment.toml import toml
 from dagroute_lint.errors import ConfigError
+from dagroute_lint.records import record
 from dagroute_lint.wording import close_matches, did_you_mean
 
 # Multiple executors (AIP-61) and the ``alias:`` syntax arrived in Airflow 2.10.
@@ -53,7 +54,7 @@ _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
 _TOML_AT_END = re.compile(r"\s*\(at end of document\)$")
 
 
-@dataclass(frozen=True)
+@record
 class Requirement:
     """A provider or package a runtime offers: canonical distribution name, PEP 440 specifier."""
 
@@ -63,7 +64,7 @@ class Requirement:
     extras: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class Runtime:
     """An environment (image, virtualenv) that parses DAG files or runs tasks.
 
@@ -80,7 +81,7 @@ class Runtime:
     imports: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True)
+@record
 class Worker:
     """An execution target.
 
@@ -96,7 +97,7 @@ class Worker:
     runtime: str
 
 
-@dataclass(frozen=True)
+@record
 class Inventory:
     """What the deployment provides.
 

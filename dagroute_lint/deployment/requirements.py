@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from dagroute_lint.records import record
 
 # Written here rather than taken from ``packaging``, which is not a runtime dependency; only what
 # the inventory needs is covered: names with extras and version specifiers (no URLs, no markers).
@@ -35,7 +36,7 @@ def _quote(text: str) -> str:
     return f'"{text}"' if "'" in text else f"'{text}'"
 
 
-@dataclass(frozen=True)
+@record
 class ParsedRequirement:
     """A requirement string split into its name as written, extras and normalised specifier."""
 

@@ -11,12 +11,14 @@ expressions of an f-string only approximately.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from dagroute_lint.records import record
 
 _STATEMENTS = frozenset(ast.stmt.__subclasses__())
 
 
-@dataclass
+@record(frozen=False)
 class Anchors:
     """The file's statements and calls, each list in the order they start in the source."""
 

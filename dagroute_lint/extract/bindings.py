@@ -2,39 +2,40 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Union
 
 import libcst as cst
 
 from dagroute_lint.model import ClassInfo, Const, Expr, Unknown
+from dagroute_lint.records import record
 
 
-@dataclass(frozen=True)
+@record
 class Imported:
     """A module or a module attribute bound by an import, by qualified name."""
 
     qualname: str
 
 
-@dataclass(frozen=True)
+@record
 class DagHandle:
     index: int
 
 
-@dataclass(frozen=True)
+@record
 class GroupHandle:
     index: int
 
 
-@dataclass(frozen=True)
+@record
 class TaskHandles:
     """One task (an operator or a TaskFlow call's XComArg) or a list of them."""
 
     indexes: tuple[int, ...]
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class Function:
     """A function: its body's imports run wherever it is used as a ``python_callable``.
 
@@ -53,7 +54,7 @@ class Function:
         return self.qualname.rsplit(".", 1)[-1]
 
 
-@dataclass(frozen=True)
+@record
 class CallArguments:
     """Keyword arguments as written, with the bindings needed to follow ``dag=``/``task_group=``.
 
@@ -78,7 +79,7 @@ class CallArguments:
         )
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class TaskDecorator:
     """``task``, ``task.<kind>`` or either called with operator kwargs, not yet applied."""
 
@@ -86,7 +87,7 @@ class TaskDecorator:
     arguments: CallArguments
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class TaskFlow:
     """A ``@task`` function, maybe after ``.override()`` or ``.partial()``, ready to be called."""
 
@@ -97,7 +98,7 @@ class TaskFlow:
     is_partial: bool = False
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class DagFactory:
     """An ``@dag`` function: calling it builds the DAG (``function`` is None for ``dag(...)``)."""
 
@@ -105,7 +106,7 @@ class DagFactory:
     arguments: CallArguments
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class GroupFactory:
     """A ``@task_group`` function: calling it builds the group inside the current DAG."""
 
@@ -113,7 +114,7 @@ class GroupFactory:
     arguments: CallArguments
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class OperatorPartial:
     """``Operator.partial(...)``, waiting for ``.expand()``."""
 
@@ -122,14 +123,14 @@ class OperatorPartial:
     node: cst.CSTNode
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class AssetDecorator:
     """``asset(...)`` waiting for its function: decorating one builds a DAG with one task."""
 
     arguments: CallArguments
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class LocalClass:
     """A class defined in the file, by qualified name (custom operators, constant holders).
 
@@ -153,7 +154,7 @@ class LocalClass:
     frozen: bool = False
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class Partial:
     """``functools.partial(callee, *positional, **arguments)``: calling it calls ``callee``."""
 
@@ -162,7 +163,7 @@ class Partial:
     arguments: CallArguments
 
 
-@dataclass(frozen=True)
+@record
 class EnumMember:
     """``Color.RED`` of an ``Enum`` of the repository: its ``.value`` and ``.name`` are known.
 
@@ -178,7 +179,7 @@ class EnumMember:
     plain: bool = field(default=False, compare=False)
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False)
 class Record:
     """An instance of a dataclass or ``NamedTuple`` of the repository: its fields' values.
 
@@ -190,7 +191,7 @@ class Record:
     level: int = 0
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False)
 class Instance:
     """``self`` while a repository operator class's ``__init__`` runs (the call ``node`` builds
     one task): ``task`` once Airflow's base ``__init__`` has built it. ``chain`` is the class and
@@ -213,7 +214,7 @@ class Instance:
         return first
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class Super:
     """``super()`` in the ``__init__`` of ``after`` (a class of ``instance.chain``)."""
 
@@ -226,7 +227,7 @@ class Super:
 SET, SPREAD, REMOVE, DEFAULT = "set", "spread", "remove", "default"
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False)
 class DictObject:
     """A dict built while walking: one object shared by every name bound to it, so that a change
     made through one name (``args = BASE; args["queue"] = ...``) is seen through all of them.
@@ -243,7 +244,7 @@ class DictObject:
     version: int = 0
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False)
 class ListObject:
     """A list or tuple built while walking, shared like ``DictObject``."""
 
@@ -253,7 +254,7 @@ class ListObject:
     version: int = 0
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False)
 class SetObject:
     """A set of literals built while walking (``HEAVY = {"a", "b"}``), shared like ``DictObject``.
 
@@ -269,7 +270,7 @@ class SetObject:
     version: int = 0
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class BoundMethod:
     """``obj.name`` where ``obj`` is an object we model, waiting to be called."""
 

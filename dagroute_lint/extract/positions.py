@@ -17,7 +17,7 @@ import ast
 import dataclasses
 from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import field
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -25,6 +25,7 @@ from libcst._nodes.internal import CodegenState
 from dagroute_lint.extract.anchors import Anchors
 from dagroute_lint.extract.source import LINE_BREAK
 from dagroute_lint.model import Position
+from dagroute_lint.records import record
 
 # --- from CPython's tree ------------------------------------------------------------------------
 
@@ -84,7 +85,7 @@ def _kind(kind: type[cst.CSTNode]) -> tuple[tuple[str, ...], int]:
 _TEXT: tuple[object, ...] = (str, "str")
 
 
-@dataclass
+@record(frozen=False)
 class _Numbered:
     """The libcst tree's statements and calls in source order, and what the wanted nodes are."""
 
@@ -297,7 +298,7 @@ _PLACES = {
 # --- by code generation -------------------------------------------------------------------------
 
 
-@dataclass
+@record(frozen=False)
 class _MarkingState(CodegenState):
     """Codegen state that remembers how many tokens preceded each wanted node's own start."""
 

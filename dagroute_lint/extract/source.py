@@ -7,12 +7,12 @@ import io
 import re
 import tokenize
 import warnings
-from dataclasses import dataclass
 
 import libcst as cst
 
 from dagroute_lint.extract.anchors import Anchors, survey
 from dagroute_lint.model import Position, SyntaxProblem
+from dagroute_lint.records import record
 from dagroute_lint.sources.files import MAX_FILE_BYTES
 
 _CODES = r"(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?"
@@ -46,7 +46,7 @@ def decode(data: bytes) -> str | SyntaxProblem:
         return SyntaxProblem(f"cannot decode file: {error}", Position(1, 1))
 
 
-@dataclass
+@record(frozen=False)
 class Parsed:
     """A file's libcst tree, and where CPython's parser says its statements and calls start."""
 

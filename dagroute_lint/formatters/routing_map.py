@@ -11,11 +11,12 @@ cannot be known without running the file is ``unknown``.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
 from dagroute_lint.deployment.executors import ExecutorEntry
 from dagroute_lint.deployment.inventory import Inventory, Worker
+from dagroute_lint.records import record
 from dagroute_lint.resolve.placement import Placement, workers_of
 from dagroute_lint.resolve.repository import Repository
 from dagroute_lint.resolve.tasks import ResolvedTask
@@ -32,7 +33,7 @@ COLUMNS: tuple[Kind, ...] = ("task", "queue", "worker", "runtime")
 COLUMN_OF: dict[Kind, int] = {"task": 0, "queue": 1, "executor": 1, "worker": 2, "runtime": 3}
 
 
-@dataclass
+@record(frozen=False)
 class Node:
     """One box of the map; ``detail`` says why it is marked (shown as a tooltip)."""
 
@@ -44,14 +45,14 @@ class Node:
     dag: str | None = None  # the DAG a task node belongs to
 
 
-@dataclass(frozen=True)
+@record
 class Edge:
     source: str
     target: str
     state: State = "ok"
 
 
-@dataclass
+@record(frozen=False)
 class RoutingMap:
     """Nodes in drawing order, edges, and the DAGs (in order) with the ids of their task nodes."""
 
@@ -74,7 +75,7 @@ class RoutingMap:
             node.detail = detail
 
 
-@dataclass(frozen=True)
+@record
 class _Destination:
     """Where a task goes first (a queue or an executor node), and what it reaches from there."""
 

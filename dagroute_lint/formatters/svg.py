@@ -7,12 +7,12 @@ the nodes that point at it, so edges run mostly level; nodes keep their order an
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from dagroute_lint.formatters.escape import printable
 from dagroute_lint.formatters.map_style import STATE_COLOURS, colours
 from dagroute_lint.formatters.routing_map import COLUMN_OF, COLUMNS, RoutingMap, routing_map
+from dagroute_lint.records import record
 from dagroute_lint.resolve.repository import Repository
 
 NODE_WIDTH = 190
@@ -27,7 +27,7 @@ MAX_LABEL = 26
 _HEADINGS = ("tasks per DAG", "queues / executors", "workers", "runtimes")
 
 
-@dataclass(frozen=True)
+@record
 class _Box:
     x: float
     y: float

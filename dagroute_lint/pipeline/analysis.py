@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from dagroute_lint.catalog.airflow_defaults import DEFAULT_AIRFLOW_MAJOR, DEFAULT_QUEUE
@@ -15,6 +15,7 @@ from dagroute_lint.pipeline.collector import rare_collections
 from dagroute_lint.pipeline.dependents import importers
 from dagroute_lint.pipeline.extraction import Extractor, Request
 from dagroute_lint.pipeline.progress import ProgressLine
+from dagroute_lint.records import record
 from dagroute_lint.resolve.parse_imports import reached_imports
 from dagroute_lint.resolve.placement import place_dispatched
 from dagroute_lint.resolve.repository import AnalysedFile, Repository
@@ -34,7 +35,7 @@ from dagroute_lint.sources.files import DEFAULT_MAX_FILE_BYTES, read_source
 from dagroute_lint.sources.first_party import FirstParty
 
 
-@dataclass(frozen=True)
+@record
 class Execution:
     """How a run does its work; the output never depends on any of it.
 

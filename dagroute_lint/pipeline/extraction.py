@@ -13,7 +13,7 @@ import functools
 import os
 import pickle
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -21,6 +21,7 @@ from dagroute_lint.model import Expr, Module, Source
 from dagroute_lint.pipeline.cache import SummaryCache, encode_summary, summary_key
 from dagroute_lint.pipeline.collector import no_collections
 from dagroute_lint.pipeline.progress import ProgressLine
+from dagroute_lint.records import record
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -38,7 +39,7 @@ def available_cores() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-@dataclass(frozen=True)
+@record
 class Request:
     """One file to extract, with everything its summary depends on."""
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from dagroute_lint.catalog.airflow_defaults import DEFAULT_QUEUE
@@ -45,6 +44,7 @@ from dagroute_lint.pipeline.world import (
     World,
     file_state,
 )
+from dagroute_lint.records import record
 from dagroute_lint.resolve.coverage import Coverage, coverage
 from dagroute_lint.resolve.placement import place_dispatched
 from dagroute_lint.resolve.repository import AnalysedFile, Definition, Repository
@@ -54,7 +54,7 @@ from dagroute_lint.rules import AnyRule
 from dagroute_lint.sources.discovery import SourceFile, might_define_dags, module_name
 
 
-@dataclass(frozen=True)
+@record
 class Linted:
     """What ``check`` prints: the diagnostics in output order, how much was seen, and the files
     linted only because they import a file given."""

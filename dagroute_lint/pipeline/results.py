@@ -21,12 +21,12 @@ import os
 import pickle
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path, PurePath
 
 from dagroute_lint import __version__
 from dagroute_lint.diagnostics import Diagnostic, ImportFix
+from dagroute_lint.records import record
 from dagroute_lint.resolve.coverage import Coverage
 from dagroute_lint.sources.files import write_atomically
 
@@ -42,7 +42,7 @@ State = tuple[object, ...]
 Probe = tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Entry:
     """One file's results and what they were derived from.
 

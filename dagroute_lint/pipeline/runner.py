@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from dagroute_lint.config import Settings
 from dagroute_lint.deployment.inventory import Inventory
 from dagroute_lint.diagnostics import UNUSED_NOQA, Diagnostic, unsuppressed
 from dagroute_lint.pipeline.analysis import Execution, analyse
+from dagroute_lint.records import record
 from dagroute_lint.resolve.repository import AnalysedFile, Repository
 from dagroute_lint.resolve.tasks import ResolvedTask
 from dagroute_lint.rules import AnyRule
 from dagroute_lint.rules.registry import all_rules
 
 
-@dataclass(frozen=True)
+@record
 class Report:
     """What a lint run found, and the repository it found it in."""
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from dagroute_lint.config import (
@@ -25,12 +25,13 @@ from dagroute_lint.config import (
     settings_of,
 )
 from dagroute_lint.errors import ConfigError
+from dagroute_lint.records import record
 from dagroute_lint.sources.discovery import absolute, cwd_relative
 
 STDIN = "-"
 
 
-@dataclass(frozen=True)
+@record
 class Targets:
     """Paths to lint, and the files given that were set aside (with the reason)."""
 
@@ -72,7 +73,7 @@ def lint_targets(given: Sequence[str], settings: Settings) -> Targets:
     return Targets(tuple(paths), trigger, tuple(passed_over))
 
 
-@dataclass(frozen=True)
+@record
 class ProjectRun:
     """The share of a command line one project governs: its settings and its paths."""
 

@@ -16,19 +16,20 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 
 from dagroute_lint.model import Expr, Module, Ref, SyntaxProblem
 from dagroute_lint.pipeline.analysis import ModuleIndex
 from dagroute_lint.pipeline.extraction import Extractor, Request
 from dagroute_lint.pipeline.results import Probe, State, content_hash
+from dagroute_lint.records import record
 from dagroute_lint.resolve.values import Known, SymbolTable, as_expr
 from dagroute_lint.sources.discovery import SourceFile
 from dagroute_lint.sources.first_party import FirstParty
 
 
-@dataclass
+@record(frozen=False)
 class Reads:
     """What one file's results read: module names, and the rules' questions with answers."""
 
@@ -36,7 +37,7 @@ class Reads:
     probes: dict[Probe, object] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@record
 class ReportedFile:
     """A file the run reports on, with its content, module name and key (``results.own_key``)."""
 

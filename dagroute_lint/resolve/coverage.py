@@ -7,9 +7,9 @@ reports') counts the places extraction could not follow, whether or not DRL106 i
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 
 from dagroute_lint.model import Module, Position
+from dagroute_lint.records import record
 from dagroute_lint.resolve.tasks import ResolvedTask
 
 
@@ -34,7 +34,7 @@ def unmodelled_places(
         )
 
 
-@dataclass(frozen=True)
+@record
 class Coverage:
     """Tasks and DAGs seen, and places where tasks may be missing."""
 

@@ -4,12 +4,12 @@ repository modules it imports, as Python executes them when the DAG processor lo
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 from dagroute_lint.model import ImportSite, Module
+from dagroute_lint.records import record
 
 
-@dataclass(frozen=True)
+@record
 class ReachedImport:
     """An import that runs when the file is loaded.
 

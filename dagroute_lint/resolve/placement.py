@@ -6,15 +6,15 @@ Rules about dispatch and startup ask the same questions, so the answers live her
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from dagroute_lint.deployment.executors import ExecutorEntry
 from dagroute_lint.deployment.inventory import Inventory, Worker
+from dagroute_lint.records import record
 from dagroute_lint.resolve.tasks import ResolvedTask
 
 
-@dataclass(frozen=True)
+@record
 class Placement:
     """The executor and workers a task can be sent to.
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable
 
 from dagroute_lint.deployment.inventory import Inventory
 from dagroute_lint.model import Module, Position
+from dagroute_lint.records import record
 from dagroute_lint.resolve.coverage import Coverage, coverage
 from dagroute_lint.resolve.placement import PlacedTask
 from dagroute_lint.resolve.tasks import ResolvedTask
@@ -15,7 +16,7 @@ from dagroute_lint.sources.discovery import SourceFile
 from dagroute_lint.sources.first_party import FirstParty
 
 
-@dataclass(frozen=True)
+@record
 class AnalysedFile:
     """One reported file: its model, its resolved tasks, and, with an inventory, where each
     dispatched task lands (``placed``; empty without an inventory). ``dag_ids`` are the ids of
@@ -46,7 +47,7 @@ def _no_module(name: str) -> Module | None:
     return None
 
 
-@dataclass(frozen=True)
+@record
 class Repository:
     """What every front end starts from: the files to report on, in display order, and what they
     were analysed under.

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from datetime import timedelta
 
 from dagroute_lint.catalog import operator_traits as traits
@@ -22,6 +22,7 @@ from dagroute_lint.catalog.providers import (
     provider_for_module,
 )
 from dagroute_lint.model import Const, DictExpr, Expr, Module, Position, SeqExpr, Task
+from dagroute_lint.records import record
 from dagroute_lint.resolve.values import (
     ABSENT,
     MAX_DEPTH,
@@ -49,7 +50,7 @@ _EMPTY_OPERATOR_ESCAPES = ("on_execute_callback", "on_success_callback", "inlets
 _STUB_NONE_FIELDS = ("queue", "executor")
 
 
-@dataclass(frozen=True)
+@record
 class Field:
     """One resolved routing value and where it came from.
 
@@ -69,7 +70,7 @@ class Field:
         return self.origin != "default"
 
 
-@dataclass(frozen=True)
+@record
 class Setting:
     """One keyword the task is given, at one level of precedence, with where it was written.
 
@@ -84,7 +85,7 @@ class Setting:
     position: Position
 
 
-@dataclass(frozen=True)
+@record
 class Sensor:
     """A sensor's waiting behaviour: ``mode`` and ``timeout`` (seconds) as resolved fields."""
 
@@ -92,7 +93,7 @@ class Sensor:
     timeout: Field
 
 
-@dataclass(frozen=True)
+@record
 class ResolvedTask:
     """A task with its final ids and routing; rules work on these.
 

@@ -12,7 +12,6 @@ import itertools
 import posixpath
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import PurePosixPath
 from typing import Callable, Optional, Union
@@ -32,6 +31,7 @@ from dagroute_lint.model import (
     Subscript,
     Unknown,
 )
+from dagroute_lint.records import record
 
 # Longest string a folded operation may produce: routing values are short, hostile inputs are not.
 MAX_FOLDED_LENGTH = 10_000
@@ -40,12 +40,12 @@ MAX_FOLDED_NUMBER = 10**15
 _WIDE_FORMAT = re.compile(r"\d{4,}")
 
 
-@dataclass(frozen=True)
+@record
 class Known:
     value: object
 
 
-@dataclass(frozen=True)
+@record
 class Unresolved:
     """A value that cannot be known statically, and why.
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from dagroute_lint.catalog.import_verdicts import (
     FAILS,
@@ -21,9 +20,16 @@ from dagroute_lint.catalog.import_verdicts import (
     import_verdict,
     tried_paths,
 )
-from dagroute_lint.catalog.providers import Move, import_moves, moved_import, shim_module_names
+from dagroute_lint.catalog.providers import (
+    Move,
+    import_moves,
+    module_moves,
+    moved_import,
+    shim_module_names,
+)
 from dagroute_lint.diagnostics import Diagnostic, ImportFix
 from dagroute_lint.model import ImportSite
+from dagroute_lint.records import record
 from dagroute_lint.rules.base import Context, Rule
 
 SDK_PACKAGE = "airflow.sdk"
@@ -93,7 +99,7 @@ def _verdict(module: str, name: str | None, major: int) -> Verdict | None:
     return None
 
 
-@dataclass(frozen=True)
+@record
 class _Replacement:
     """A path to use instead, checked to import without a warning on the same Airflow release."""
 
@@ -219,7 +225,7 @@ def _not_in_shim(context: Context, site: ImportSite, name: str) -> Iterator[Diag
     shim_names = shim_module_names(site.module)
     if shim_names is None or name in shim_names:
         return
-    targets = {m.new_module for m in import_moves() if m.old_module == site.module and m.new_module}
+    targets = {m.new_module for m in module_moves(site.module) if m.new_module}
     went = f"; its other names moved to {targets.pop()}" if len(targets) == 1 else ""
     yield context.report(
         site.position,

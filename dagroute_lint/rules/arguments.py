@@ -7,12 +7,12 @@ where they are written, and named after the level rather than after one task.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 
+from dagroute_lint.records import record
 from dagroute_lint.resolve.tasks import ResolvedTask, Setting
 
 
-@dataclass(frozen=True)
+@record
 class Written:
     """A setting and who it belongs to in messages: ``task 'x' in dag 'y'`` or its level."""
 

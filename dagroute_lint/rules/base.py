@@ -9,18 +9,18 @@ without one.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Callable, ClassVar, Generic, TypeVar, Union
 
 from dagroute_lint.deployment.inventory import Inventory
 from dagroute_lint.diagnostics import Diagnostic, ImportFix, Severity
 from dagroute_lint.model import Module, Position
+from dagroute_lint.records import record
 from dagroute_lint.resolve.placement import PlacedTask
 from dagroute_lint.resolve.repository import AnalysedFile, Repository
 from dagroute_lint.resolve.tasks import ResolvedTask
 
 
-@dataclass(frozen=True)
+@record
 class _Bound:
     """One file of the repository, seen by one rule; never a syntax tree."""
 
@@ -69,14 +69,14 @@ class _Bound:
         )
 
 
-@dataclass(frozen=True)
+@record
 class Context(_Bound):
     """What a rule that needs no deployment sees; ``inventory`` is there when one was given."""
 
     inventory: Inventory | None
 
 
-@dataclass(frozen=True)
+@record
 class DeploymentContext(_Bound):
     """What a rule about the deployment sees: always an inventory, and every dispatched task of
     the file with its placement, worked out once by the pipeline for all rules."""
@@ -91,7 +91,7 @@ class DeploymentContext(_Bound):
 C = TypeVar("C", Context, DeploymentContext)
 
 
-@dataclass(frozen=True)
+@record
 class _Spec(Generic[C]):
     """A rule: stable code, kebab-case name, the boundary it guards, and its check.
 
@@ -110,7 +110,7 @@ class _Spec(Generic[C]):
     default_enabled: bool = True
 
 
-@dataclass(frozen=True)
+@record
 class Rule(_Spec[Context]):
     """A rule that needs no inventory: it runs on every file, unreadable ones included."""
 
@@ -125,7 +125,7 @@ class Rule(_Spec[Context]):
         return self.check(context)
 
 
-@dataclass(frozen=True)
+@record
 class DeploymentRule(_Spec[DeploymentContext]):
     """A rule about the deployment: it runs only with an inventory, on files that parsed."""
 

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from dagroute_lint.deployment.inventory import Worker
+from dagroute_lint.records import record
 from dagroute_lint.resolve.tasks import ResolvedTask
 
 # Tasks named in a grouped message; the rest are counted.
 FIRST_TASKS = 3
 
 
-@dataclass(frozen=True)
+@record
 class BrokenTask:
     """A task that a missing import breaks on ``lacking``, some or all of ``serving``."""
 

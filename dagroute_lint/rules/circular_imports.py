@@ -15,11 +15,11 @@ submodule, a name never bound at module level) is not reported.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Optional
 
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.model import ImportSite, Module
+from dagroute_lint.records import record
 from dagroute_lint.rules.base import Context, Rule
 
 Lookup = Callable[[str], Optional[Module]]
@@ -27,7 +27,7 @@ Lookup = Callable[[str], Optional[Module]]
 MAX_DEPTH = 200
 
 
-@dataclass(frozen=True)
+@record
 class Failure:
     """``site`` (in ``path``) asks ``module``, paused at line ``paused``, for ``name``, which
     it binds only at line ``bound``."""

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Callable
 
 from dagroute_lint.catalog.distributions import (
@@ -35,6 +34,7 @@ from dagroute_lint.deployment.inventory import Inventory, Worker
 from dagroute_lint.deployment.requirements import parse_requirement
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.model import Const, Expr, ImportSite, SeqExpr
+from dagroute_lint.records import record
 from dagroute_lint.resolve.tasks import ResolvedTask
 from dagroute_lint.rules.base import DeploymentContext, DeploymentRule
 from dagroute_lint.rules.broken_tasks import BrokenTask, grouped_outcome
@@ -49,7 +49,7 @@ from dagroute_lint.rules.runtimes import CodeRuns, code_runs, outcome, workers_l
 _AIRFLOW_DISTRIBUTIONS = ("apache-airflow", "apache-airflow-core", "apache-airflow-task-sdk")
 
 
-@dataclass(frozen=True)
+@record
 class PackageImport:
     """An import that needs an installed third-party distribution."""
 
@@ -62,7 +62,7 @@ class PackageImport:
         return f"'{self.site.module}' ({scope}, line {self.site.position.line})"
 
 
-@dataclass(frozen=True)
+@record
 class Virtualenv:
     """What a virtualenv task declares.
 

@@ -11,9 +11,10 @@ and exactly two ```python blocks, the first reported (bad), the second fixed (go
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+
+from dagroute_lint.records import record
 
 _PACKAGED = "rule_pages"
 _CHECKOUT = Path(__file__).resolve().parents[2] / "rules"
@@ -24,7 +25,7 @@ class PageError(ValueError):
     """A page that breaks the machine contract; the message names the page and the problem."""
 
 
-@dataclass(frozen=True)
+@record
 class RulePage:
     """One rule's page, with the parts other tools use: description and examples."""
 

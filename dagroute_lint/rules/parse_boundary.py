@@ -25,7 +25,6 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from dagroute_lint.catalog.distributions import (
@@ -44,6 +43,7 @@ from dagroute_lint.catalog.providers import provider_for_decorator, provider_for
 from dagroute_lint.deployment.inventory import Inventory, Runtime
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.model import Position
+from dagroute_lint.records import record
 from dagroute_lint.resolve.parse_imports import ReachedImport, reached_imports
 from dagroute_lint.rules.base import Context, DeploymentContext, DeploymentRule, Rule
 from dagroute_lint.sources.discovery import absolute, processor_imports
@@ -56,7 +56,7 @@ AIRFLOW3_BUNDLED_PROVIDERS = frozenset(
 )
 
 
-@dataclass(frozen=True)
+@record
 class Need:
     """A provider distribution a task or file needs, and the first reason why."""
 
@@ -67,7 +67,7 @@ class Need:
     at_import: bool = False
 
 
-@dataclass(frozen=True)
+@record
 class LoadFailure:
     """One reason the file fails to load, keyed so that each cause is reported once.
 

@@ -30,11 +30,12 @@ import os
 import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Callable, Generic
 
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.errors import ConfigError
+from dagroute_lint.records import record
 from dagroute_lint.rules.base import RULE_TYPES, AnyRule, C, Rule
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ BUILTIN_PREFIX = "DRL"
 _CODE = re.compile(r"[A-Z]+[0-9]+")
 
 
-@dataclass(frozen=True)
+@record
 class PluginRule:
     """A rule from a pack, and where it came from: entry point and distribution."""
 
@@ -53,7 +54,7 @@ class PluginRule:
     origin: str
 
 
-@dataclass(frozen=True)
+@record
 class _GuardedCheck(Generic[C]):
     """A plugin's check that turns its crash, or a diagnostic under another code than its own,
     into an error naming the rule pack and the file."""

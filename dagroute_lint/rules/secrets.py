@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.records import record
 from dagroute_lint.rules.arguments import written_settings
 from dagroute_lint.rules.base import Context, Rule
 
@@ -49,7 +49,7 @@ _PLACEHOLDER_WORDS = frozenset(
 _TEMPLATE_MARKERS = ("{{", "{%")
 
 
-@dataclass(frozen=True)
+@record
 class Finding:
     where: str  # the argument path: password, env['DB_PASSWORD'], conn_uri
     what: str  # what was found, masked: never the secret itself

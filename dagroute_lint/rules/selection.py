@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from dagroute_lint.errors import ConfigError
+from dagroute_lint.records import record
 from dagroute_lint.rules.registry import all_rules
 from dagroute_lint.wording import did_you_mean
 
 ALL = "ALL"
 
 
-@dataclass(frozen=True)
+@record
 class RuleSelection:
     """The selectors of one layer (the settings file, or the command line).
 

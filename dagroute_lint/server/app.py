@@ -9,7 +9,6 @@ folded into the next one, so a slow lint never queues stale work.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 from pathlib import Path
 
 from lsprotocol import types
@@ -23,6 +22,7 @@ from dagroute_lint.fix import fix_source
 from dagroute_lint.model import Position
 from dagroute_lint.pipeline.analysis import analyse
 from dagroute_lint.pipeline.runner import lint, selected_rules
+from dagroute_lint.records import record
 from dagroute_lint.resolve.repository import AnalysedFile
 from dagroute_lint.server.hover import routing_markdown, tasks_on_line
 from dagroute_lint.server.projects import Projects
@@ -41,7 +41,7 @@ from dagroute_lint.sources.discovery import walk_excludes
 _WATCHED = ("**/*.toml", "**/*.py")
 
 
-@dataclass(frozen=True)
+@record
 class Linted:
     """One lint of one text of a document: what was reported, and the file's analysis."""
 

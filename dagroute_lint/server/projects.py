@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from dagroute_lint.config import Settings, load_settings
 from dagroute_lint.deployment.inventory import Inventory
 from dagroute_lint.errors import ConfigError
+from dagroute_lint.records import record
 
 # Files whose change can change what any open document reports.
 CONFIG_NAMES = frozenset({"pyproject.toml", "dagroute.toml"})
 
 
-@dataclass(frozen=True)
+@record
 class Project:
     """The settings and inventory a document is linted under."""
 

@@ -10,9 +10,10 @@ negation and order, matched by the same ``pathspec`` patterns Airflow uses; ``re
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Union
+
+from dagroute_lint.records import record
 
 if TYPE_CHECKING:
     from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
@@ -22,7 +23,7 @@ SYNTAXES = ("glob", "regexp")
 _COMMENT = re.compile(r"\s*#.*")
 
 
-@dataclass(frozen=True)
+@record
 class _RegexpRule:
     pattern: re.Pattern[str]
     base: Path
@@ -31,7 +32,7 @@ class _RegexpRule:
         return True if self.pattern.search(str(path.relative_to(self.base))) else None
 
 
-@dataclass(frozen=True)
+@record
 class _GlobRule:
     pattern: GitIgnoreSpecPattern
     relative_to: Path | None

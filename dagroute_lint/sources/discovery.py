@@ -5,10 +5,10 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
+from dagroute_lint.records import record
 from dagroute_lint.sources.airflowignore import AirflowIgnore
 from dagroute_lint.sources.gitignore import git_ignored
 
@@ -37,7 +37,7 @@ DEFAULT_EXCLUDES = (
 _DAG_WORDS = (b"airflow", b"dag")
 
 
-@dataclass(frozen=True)
+@record
 class SourceFile:
     """A file to lint: the path as shown to the user, its absolute path, and whether it was named
     on the command line (rather than found in a folder)."""
@@ -85,7 +85,7 @@ def discover(
     their excludes are also matched below the project ``root``. Folders in ``skip`` (projects
     of their own, linted under their own settings) are not entered.
     """
-    found: dict[Path, SourceFile] = {}
+    found: dict[str, SourceFile] = {}  # by real path, as text: hashing a Path costs more
     patterns = _matcher((*DEFAULT_EXCLUDES, *exclude))
     ignores: dict[Path, AirflowIgnore] = {}
 
@@ -99,19 +99,20 @@ def discover(
             ignore = ignore_for(_dag_folder(resolved, dag_folders) or resolved)
             if ignore.ignores(resolved):
                 continue
-            for file, real in _walk(path, patterns, ignore, frozenset(skip)):
-                found.setdefault(real, SourceFile(file, real))
+            for file, text, real in _walk(path, patterns, ignore, frozenset(skip)):
+                if text not in found:
+                    found[text] = SourceFile(file, real)
         elif not ignore_for(_dag_folder(resolved, dag_folders) or resolved.parent).ignores(
             resolved
         ):
             if force_exclude and walk_excludes(given, exclude, root):
                 continue
-            found.setdefault(resolved, SourceFile(given, resolved, named=True))
+            found.setdefault(str(resolved), SourceFile(given, resolved, named=True))
     if respect_gitignore:
         ignored = git_ignored(
             [source.path for source in found.values() if force_exclude or not source.named]
         )
-        found = {path: source for path, source in found.items() if path not in ignored}
+        found = {text: source for text, source in found.items() if source.path not in ignored}
     return sorted(found.values(), key=lambda source: source.display)
 
 
@@ -122,37 +123,71 @@ def _dag_folder(path: Path, dag_folders: Sequence[Path]) -> Path | None:
 
 def _walk(
     folder: Path, patterns: re.Pattern[str], ignore: AirflowIgnore, skip: frozenset[Path]
-) -> Iterable[tuple[str, Path]]:
+) -> Iterator[tuple[str, str, Path]]:
     """Each file as found under ``folder`` (as shown), with its real path (resolving only
-    symbolic links).
+    symbolic links) as text and as a ``Path``.
 
-    Every run walks the DAG folders (a named file's importers are searched there too), so a
-    file's paths are built as strings, with one ``Path`` each, and the ``.airflowignore`` rules
-    are consulted only in folders that have some.
+    Every run walks the DAG folders (a named file's importers are searched there too), so the
+    walk reads each folder once with ``os.scandir``, whose entries say without a system call
+    whether they are links; it builds one ``Path`` a file, from its folder's, and consults the
+    ``.airflowignore`` rules only in folders that have some. Folders are entered in sorted order,
+    as ``os.walk`` would after sorting, and links to folders are not followed; a folder that
+    cannot be listed is passed over, as ``os.walk`` does.
     """
-    for directory, subdirectories, files in os.walk(folder):
-        here = Path(directory).resolve()
-        subdirectories[:] = sorted(
-            d
-            for d in subdirectories
-            if not _excluded(d, patterns)
-            and here / d not in skip
-            and not ignore.ignores_entry(here, here / d, True)
-        )
-        shown = str(Path(directory))
-        prefix = "" if shown == "." else os.path.join(shown, "")
-        real_prefix = os.path.join(str(here), "")
-        rules = ignore.rules_in(here)
-        for name in sorted(files):
-            if not name.endswith(".py") or _excluded(name, patterns):
-                continue
-            path = prefix + name
-            if _excluded(path, patterns):
-                continue
-            real = Path(real_prefix + name)
-            if rules and ignore.ignores_entry(here, real, False):
-                continue
-            yield path, absolute(real) if os.path.islink(real_prefix + name) else real
+    yield from _walk_folder(str(folder), Path(folder).resolve(), patterns, ignore, skip)
+
+
+def _walk_folder(
+    directory: str,
+    here: Path,
+    patterns: re.Pattern[str],
+    ignore: AirflowIgnore,
+    skip: frozenset[Path],
+) -> Iterator[tuple[str, str, Path]]:
+    try:
+        with os.scandir(directory) as listing:
+            entries = sorted(listing, key=lambda entry: entry.name)
+    except OSError:
+        return
+    shown = str(Path(directory))
+    prefix = "" if shown == "." else os.path.join(shown, "")
+    real_prefix = os.path.join(str(here), "")
+    rules = ignore.rules_in(here)
+    folders = []
+    for entry in entries:
+        name = entry.name
+        if _is_folder(entry):
+            if (
+                not _excluded(name, patterns)
+                and here / name not in skip
+                and not ignore.ignores_entry(here, here / name, True)
+                and not entry.is_symlink()
+            ):
+                folders.append(name)
+            continue
+        if not name.endswith(".py") or _excluded(name, patterns):
+            continue
+        path = prefix + name
+        if _excluded(path, patterns):
+            continue
+        real = here / name
+        if rules and ignore.ignores_entry(here, real, False):
+            continue
+        if entry.is_symlink():
+            resolved = absolute(real)
+            yield path, str(resolved), resolved
+        else:
+            yield path, real_prefix + name, real
+    for name in folders:
+        yield from _walk_folder(os.path.join(directory, name), here / name, patterns, ignore, skip)
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    """Whether the entry is a folder or a link to one, as ``os.walk`` sorts them."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 def absolute(path: Path) -> Path:

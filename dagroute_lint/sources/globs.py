@@ -11,13 +11,13 @@ classes and ``{a,b}`` alternatives.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from dagroute_lint.errors import ConfigError
+from dagroute_lint.records import record
 
 
-@dataclass(frozen=True)
+@record
 class ProjectGlob:
     """One pattern, compiled for the absolute path and for the file name."""
 

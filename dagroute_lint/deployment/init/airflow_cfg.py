@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import configparser
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from dagroute_lint.errors import ConfigError, read_user_file
+from dagroute_lint.records import record
 
 EXECUTOR = ("core", "executor")
 DEFAULT_QUEUE = ("operators", "default_queue")
@@ -23,7 +23,7 @@ OPTIONS = (EXECUTOR, DEFAULT_QUEUE, DEFAULT_POOL_SLOTS)
 _UNEVALUATED_SUFFIXES = ("_cmd", "_secret")
 
 
-@dataclass(frozen=True)
+@record
 class Setting:
     """An option's value and where it came from, for the comment beside it."""
 
@@ -31,7 +31,7 @@ class Setting:
     source: str
 
 
-@dataclass(frozen=True)
+@record
 class AirflowConfig:
     """The routing options found (absent ones are missing from ``settings``) and notes."""
 

@@ -18,7 +18,6 @@ inventory loader before anyone sees it, so what ``init`` writes always passes ``
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from dagroute_lint.catalog.airflow_defaults import DEFAULT_POOL
 from dagroute_lint.catalog.airflow_defaults import DEFAULT_QUEUE as AIRFLOW_DEFAULT_QUEUE
@@ -57,6 +56,7 @@ from dagroute_lint.deployment.inventory import (
 )
 from dagroute_lint.deployment.requirements import parse_requirement, release_tuple
 from dagroute_lint.errors import ConfigError
+from dagroute_lint.records import record
 
 # Airflow itself rather than a provider or a business dependency (``apache-airflow-core`` carries
 # the version in Airflow 3, ``apache-airflow`` in Airflow 2).
@@ -67,7 +67,7 @@ CELERY_KINDS = frozenset({"celery", "celery_kubernetes"})
 WORKER_SYNTAX = "NAME=QUEUE[,QUEUE...], e.g. general=default,imports"
 
 
-@dataclass(frozen=True)
+@record
 class WorkerSpec:
     """A Celery worker as started with ``airflow celery worker -q QUEUES``."""
 
@@ -95,7 +95,7 @@ def parse_worker(text: str) -> WorkerSpec:
     return WorkerSpec(name, tuple(queues))
 
 
-@dataclass(frozen=True)
+@record
 class Generated:
     """The inventory text and what it holds, for the summary line."""
 

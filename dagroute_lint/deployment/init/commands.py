@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import dataclass
+
+from dagroute_lint.records import record
 
 # Airflow component commands, as words after ``airflow`` (the official image's entrypoint
 # prepends ``airflow`` to a command that is not an executable).
@@ -33,7 +34,7 @@ _OFFICIAL_TAG = re.compile(
 )
 
 
-@dataclass(frozen=True)
+@record
 class Component:
     """An Airflow component a command starts; ``queues`` for a Celery worker (``None``: no -q).
 
@@ -145,7 +146,7 @@ def deferred(text: str) -> bool:
     return bool(_DEFERRED.search(text))
 
 
-@dataclass(frozen=True)
+@record
 class OfficialImage:
     airflow: str
     python: str | None

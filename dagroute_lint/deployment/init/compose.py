@@ -15,7 +15,7 @@ is not guessed: it is named in a note.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -39,13 +39,14 @@ from dagroute_lint.deployment.init.requirements_file import requirements_facts, 
 from dagroute_lint.deployment.init.yaml_file import describe, read_yaml
 from dagroute_lint.deployment.requirements import parse_requirement
 from dagroute_lint.errors import ConfigError
+from dagroute_lint.records import record
 
 PIP_ADDITIONAL = "_PIP_ADDITIONAL_REQUIREMENTS"
 _FROM = re.compile(r"^\s*FROM\s+(?:--platform=\S+\s+)?(?P<image>\S+)", re.IGNORECASE)
 _COPY = re.compile(r"^\s*(?:COPY|ADD)\s+(?:--\S+\s+)*(?P<args>.+)$", re.IGNORECASE)
 
 
-@dataclass
+@record(frozen=False)
 class _Service:
     name: str
     component: Component
@@ -54,7 +55,7 @@ class _Service:
     where: str
 
 
-@dataclass
+@record(frozen=False)
 class _Runtime:
     name: str
     key: str

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -19,11 +18,12 @@ from typing import Any
 from dagroute_lint.catalog.providers import canonical_name
 from dagroute_lint.deployment.init import metadata_probe
 from dagroute_lint.errors import ConfigError
+from dagroute_lint.records import record
 
 PROBE_TIMEOUT_SECONDS = 120
 
 
-@dataclass(frozen=True)
+@record
 class Distribution:
     """An installed distribution: PEP 503 name, version, whether it registers an Airflow
     provider (``apache_airflow_provider`` entry point), and the module names it installs."""
@@ -34,7 +34,7 @@ class Distribution:
     imports: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class Environment:
     """A described environment: ``python`` is ``major.minor``; each name appears once."""
 

@@ -9,19 +9,20 @@ raises ``ConfigError`` naming both places.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any, Generic, TypeVar
 
 from dagroute_lint.catalog.providers import canonical_distribution, canonical_name
 from dagroute_lint.deployment.init.airflow_cfg import Setting
 from dagroute_lint.deployment.requirements import parse_requirement
 from dagroute_lint.errors import ConfigError
+from dagroute_lint.records import record
 
 T = TypeVar("T")
 Option = tuple[str, str]
 
 
-@dataclass(frozen=True)
+@record
 class Fact(Generic[T]):
     """A value and the place it was read from (``values.yaml: triggerer.enabled``)."""
 
@@ -29,7 +30,7 @@ class Fact(Generic[T]):
     source: str
 
 
-@dataclass(frozen=True)
+@record
 class WorkerFact:
     """A Celery worker: ``queues`` as given to ``-q``, ``None`` when it consumes the default queue.
 
@@ -47,7 +48,7 @@ class WorkerFact:
     undecided: str | None = None
 
 
-@dataclass(frozen=True)
+@record
 class RuntimeFact:
     """Part of a runtime: ``providers`` / ``packages`` are requirement strings (``http==6.3.0``),
     ``None`` when this source cannot tell what the runtime has installed; ``imports`` are the
@@ -63,7 +64,7 @@ class RuntimeFact:
     imports: tuple[Fact[str], ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class DeploymentFacts:
     """Everything the sources said. ``options`` are ``airflow.cfg`` options as Airflow would read
     them (environment overrides already applied inside each source); ``executor_runtimes`` maps an

@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from dataclasses import field
 
 import libcst as cst
 
@@ -39,6 +39,7 @@ from dagroute_lint.model import (
     Source,
     Unknown,
 )
+from dagroute_lint.records import record
 
 # Bounds that keep a hostile or generated file from making the walk unbounded.
 MAX_LOOP_ITERATIONS = 1000
@@ -66,7 +67,7 @@ AUGMENTED: dict[type[cst.CSTNode], type[cst.CSTNode]] = {
 }
 
 
-@dataclass
+@record(frozen=False)
 class DraftDag:
     """``defaults`` is the DAG's own copy of ``default_args``, made when ``dag.default_args`` is
     used (to change it); ``snapshots`` caches its contents per version for the tasks built.
@@ -90,7 +91,7 @@ class DraftDag:
         return version, self.snapshots[version]
 
 
-@dataclass
+@record(frozen=False)
 class DraftGroup:
     group_id: Expr
     node: cst.CSTNode
@@ -101,7 +102,7 @@ class DraftGroup:
     suffix_on_collision: bool = False
 
 
-@dataclass
+@record(frozen=False)
 class DraftTask:
     task_id: Expr
     node: cst.CSTNode
@@ -123,7 +124,7 @@ class DraftTask:
     constructed: bool = False
 
 
-@dataclass
+@record(frozen=False)
 class DraftImport:
     module: str
     node: cst.Import | cst.ImportFrom
