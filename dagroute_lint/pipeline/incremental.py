@@ -42,7 +42,6 @@ from dagroute_lint.pipeline.world import (
     RecordingRoots,
     ReportedFile,
     World,
-    file_state,
 )
 from dagroute_lint.records import record
 from dagroute_lint.resolve.coverage import Coverage, coverage
@@ -105,9 +104,8 @@ def lint_incrementally(
         if reported is None:
             return None
         world.reported.update(reported)
-        hashes = {file.source.path: file_state(file.data) for file in reported.values()}
-        world.hashes.update(hashes)
-        states = ModuleStates(world.roots, reported, world.hashes, world.read)
+        world.contents.update({str(file.source.path): file.data for file in reported.values()})
+        states = ModuleStates(world.roots, reported, world.contents, world.read)
         now = ProbeAnswers(world.roots)
         ordered = sorted(reported.values(), key=lambda file: file.source.display)
         stale = [f for f in ordered if not _holds(entries.get(f.source.display), f, states, now)]

@@ -68,13 +68,15 @@ class World(ModuleIndex):
         self._final: dict[str, Module | None] = {}
         self._again_reads: dict[str, set[str]] = {}
         self._reads = Reads()
-        self.hashes: dict[Path, str] = {}  # each module file read, by content
+        self.contents: dict[str, bytes | SyntaxProblem] = {}  # each file read, by path text
 
     def read(self, source: SourceFile) -> bytes | SyntaxProblem:
         data = super().read(source)
         # By the path found and the candidate searched (``ModuleStates`` asks by the latter), so
-        # that an entry records the content its results were made from, not a later one.
-        self.hashes[source.path] = self.hashes[Path(source.display)] = file_state(data)
+        # that an entry records the content its results were made from, not a later one. Kept
+        # as read, and hashed only when asked: a one-file run reads every file of the DAG
+        # folders to find the file's importers, and asks about a few.
+        self.contents[str(source.path)] = self.contents[source.display] = data
         return data
 
     @contextlib.contextmanager
@@ -225,14 +227,14 @@ class ModuleStates:
         self,
         roots: Sequence[Path],
         reported: Mapping[str, ReportedFile],
-        known: dict[Path, str],
+        known: Mapping[str, bytes | SyntaxProblem],
         read: Callable[[SourceFile], bytes | SyntaxProblem],
     ) -> None:
         self.roots = list(dict.fromkeys(roots))
         self._read = read  # as the run reads files (its ``max-file-size``)
         self._root_texts = [os.path.join(str(root), "") for root in self.roots]
         self.reported = reported
-        self._known = known  # absolute path -> ``file_state``, for files read already
+        self._known = known  # path text -> content, for files read already
         self._states: dict[str, State] = {}
 
     def __call__(self, name: str) -> State:
@@ -250,13 +252,14 @@ class ModuleStates:
         for root in self._root_texts:
             for candidate in (f"{root}{relative}.py", f"{root}{relative}{os.sep}__init__.py"):
                 if os.path.isfile(candidate):
-                    return (candidate, self._hash(Path(candidate)))
+                    return (candidate, self._hash(candidate))
         return ()
 
-    def _hash(self, candidate: Path) -> str:
-        if candidate not in self._known:
-            self._known[candidate] = file_state(self._read(SourceFile(str(candidate), candidate)))
-        return self._known[candidate]
+    def _hash(self, candidate: str) -> str:
+        data = self._known.get(candidate)
+        if data is None:
+            data = self._read(SourceFile(candidate, Path(candidate)))
+        return file_state(data)
 
 
 def file_state(data: bytes | SyntaxProblem) -> str:
