@@ -309,7 +309,7 @@ def test_places_where_tasks_may_be_missing_are_counted() -> None:
     summary, from the repository: even with DRL106 ignored, and so no diagnostic, they show."""
     places = tuple(Unmodelled(Position(line, 1), "tasks may be created here") for line in (3, 7))
     module = Module(path="dags/x.py", module_name="x", unmodelled=places)
-    file = AnalysedFile(SourceFile("dags/x.py", Path("dags/x.py")), module, ())
+    file = AnalysedFile(SourceFile("dags/x.py", "dags/x.py"), module, ())
     repository = Repository((file,), None, 3, lambda name: False)
     report = Report(repository, [])
     counted = checked(report)

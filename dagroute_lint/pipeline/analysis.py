@@ -71,7 +71,7 @@ class ModuleIndex:
         self._by_name: dict[str, Module | None] = {}
 
     def request(self, source: SourceFile, data: bytes) -> Request:
-        name, is_package = module_name(source.path, self.roots)
+        name, is_package = module_name(source.real, self.roots)
         return Request(data, source.display, name, is_package)
 
     def add(self, module: Module, replace: bool = False) -> None:
@@ -133,11 +133,11 @@ class ModuleIndex:
     def _source(self, name: str) -> Source | None:
         for candidate in module_candidates(name, self.roots):
             if candidate.is_file():
-                source = SourceFile(str(candidate), absolute(candidate))
+                source = SourceFile(str(candidate), str(absolute(candidate)))
                 data = self.read(source)
                 if not isinstance(data, bytes):
                     return None
-                _, is_package = module_name(source.path, self.roots)
+                _, is_package = module_name(source.real, self.roots)
                 return Source(data, is_package, source.display)
         return None
 
@@ -147,7 +147,7 @@ class ModuleIndex:
         found: Module | None = None
         for candidate in module_candidates(name, self.roots):
             if candidate.is_file():
-                source = SourceFile(str(candidate), absolute(candidate))
+                source = SourceFile(str(candidate), str(absolute(candidate)))
                 data = self.read(source)
                 if isinstance(data, bytes):
                     found = self.extractor.extract([self.request(source, data)])[0]
@@ -163,14 +163,14 @@ class ModuleIndex:
 
     def unreadable(self, source: SourceFile, problem: SyntaxProblem) -> Module:
         """The model of a file that could not be read: only its name and why."""
-        name, _ = module_name(source.path, self.roots)
+        name, _ = module_name(source.real, self.roots)
         return Module(path=source.display, module_name=name, syntax_error=problem)
 
 
 def read_file(source: SourceFile, limit: int = DEFAULT_MAX_FILE_BYTES) -> bytes | SyntaxProblem:
     """The file's bytes, or why it cannot be read (``limit``: the ``max-file-size`` setting)."""
     try:
-        data = read_source(source.path, limit + 1)
+        data = read_source(source.real, limit + 1)
     except OSError as error:
         reason = error.strerror or type(error).__name__
         return SyntaxProblem(f"cannot read file: {reason}", Position(1, 1), skipped=True)
@@ -226,7 +226,7 @@ def _analyse(
     symbols = SymbolTable(index.lookup)
     if stdin is not None:
         display, data = stdin
-        source = SourceFile(display, absolute(Path(display)), named=True)
+        source = SourceFile(display, str(absolute(Path(display))), named=True)
         files: list[tuple[SourceFile, bytes | SyntaxProblem]] = [(source, data)]
         if settings.force_exclude and force_excluded(
             display, settings.excludes(), settings.respect_gitignore, settings.root
@@ -301,15 +301,15 @@ def dependents_of(
     if not named:
         return []
     folders = [str(cwd_relative(folder)) for folder in settings.dags or (settings.root,)]
-    linted = {source.path for source, _ in files}
+    linted = {source.real for source, _ in files}
     candidates = []
     for source in discover(folders, settings.exclude, settings.dags, syntax):
-        data = index.read(source) if source.path not in linted else None
+        data = index.read(source) if source.real not in linted else None
         if isinstance(data, bytes):
             candidates.append((source, data))
 
     def name_of(source: SourceFile) -> str:
-        return module_name(source.path, index.roots)[0]
+        return module_name(source.real, index.roots)[0]
 
     def extract(batch: Sequence[tuple[SourceFile, bytes]]) -> list[Module]:
         return index.extractor.extract([index.request(source, data) for source, data in batch])
@@ -333,7 +333,7 @@ def _extract_reported(
         if source.named or not isinstance(data, bytes) or might_define_dags(data):
             batch.append((source, data))
         else:
-            waiting.setdefault(module_name(source.path, index.roots)[0], (source, data))
+            waiting.setdefault(module_name(source.real, index.roots)[0], (source, data))
     reported: list[tuple[SourceFile, Request | None, Module]] = []
     while batch:
         found = _summaries(batch, index)

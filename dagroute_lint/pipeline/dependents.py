@@ -32,23 +32,23 @@ def importers(
     dependency on, but are not reported: they define no task.
     """
     reached = {name_of(source) for source in given}
-    pending = {source.path: (source, data) for source, data in candidates}
+    pending = {source.real: (source, data) for source, data in candidates}
     for source in given:
-        pending.pop(source.path, None)
-    extracted: dict[object, Module] = {}
+        pending.pop(source.real, None)
+    extracted: dict[str, Module] = {}
     found: list[tuple[SourceFile, bytes]] = []
     fresh = set(reached)
     while fresh:
         words = {name.rsplit(".", 1)[-1].encode() for name in fresh if name}
         hits = [entry for entry in pending.values() if any(word in entry[1] for word in words)]
-        todo = [entry for entry in hits if entry[0].path not in extracted]
+        todo = [entry for entry in hits if entry[0].real not in extracted]
         for (source, _), module in zip(todo, extract(todo)):
-            extracted[source.path] = module
+            extracted[source.real] = module
         fresh = set()
         for source, data in hits:
-            if not reached.intersection(_reads(extracted[source.path])):
+            if not reached.intersection(_reads(extracted[source.real])):
                 continue
-            del pending[source.path]
+            del pending[source.real]
             name = name_of(source)
             if name not in reached:
                 reached.add(name)

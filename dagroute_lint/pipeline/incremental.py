@@ -104,7 +104,7 @@ def lint_incrementally(
         if reported is None:
             return None
         world.reported.update(reported)
-        world.contents.update({str(file.source.path): file.data for file in reported.values()})
+        world.contents.update({file.source.real: file.data for file in reported.values()})
         states = ModuleStates(world.roots, reported, world.contents, world.read)
         now = ProbeAnswers(world.roots)
         ordered = sorted(reported.values(), key=lambda file: file.source.display)
@@ -167,19 +167,19 @@ def _reported(
     """The files a full run reports on, by module name (see ``analysis._extract_reported``):
     what a file imports comes from its entry when the file is unchanged, else from its summary.
     """
-    names = {source.path: module_name(source.path, world.roots) for source, _ in files}
+    names = {source.real: module_name(source.real, world.roots) for source, _ in files}
     waiting: dict[str, tuple[SourceFile, bytes | SyntaxProblem]] = {}
     batch: list[tuple[SourceFile, bytes | SyntaxProblem]] = []
     for source, data in files:
         if source.named or not isinstance(data, bytes) or might_define_dags(data):
             batch.append((source, data))
         else:
-            waiting.setdefault(names[source.path][0], (source, data))
+            waiting.setdefault(names[source.real][0], (source, data))
     found: dict[str, ReportedFile] = {}
     while batch:
         known: list[ReportedFile] = []
         for source, data in batch:
-            name, is_package = names[source.path]
+            name, is_package = names[source.real]
             content = data if isinstance(data, bytes) else canonical(data)
             own = own_key(source.display, name, is_package, content)
             file = ReportedFile(source, data, own, name, is_package)

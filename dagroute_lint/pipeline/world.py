@@ -76,7 +76,7 @@ class World(ModuleIndex):
         # that an entry records the content its results were made from, not a later one. Kept
         # as read, and hashed only when asked: a one-file run reads every file of the DAG
         # folders to find the file's importers, and asks about a few.
-        self.contents[str(source.path)] = self.contents[source.display] = data
+        self.contents[source.real] = self.contents[source.display] = data
         return data
 
     @contextlib.contextmanager
@@ -258,7 +258,7 @@ class ModuleStates:
     def _hash(self, candidate: str) -> str:
         data = self._known.get(candidate)
         if data is None:
-            data = self._read(SourceFile(candidate, Path(candidate)))
+            data = self._read(SourceFile(candidate, candidate))
         return file_state(data)
 
 

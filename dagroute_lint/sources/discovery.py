@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -40,11 +41,20 @@ _DAG_WORDS = (b"airflow", b"dag")
 @record
 class SourceFile:
     """A file to lint: the path as shown to the user, its absolute path, and whether it was named
-    on the command line (rather than found in a folder)."""
+    on the command line (rather than found in a folder).
+
+    The absolute path is kept as text and made a ``Path`` only when asked for: every run walks,
+    reads and names every file of the DAG folders, which needs only the text, and building and
+    hashing a ``Path`` per file was a sixth of a one-file run after start-up.
+    """
 
     display: str
-    path: Path
+    real: str
     named: bool = False
+
+    @functools.cached_property
+    def path(self) -> Path:
+        return Path(self.real)
 
 
 def might_define_dags(data: bytes) -> bool:
@@ -99,15 +109,15 @@ def discover(
             ignore = ignore_for(_dag_folder(resolved, dag_folders) or resolved)
             if ignore.ignores(resolved):
                 continue
-            for file, text, real in _walk(path, patterns, ignore, frozenset(skip)):
+            for file, text in _walk(path, patterns, ignore, frozenset(skip)):
                 if text not in found:
-                    found[text] = SourceFile(file, real)
+                    found[text] = SourceFile(file, text)
         elif not ignore_for(_dag_folder(resolved, dag_folders) or resolved.parent).ignores(
             resolved
         ):
             if force_exclude and walk_excludes(given, exclude, root):
                 continue
-            found.setdefault(str(resolved), SourceFile(given, resolved, named=True))
+            found.setdefault(str(resolved), SourceFile(given, str(resolved), named=True))
     if respect_gitignore:
         ignored = git_ignored(
             [source.path for source in found.values() if force_exclude or not source.named]
@@ -123,14 +133,14 @@ def _dag_folder(path: Path, dag_folders: Sequence[Path]) -> Path | None:
 
 def _walk(
     folder: Path, patterns: re.Pattern[str], ignore: AirflowIgnore, skip: frozenset[Path]
-) -> Iterator[tuple[str, str, Path]]:
+) -> Iterator[tuple[str, str]]:
     """Each file as found under ``folder`` (as shown), with its real path (resolving only
-    symbolic links) as text and as a ``Path``.
+    symbolic links) as text.
 
     Every run walks the DAG folders (a named file's importers are searched there too), so the
     walk reads each folder once with ``os.scandir``, whose entries say without a system call
-    whether they are links; it builds one ``Path`` a file, from its folder's, and consults the
-    ``.airflowignore`` rules only in folders that have some. Folders are entered in sorted order,
+    whether they are links; it builds a file's ``Path`` only for a link or where
+    ``.airflowignore`` rules apply. Folders are entered in sorted order,
     as ``os.walk`` would after sorting, and links to folders are not followed; a folder that
     cannot be listed is passed over, as ``os.walk`` does.
     """
@@ -143,7 +153,7 @@ def _walk_folder(
     patterns: re.Pattern[str],
     ignore: AirflowIgnore,
     skip: frozenset[Path],
-) -> Iterator[tuple[str, str, Path]]:
+) -> Iterator[tuple[str, str]]:
     try:
         with os.scandir(directory) as listing:
             entries = sorted(listing, key=lambda entry: entry.name)
@@ -170,14 +180,9 @@ def _walk_folder(
         path = prefix + name
         if _excluded(path, patterns):
             continue
-        real = here / name
-        if rules and ignore.ignores_entry(here, real, False):
+        if rules and ignore.ignores_entry(here, here / name, False):
             continue
-        if entry.is_symlink():
-            resolved = absolute(real)
-            yield path, str(resolved), resolved
-        else:
-            yield path, real_prefix + name, real
+        yield path, str(absolute(here / name)) if entry.is_symlink() else real_prefix + name
     for name in folders:
         yield from _walk_folder(os.path.join(directory, name), here / name, patterns, ignore, skip)
 
@@ -210,7 +215,7 @@ def _excluded(name: str, patterns: re.Pattern[str]) -> bool:
     return patterns.match(os.path.normcase(name)) is not None
 
 
-def module_name(path: Path, roots: Sequence[Path]) -> tuple[str, bool]:
+def module_name(path: Path | str, roots: Sequence[Path]) -> tuple[str, bool]:
     """Dotted name of ``path`` under the innermost root holding it, and whether it is a package.
 
     In plain strings (pathlib's ``relative_to`` builds several paths per call): every run names
@@ -228,7 +233,7 @@ def module_name(path: Path, roots: Sequence[Path]) -> tuple[str, bool]:
             holds = folded.startswith(prefix)
         if holds and len(prefix) > start:
             start = len(prefix)
-    relative = text[start:] if start >= 0 else path.name
+    relative = text[start:] if start >= 0 else Path(text).name
     parts = relative.split(os.sep)
     name = parts[-1]
     dot = name.rfind(".")
