@@ -40,3 +40,12 @@ def no_collections() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+def settle() -> None:
+    """Put every object alive now out of the collector's reach (``gc.freeze``), once the run's
+    lasting objects are in place: libcst's modules, imported when the first file is extracted,
+    are about 150,000 objects that counted towards the next collection, which then traversed
+    them all (22 ms of a one-file run at 5,000 files, one gen-0 collection). Objects frozen are
+    never collected, so only what lives as long as the process is settled."""
+    gc.freeze()

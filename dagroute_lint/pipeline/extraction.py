@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, cast
 
 from dagroute_lint.model import Expr, Module, Source
 from dagroute_lint.pipeline.cache import SummaryCache, encode_summary, summary_key
-from dagroute_lint.pipeline.collector import no_collections
+from dagroute_lint.pipeline.collector import no_collections, settle
 from dagroute_lint.pipeline.progress import ProgressLine
 from dagroute_lint.records import record
 
@@ -138,14 +138,22 @@ class Extractor:
 
 
 @functools.cache
+def _settled() -> None:
+    """Once per process, after the first import of the extractor (libcst with it): those modules
+    live as long as the process, and ``settle`` keeps later collections from traversing them."""
+    settle()
+
+
+@functools.cache
 def _cache_at(directory: Path) -> SummaryCache:
     """One cache object per folder and process, so its folder is prepared once."""
     return SummaryCache(directory)
 
 
 def _extract(request: Request) -> Module:
-    from dagroute_lint.extract import extract_module
+    from dagroute_lint.extract import extract_module  # a run answered from the cache never does
 
+    _settled()
     with no_collections():
         return extract_module(
             request.data,
