@@ -14,7 +14,7 @@ submodule, a name never bound at module level) is not reported.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import Optional
 
 from dagroute_lint.diagnostics import Diagnostic
@@ -23,8 +23,9 @@ from dagroute_lint.records import record
 from dagroute_lint.rules.base import Context, Rule
 
 Lookup = Callable[[str], Optional[Module]]
-# Beyond this many modules running at once the walk stops: nothing is reported past it.
-MAX_DEPTH = 200
+# One step of the walk: it hands the driver the steps it needs done first (``yield step``
+# gives back that step's result) and returns a failure or ``None``.
+Step = Generator["Step", "Failure | None", "Failure | None"]
 
 
 @record
@@ -40,6 +41,24 @@ class Failure:
     bound: int
 
 
+def _drive(step: Step) -> Failure | None:
+    """Run a step and the steps it asks for on a stack of our own, not Python's: a chain of
+    modules importing each other is as deep as the repository makes it, and no bound on the
+    depth is needed (each module runs once)."""
+    stack = [step]
+    result: Failure | None = None
+    while stack:
+        try:
+            needed = stack[-1].send(result)
+        except StopIteration as finished:
+            stack.pop()
+            result = finished.value
+        else:
+            stack.append(needed)
+            result = None
+    return result
+
+
 class _Run:
     """Python's import of one DAG file, over the repository's models."""
 
@@ -49,15 +68,13 @@ class _Run:
         self.paused: dict[str, ImportSite | None] = {}
         self.done: set[str] = set()
 
-    def run(self, module: Module, name: str | None) -> Failure | None:
-        if len(self.paused) > MAX_DEPTH:
-            return None
+    def run(self, module: Module, name: str | None) -> Step:
         for site in module.imports:
             if site.scope != "module" or site.guarded:
                 continue
             if name is not None:
                 self.paused[name] = site
-            failure = self.execute(site, module)
+            failure = yield self.execute(site, module)
             if failure is not None:
                 return failure
         if name is not None:
@@ -65,10 +82,10 @@ class _Run:
             self.done.add(name)
         return None
 
-    def execute(self, site: ImportSite, module: Module) -> Failure | None:
+    def execute(self, site: ImportSite, module: Module) -> Step:
         parts = site.module.split(".")
         for end in range(1, len(parts) + 1):
-            failure = self.load(".".join(parts[:end]))
+            failure = yield self.load(".".join(parts[:end]))
             if failure is not None:
                 return failure
         target = site.module
@@ -77,7 +94,7 @@ class _Run:
                 continue
             submodule = f"{target}.{imported}"
             if self.lookup(submodule) is not None:
-                failure = self.load(submodule)
+                failure = yield self.load(submodule)
                 if failure is not None:
                     return failure
                 continue
@@ -86,14 +103,14 @@ class _Run:
                 return failure
         return None
 
-    def load(self, name: str) -> Failure | None:
+    def load(self, name: str) -> Step:
         if name in self.paused or name in self.done:
             return None
         found = self.lookup(name)
         if found is None or found.syntax_error is not None:
             return None
         self.paused[name] = None
-        return self.run(found, name)
+        return (yield self.run(found, name))
 
     def partial(self, site: ImportSite, module: Module, target: str, name: str) -> Failure | None:
         """``from target import name`` while ``target`` may be paused part-way."""
@@ -120,7 +137,7 @@ def check_circular_import(context: Context) -> Iterator[Diagnostic]:
     for site in module.imports:
         if site.scope != "module" or site.guarded:
             continue
-        failure = walk.execute(site, module)
+        failure = _drive(walk.execute(site, module))
         if failure is None:
             continue
         who = "this file, run again under its module name,"
