@@ -24,6 +24,10 @@ TWO = (
     '    for t in json.loads(Variable.get("y")):\n'
     '        BashOperator(task_id=t, bash_command="x")\n'
 )
+# A DAG without tasks was checked too (its id, its arguments).
+WITH_AN_EMPTY_DAG = (
+    'with DAG("d"):\n    BashOperator(task_id="a", bash_command="x")\nDAG("empty")\n'
+)
 
 
 @pytest.mark.parametrize(
@@ -31,6 +35,7 @@ TWO = (
     [
         (ONE, "1 task in 1 DAG checked; 0 places where tasks could not be seen"),
         (TWO, "4 tasks in 2 DAGs checked; 2 places where tasks could not be seen"),
+        (WITH_AN_EMPTY_DAG, "1 task in 2 DAGs checked; 0 places where tasks could not be seen"),
     ],
 )
 def test_summary_line(
