@@ -211,21 +211,37 @@ def test_a_damaged_or_planted_index_is_a_cold_start(repo: Path) -> None:
     reference = lint("--no-cache")
     lint()
     (index,) = (repo / f".dagroute_cache/results-v{FORMAT}").iterdir()
+    shards = sorted(index.iterdir())
+    assert len(shards) > 1  # the repository's entries are spread over several shards
     canary = repo / "canary"
 
     class Plant:
         def __reduce__(self) -> tuple[object, tuple[str]]:
             return (shutil.rmtree, (str(repo / "dags"),))
 
-    for damaged in (
-        index.read_bytes()[:-40],
-        b"dagroute-lint results\n" + pickle.dumps(Plant()),
-        b"garbage",
+    for damage in (
+        lambda blob: blob[:-40],
+        lambda blob: b"dagroute-lint results\n" + pickle.dumps(Plant()),
+        lambda blob: b"garbage",
     ):
-        index.write_bytes(damaged)
+        for shard in shards:
+            shard.write_bytes(damage(shard.read_bytes()))
         assert lint() == reference
         assert (repo / "dags").is_dir() and not canary.exists()
     assert lint() == reference
+
+
+def test_one_damaged_shard_relints_only_its_files(repo: Path, relinted: list[str]) -> None:
+    reference = lint()
+    relinted.clear()
+    (index,) = (repo / f".dagroute_cache/results-v{FORMAT}").iterdir()
+    shard = sorted(index.iterdir())[0]
+    shard.write_bytes(b"garbage")
+    assert lint() == reference
+    assert relinted and len(relinted) < len(list((repo / "dags").rglob("*.py")))
+    relinted.clear()
+    assert lint() == reference
+    assert relinted == []  # the shard was written again
 
 
 def test_a_named_module_and_its_dependents_are_answered_from_the_cache(
@@ -257,7 +273,8 @@ def test_old_indexes_are_pruned(repo: Path) -> None:
     lint()
     for number in range(KEPT_INDEXES + 3):
         stale = folder / f"stale-{number}"
-        stale.write_bytes(b"old")
+        stale.mkdir()
+        (stale / "00").write_bytes(b"old")
         os.utime(stale, ns=(number, number))
     (current,) = [path for path in folder.iterdir() if not path.name.startswith("stale")]
     edit(repo / "dags/leaf.py", 'queue="default"', 'queue="nowhere"')

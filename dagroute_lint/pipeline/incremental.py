@@ -99,7 +99,7 @@ def lint_incrementally(
         world = World(roots, extractor, {}, settings.max_file_size)
         files, dependents = read_reported(paths, settings, inventory, world)
         index = ResultIndex(cache_dir, run_key(_run_parts(settings, inventory, rules, world)))
-        entries = index.load()
+        entries = index.load(source.display for source, _ in files)
         reported = _reported(files, world, entries)
         if reported is None:
             return None
@@ -115,7 +115,7 @@ def lint_incrementally(
         )
         if fresh:
             entries.update(fresh)
-            index.store(entries)
+            index.store(fresh)
     found = [d for file in ordered for d in entries[file.source.display].diagnostics]
     seen = sum((entries[file.source.display].coverage for file in ordered), Coverage())
     shown = tuple(source.display for source, _ in dependents)
