@@ -114,6 +114,22 @@ def list_items(levels: int) -> Expr:
     return nested(levels, lambda e: Subscript(SeqExpr((e,)), Const(0)), Const("q"))
 
 
+def subscript_key(levels: int) -> Expr:
+    """``{"k": "q"}[key]``, the key nested ``levels`` deep."""
+    return Subscript(DictExpr(((Const("k"), Const("q")),)), nested(levels, in_one_of, Const("k")))
+
+
+def dict_key(levels: int) -> Expr:
+    """``{key: "q"}``, the key (``"queue"``) nested ``levels`` deep."""
+    return DictExpr(((nested(levels, in_one_of, Const("queue")), Const("q")),))
+
+
+def get_of_a_nested_holder(levels: int) -> Expr:
+    """``{**{**{"x": QUEUE}}}.get("x", {})``: the dict ``get`` reads, ``levels`` spreads deep."""
+    holder = nested(levels, spread, DictExpr(((Const("x"), QUEUE),)))
+    return Operation("get", (holder, Const("x"), DictExpr(())))
+
+
 # shape: the expression of so many levels, the fold, the last level that folds, and the reason
 # one level more gives. Folding a value: 64 levels below the top (MAX_DEPTH); looking a key up:
 # one level fewer, for the innermost dict's key.
@@ -136,6 +152,10 @@ SHAPES: dict[str, tuple[Build, Fold, int, str]] = {
         f"a removed dict key is not a constant: {TOO_DEEP}",
     ),
     "get_name": (get_name, queue_of, MAX_DEPTH - 1, "dict.get of a key that is not a constant"),
+    "subscript_keys": (subscript_key, evaluate, MAX_DEPTH - 1, TOO_DEEP),
+    "dict_keys": (dict_key, evaluate, MAX_DEPTH - 1, TOO_DEEP),
+    "dict_keys_looked_up": (dict_key, queue_of, MAX_DEPTH - 1, KEY_TOO_DEEP),
+    "get_of_a_nested_holder": (get_of_a_nested_holder, queue_of, MAX_DEPTH - 3, TOO_DEEP),
 }
 
 
