@@ -205,3 +205,19 @@ def test_a_reference_counts_one_level() -> None:
     assert isinstance(table.evaluate(Ref("routing.L63")), Known)
     assert table.evaluate(Ref("routing.L64")) == Unresolved(TOO_DEEP)
     assert table.lookup_key(Ref("routing.ARGS"), "queue") == Known("q")
+
+
+def test_a_reference_chain_counts_from_the_lookup_depth() -> None:
+    """A key looked up ten spreads deep follows names from there: a chain that folds at the top
+    is taken for one that refers to itself ten levels lower."""
+    constants: dict[str, Expr] = {"A0": QUEUE}
+    for index in range(1, MAX_DEPTH):
+        constants[f"A{index}"] = Ref(f"routing.A{index - 1}")
+    module = Module(path="routing.py", module_name="routing", constants=constants)
+
+    def lookup(name: str) -> Resolved | None:
+        table = SymbolTable(lambda found: module if found == "routing" else None)
+        return table.lookup_key(nested(10, spread, Ref(f"routing.{name}")), "queue")
+
+    assert lookup(f"A{MAX_DEPTH - 10}") == Known("q")
+    assert lookup(f"A{MAX_DEPTH - 9}") == Unresolved("'routing.A0' refers to itself")
