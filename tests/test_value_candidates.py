@@ -7,9 +7,17 @@ from collections.abc import Callable
 
 import pytest
 
-from dagroute_lint.model import Const, DictExpr, Expr, OneOf, Operation, SeqExpr, Subscript
-from dagroute_lint.resolve.values import (
+from dagroute_lint.model import (
     MAX_CANDIDATES,
+    Const,
+    DictExpr,
+    Expr,
+    OneOf,
+    Operation,
+    SeqExpr,
+    Subscript,
+)
+from dagroute_lint.resolve.values import (
     Known,
     Resolved,
     SymbolTable,
