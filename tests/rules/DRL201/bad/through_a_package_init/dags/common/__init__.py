@@ -1,0 +1,3 @@
+from airflow.providers.amazon.aws.hooks.s3 import S3Hook
+
+HOOK = S3Hook
