@@ -7,7 +7,7 @@ import common.storage
 from airflow.sdk import DAG, task
 
 # 'import common.storage' runs common/__init__.py first, whose import needs the amazon provider;
-# the guarded import above it does not end the walk.
+# the guarded imports above it, here and there, do not end the walk.
 with DAG("archive", schedule=None):
 
     @task
