@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from dagroute_lint.resolve.tasks import Field, ResolvedTask
-from tests.helpers import routes
+from tests.helpers import lint_repo
 
 REASON = "the task is built in branches that give it different values"
 HEAD = """
@@ -24,9 +24,9 @@ REGION = os.environ.get("REGION")
 
 def _one(tmp_path: Path, body: str) -> ResolvedTask:
     """The one task ``build`` of the DAG ``body`` builds (after ``HEAD``)."""
-    found = routes(tmp_path, HEAD + body)
-    assert list(found) == ["build"]
-    return found["build"]
+    found = lint_repo(tmp_path, {"dags/dag.py": HEAD + body}, inventory=None).tasks
+    assert [task.task_id for task in found] == ["build"]
+    return found[0]
 
 
 def test_branches_that_agree_give_the_value_and_that_differ_give_candidates(
@@ -159,3 +159,20 @@ with DAG("reports", schedule=None):
     assert task.fields["queue"] == Field(
         None, False, "argument", REASON, ("eu-a", "eu-b", "us-a", "us-b")
     )
+
+
+def test_the_merged_task_takes_the_place_of_its_first_branch(tmp_path: Path) -> None:
+    source = HEAD + (
+        '\nwith DAG("reports", schedule=None):\n'
+        '    if REGION == "eu":\n'
+        '        BashOperator(task_id="build", bash_command="x", queue="eu")\n'
+        '    BashOperator(task_id="middle", bash_command="x")\n'
+        '    if REGION == "us":\n'
+        '        BashOperator(task_id="build", bash_command="x", queue="us")\n'
+    )
+    found = lint_repo(tmp_path, {"dags/dag.py": source}, inventory=None).tasks
+    assert [(task.task_id, task.task.position.line) for task in found] == [
+        ("build", 10),
+        ("middle", 11),
+    ]
+    assert found[0].fields["queue"].candidates == ("eu", "us")

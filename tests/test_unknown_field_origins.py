@@ -1,5 +1,5 @@
-"""An unknown routing field still says where it was set: the level that gave the value Airflow
-uses, as a known field does (the editor's hover shows it)."""
+"""Where a routing field comes from: an unknown one still says the level that gave the value
+Airflow uses, as a known one does (the editor's hover shows it); one set nowhere is the default."""
 
 from __future__ import annotations
 
@@ -28,3 +28,11 @@ def test_unknown_fields_keep_their_origin(tmp_path: Path) -> None:
     assert task.fields["pool"] == Field(
         None, False, "DAG default_args", "a timedelta, which is not a valid pool"
     )
+
+
+def test_a_flag_nothing_sets_is_the_default(tmp_path: Path) -> None:
+    """``deferrable`` given nowhere is Airflow's default, false, as a routing field given
+    nowhere is."""
+    task = routes(tmp_path, SOURCE)["build"]
+    assert task.fields["deferrable"] == Field(False, True, "default")
+    assert task.fields["pool_slots"] == Field(1, True, "default")
