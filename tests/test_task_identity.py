@@ -92,3 +92,40 @@ with DAG("exports", schedule=None):
     assert found.fields["deferrable"] == Field(
         None, False, "argument", "environment variable (os.environ)"
     )
+
+
+def test_a_flag_with_candidates_is_unknown_with_them(tmp_path: Path) -> None:
+    (found,) = tasks(
+        tmp_path,
+        """
+DEFER = True if os.environ.get("DEFER") else False
+
+with DAG("exports", schedule=None):
+    BashOperator(task_id="build", bash_command="x", deferrable=DEFER)
+""",
+    )
+    assert found.fields["deferrable"] == Field(
+        None, False, "argument", "a conditional expression", (True, False)
+    )
+
+
+def test_unknown_ids_are_listed_with_the_other_unknown_fields(tmp_path: Path) -> None:
+    group = "the id or prefix_group_id of an enclosing TaskGroup cannot be known statically"
+    environment = "environment variable (os.environ)"
+    found = tasks(
+        tmp_path,
+        """
+from airflow.sdk import TaskGroup
+
+with DAG(os.environ["DAG_ID"], schedule=None):
+    BashOperator(task_id="known", bash_command="x", queue=os.environ["QUEUE"])
+    BashOperator(task_id=os.environ["TASK_ID"], bash_command="x")
+    with TaskGroup(os.environ["GROUP"]):
+        BashOperator(task_id="grouped", bash_command="x")
+""",
+    )
+    assert [dict(task.unresolved) for task in found] == [
+        {"queue": environment, "dag_id": environment},
+        {"dag_id": environment, "task_id": environment},
+        {"dag_id": environment, "task_id": group},
+    ]
