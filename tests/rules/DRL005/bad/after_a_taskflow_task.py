@@ -1,5 +1,6 @@
-from airflow.providers.standard.operators.bash import BashOperator
-from airflow.sdk import DAG, task
+from airflow.operators.bash import BashOperator
+from airflow import DAG
+from airflow.decorators import task
 
 COMMON = {"queue": "default"}
 

@@ -1,5 +1,5 @@
-from airflow.providers.standard.operators.bash import BashOperator
-from airflow.sdk import DAG
+from airflow.operators.bash import BashOperator
+from airflow import DAG
 
 COMMON = {"pool": "reports"}
 

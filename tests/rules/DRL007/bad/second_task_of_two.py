@@ -1,5 +1,5 @@
-from airflow.providers.standard.operators.bash import BashOperator
-from airflow.sdk import DAG
+from airflow.operators.bash import BashOperator
+from airflow import DAG
 
 # Every task is judged: a valid one first does not end the check.
 with DAG("reports", schedule=None):

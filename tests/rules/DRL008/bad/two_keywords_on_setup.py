@@ -1,4 +1,5 @@
-from airflow.sdk import DAG, setup
+from airflow import DAG
+from airflow.decorators import setup
 
 with DAG("reports", schedule=None):
 
