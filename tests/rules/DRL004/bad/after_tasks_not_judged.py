@@ -20,4 +20,3 @@ with DAG("reports", schedule=None):
     extract()
     LabOperator(task_id="lab", anything=1)
     BashOperator(task_id="build", bash_command="make report", queues="reports")
-    BashOperator("make", "report", task_id="render")
