@@ -129,3 +129,16 @@ with DAG(os.environ["DAG_ID"], schedule=None):
         {"dag_id": environment, "task_id": environment},
         {"dag_id": environment, "task_id": group},
     ]
+
+
+def test_a_task_outside_any_dag_is_skipped_and_the_next_ones_kept(tmp_path: Path) -> None:
+    found = tasks(
+        tmp_path,
+        """
+BashOperator(task_id="loose", bash_command="x")
+
+with DAG("exports", schedule=None):
+    BashOperator(task_id="build", bash_command="x")
+""",
+    )
+    assert [(task.dag_id, task.task_id) for task in found] == [("exports", "build")]
