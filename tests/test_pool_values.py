@@ -1,7 +1,8 @@
 """DRL301/DRL302 judge only pool names that are strings and slot counts that are integers.
 
-Anything else (a number as the pool, a string or a bool as the slots) is a type error Airflow
-raises itself at parse time; the pool rules must neither crash on it nor report a pool for it.
+Anything else (a number as the pool, a string as the slots) is a type error Airflow raises
+itself at parse time; the pool rules must neither crash on it nor report a pool for it. A bool is
+an int to ``BaseOperator``: ``True`` is one slot (it fits here), ``False`` is below 1 (DRL302).
 """
 
 from __future__ import annotations

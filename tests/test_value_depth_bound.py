@@ -114,6 +114,22 @@ def list_items(levels: int) -> Expr:
     return nested(levels, lambda e: Subscript(SeqExpr((e,)), Const(0)), Const("q"))
 
 
+def subscript_key(levels: int) -> Expr:
+    """``{"k": "q"}[key]``, the key nested ``levels`` deep."""
+    return Subscript(DictExpr(((Const("k"), Const("q")),)), nested(levels, in_one_of, Const("k")))
+
+
+def dict_key(levels: int) -> Expr:
+    """``{key: "q"}``, the key (``"queue"``) nested ``levels`` deep."""
+    return DictExpr(((nested(levels, in_one_of, Const("queue")), Const("q")),))
+
+
+def get_of_a_nested_holder(levels: int) -> Expr:
+    """``{**{**{"x": QUEUE}}}.get("x", {})``: the dict ``get`` reads, ``levels`` spreads deep."""
+    holder = nested(levels, spread, DictExpr(((Const("x"), QUEUE),)))
+    return Operation("get", (holder, Const("x"), DictExpr(())))
+
+
 # shape: the expression of so many levels, the fold, the last level that folds, and the reason
 # one level more gives. Folding a value: 64 levels below the top (MAX_DEPTH); looking a key up:
 # one level fewer, for the innermost dict's key.
@@ -136,6 +152,10 @@ SHAPES: dict[str, tuple[Build, Fold, int, str]] = {
         f"a removed dict key is not a constant: {TOO_DEEP}",
     ),
     "get_name": (get_name, queue_of, MAX_DEPTH - 1, "dict.get of a key that is not a constant"),
+    "subscript_keys": (subscript_key, evaluate, MAX_DEPTH - 1, TOO_DEEP),
+    "dict_keys": (dict_key, evaluate, MAX_DEPTH - 1, TOO_DEEP),
+    "dict_keys_looked_up": (dict_key, queue_of, MAX_DEPTH - 1, KEY_TOO_DEEP),
+    "get_of_a_nested_holder": (get_of_a_nested_holder, queue_of, MAX_DEPTH - 3, TOO_DEEP),
 }
 
 
@@ -185,3 +205,19 @@ def test_a_reference_counts_one_level() -> None:
     assert isinstance(table.evaluate(Ref("routing.L63")), Known)
     assert table.evaluate(Ref("routing.L64")) == Unresolved(TOO_DEEP)
     assert table.lookup_key(Ref("routing.ARGS"), "queue") == Known("q")
+
+
+def test_a_reference_chain_counts_from_the_lookup_depth() -> None:
+    """A key looked up ten spreads deep follows names from there: a chain that folds at the top
+    is taken for one that refers to itself ten levels lower."""
+    constants: dict[str, Expr] = {"A0": QUEUE}
+    for index in range(1, MAX_DEPTH):
+        constants[f"A{index}"] = Ref(f"routing.A{index - 1}")
+    module = Module(path="routing.py", module_name="routing", constants=constants)
+
+    def lookup(name: str) -> Resolved | None:
+        table = SymbolTable(lambda found: module if found == "routing" else None)
+        return table.lookup_key(nested(10, spread, Ref(f"routing.{name}")), "queue")
+
+    assert lookup(f"A{MAX_DEPTH - 10}") == Known("q")
+    assert lookup(f"A{MAX_DEPTH - 9}") == Unresolved("'routing.A0' refers to itself")

@@ -619,8 +619,12 @@ def _merged(branches: list[ResolvedTask]) -> ResolvedTask:
     unresolved = dict(first.unresolved)
     for name, value in first.fields.items():
         others = [branch.fields[name] for branch in branches[1:]]
+        # Unknown in every branch is agreement only with the same candidates: a branch's own
+        # candidates are values Airflow may hold.
         if all(
-            other.known == value.known and repr(other.value) == repr(value.value)
+            other.known == value.known
+            and repr(other.value) == repr(value.value)
+            and repr(other.candidates) == repr(value.candidates)
             for other in others
         ):
             continue

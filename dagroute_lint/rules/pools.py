@@ -15,8 +15,9 @@ UNLIMITED = -1
 
 
 def _slots(task: ResolvedTask) -> int | None:
+    """The slots asked for; a bool is an int to ``BaseOperator`` (``False`` is below 1)."""
     slots = task.fields["pool_slots"]
-    if not slots.known or isinstance(slots.value, bool) or not isinstance(slots.value, int):
+    if not slots.known or not isinstance(slots.value, int):
         return None
     return slots.value
 
@@ -79,7 +80,7 @@ def _slots_problem(
     if size is None or size == UNLIMITED or slots <= size:
         return None
     return (
-        f"{task.label} asks for {slots} slots{asked} ({origin}) of pool '{pool}'"
+        f"{task.label} asks for {int(slots)} slots{asked} ({origin}) of pool '{pool}'"
         f"{one_of(task, 'pool', chosen)}, which has only {size}; the scheduler never finds "
         "room and it stays SCHEDULED forever"
     )

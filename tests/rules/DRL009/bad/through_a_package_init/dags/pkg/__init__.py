@@ -1,0 +1,3 @@
+from report import SCHEDULE
+
+LEVEL = "high"
