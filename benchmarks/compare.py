@@ -152,6 +152,11 @@ def configs(
     def change_one(repeat: int) -> None:
         changed.write_bytes(original + f"# edit {repeat}\n".encode())
 
+    def change_one_afresh(repeat: int) -> None:
+        """An edit no earlier row made: with ``change_one``'s text, the summary of the changed
+        file would already be in the cache, and the one-file run would not extract it."""
+        changed.write_bytes(original + f"# one-file edit {repeat}\n".encode())
+
     def change_shared(repeat: int) -> None:
         changed.write_bytes(original)
         shared.write_bytes(shared_original + f"# edit {repeat}\n".encode())
@@ -207,7 +212,7 @@ def configs(
                 "--cache-dir",
                 str(warm_cache),
             ],
-            change_one,
+            change_one_afresh,
         ),
         Config(
             SHARED_CHANGED,
