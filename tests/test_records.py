@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import pickle
 from dataclasses import field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -174,3 +176,18 @@ def test_no_method_but_init_is_compiled(monkeypatch: pytest.MonkeyPatch) -> None
 
     assert written == ["__init__"]
     assert Fresh(1) < Fresh(2)
+
+
+def test_the_package_declares_its_classes_as_records() -> None:
+    """A ``@dataclass`` in the package would compile its methods again at every start-up."""
+    package = Path(__file__).resolve().parents[1] / "dagroute_lint"
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            for decorator in node.decorator_list:
+                target = decorator.func if isinstance(decorator, ast.Call) else decorator
+                if ast.unparse(target) in ("dataclass", "dataclasses.dataclass"):
+                    found.append(f"{path.relative_to(package)}:{node.lineno} {node.name}")
+    assert found == []
