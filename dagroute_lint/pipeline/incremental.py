@@ -104,7 +104,6 @@ def lint_incrementally(
         if reported is None:
             return None
         world.reported.update(reported)
-        world.contents.update({file.source.real: file.data for file in reported.values()})
         states = ModuleStates(world.roots, reported, world.contents, world.read)
         now = ProbeAnswers(world.roots)
         ordered = sorted(reported.values(), key=lambda file: file.source.display)

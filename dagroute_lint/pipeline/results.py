@@ -186,7 +186,8 @@ class ResultIndex:
         for display, entry in fresh.items():
             shard = _shard(display)
             if shard not in changed:
-                changed[shard] = dict(self._shards.get(shard) or self._read(shard))
+                held = self._shards[shard] if shard in self._shards else self._read(shard)
+                changed[shard] = dict(held)
             changed[shard][display] = entry
         try:
             self.path.mkdir(parents=True, exist_ok=True)

@@ -25,8 +25,10 @@ def read_source(path: Path | str, limit: int) -> bytes:
 
     With ``os.read`` on the descriptor rather than a file object: a one-file run reads every file
     of the DAG folders to find the file's importers, and a buffered stream per file was a third of
-    that. The first read asks for one byte more than the file's size, so a file that grew since
-    ``fstat`` is read on, up to ``limit``.
+    that. The first read asks for one byte more than the file's size: a short read that brings
+    all ``fstat`` said is the end, without another system call; anything else (a file that grew,
+    a file system that reads short, ``/proc`` files of size 0) is read on to an empty read or
+    ``limit``.
     """
     descriptor = os.open(path, _READ_FLAGS)
     try:
@@ -34,14 +36,17 @@ def read_source(path: Path | str, limit: int) -> bytes:
         if not stat.S_ISREG(status.st_mode):
             raise OSError(errno.EINVAL, "not a regular file")
         chunks = []
+        total = 0
         wanted = min(limit, status.st_size + 1)
         while wanted > 0:
             chunk = os.read(descriptor, wanted)
-            chunks.append(chunk)
-            if len(chunk) < wanted:  # the end of the file
+            if not chunk:
                 break
-            limit -= len(chunk)
-            wanted = min(limit, _CHUNK)
+            chunks.append(chunk)
+            total += len(chunk)
+            if len(chunk) < wanted and total == status.st_size:
+                break
+            wanted = min(limit - total, _CHUNK)
         return b"".join(chunks)
     finally:
         os.close(descriptor)
