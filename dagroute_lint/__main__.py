@@ -1,5 +1,5 @@
 """Entry point for ``python -m dagroute_lint``."""
 
-from dagroute_lint.cli import main
+from dagroute_lint.cli import console
 
-main()
+console()

@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, NoReturn
 
 import click
 
@@ -140,6 +140,33 @@ def main() -> None:
 
     Run `dagroute-lint PATH...` to lint DAG files against the deployment inventory.
     """
+
+
+def console() -> NoReturn:
+    """The ``dagroute-lint`` command and ``python -m dagroute_lint``: the run, then the end of
+    the process without the interpreter's teardown.
+
+    Teardown frees every object still alive, one at a time: after a cold run over 5,000 files
+    it took 2.6 s of CPU, a tenth of the run, after the output was written. By the time ``main``
+    returns, everything a run writes is closed (the caches' shards and output files are written
+    atomically, the ``--jobs`` pool is shut down with its extractor), so only the standard
+    streams are left to flush.
+    """
+    try:
+        main()  # click's standalone mode ends with SystemExit
+        code = 0
+    except SystemExit as exit:
+        if exit.code is None or isinstance(exit.code, int):
+            code = exit.code or 0
+        else:
+            print(exit.code, file=sys.stderr)
+            code = 1
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:  # a closed pipe: what was written is all the reader wanted
+        code = code or EXIT_ERROR
+    os._exit(code)
 
 
 _inventory_option = click.option(

@@ -285,6 +285,31 @@ def test_console_script_on_the_bundled_example() -> None:
     )
 
 
+@pytest.mark.parametrize("entry", ["script", "module"])
+def test_the_command_ends_with_everything_written_and_its_exit_code(repo: Path, entry: str) -> None:
+    """``cli.console`` ends the process without the interpreter's teardown: the output must
+    still arrive whole through a pipe (more than a pipe holds), with the run's exit code."""
+    for n in range(400):
+        (repo / "dags" / f"dag_{n:03}.py").write_text(DAG.replace('"lab"', f'"lab_{n}"'))
+    command = [str(Path(sys.executable).parent / "dagroute-lint")]
+    if entry == "module":
+        command = [sys.executable, "-m", "dagroute_lint"]
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*command, *args], cwd=repo, capture_output=True, text=True, check=False
+        )
+
+    reported = run("dags", "--no-cache")
+    expected = invoke("dags", "--no-cache")
+    assert len(reported.stdout) > 65536
+    assert (reported.returncode, reported.stdout, reported.stderr) == expected
+    assert run("dags", "--no-cache", "--exit-zero").returncode == 0
+    (repo / "dagroute.toml").write_text("[[workers]\n")
+    broken = run("dags")
+    assert broken.returncode == 2 and "dagroute.toml" in broken.stderr
+
+
 def test_python_dash_m() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "dagroute_lint", "rules"],

@@ -25,6 +25,7 @@ from dagroute_lint.pipeline import cache as cache_module
 from dagroute_lint.pipeline import extraction
 from dagroute_lint.pipeline.cache import SummaryCache, decode_summary, encode_summary, summary_key
 from dagroute_lint.pipeline.results import FORMAT as RESULTS_FORMAT
+from dagroute_lint.pipeline.shards import read_shard, write_shard
 from tests.helpers import CELERY_K8S, write_repo
 
 TEAM_DAG = """
@@ -98,9 +99,26 @@ def extractions(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return seen
 
 
-def cache_entries(folder: Path) -> list[Path]:
-    """The summary entries (the result index beside them is tested in test_cache_results.py)."""
-    return sorted(path for path in (folder / "v1").rglob("*") if path.is_file())
+def cache_shards(folder: Path) -> list[Path]:
+    """The summary shards (the result index beside them is tested in test_cache_results.py)."""
+    return sorted((folder / f"summaries-v{cache_module.FORMAT}").iterdir())
+
+
+def cache_entries(folder: Path) -> dict[str, tuple[str, bytes]]:
+    """Every summary entry of the cache: its key, and the file and bytes it holds."""
+    entries: dict[str, tuple[str, bytes]] = {}
+    for shard in cache_shards(folder):
+        entries.update(read_shard(shard, cache_module._SHARD_MAGIC))
+    return entries
+
+
+def rotated_keys(shard: Path) -> list[str]:
+    """Give each entry of the shard the next entry's bytes: summaries under the wrong keys.
+    Returns the files whose entries were moved."""
+    entries = read_shard(shard, cache_module._SHARD_MAGIC)
+    keys, items = list(entries), list(entries.values())
+    write_shard(shard, cache_module._SHARD_MAGIC, dict(zip(keys, items[1:] + items[:1])))
+    return [display for display, _ in items] if len(items) > 1 else []
 
 
 def forget_results(folder: Path) -> None:
@@ -184,26 +202,34 @@ def test_the_cache_folder_ignores_itself_for_git(repo: Path) -> None:
         pytest.param(lambda blob: b"", id="empty"),
         pytest.param(lambda blob: os.urandom(len(blob)), id="random-bytes"),
         pytest.param(lambda blob: blob[:-20] + b"\x00" * 20, id="corrupt-tail"),
-        pytest.param(
-            lambda blob: (
-                blob.split(b"\n", 2)[0] + b"\n" + b"0" * 64 + b"\n" + blob.split(b"\n", 2)[2]
-            ),
-            id="wrong-key",
-        ),
+        pytest.param(None, id="wrong-key"),
     ],
 )
-def test_a_damaged_cache_is_ignored_and_rebuilt(repo: Path, damage: object) -> None:
+def test_a_damaged_cache_is_ignored_and_rebuilt(
+    repo: Path, damage: object, extractions: list[str]
+) -> None:
     reference = lint("--no-cache", "-j", "1")
     lint("--cache-dir", "c", "-j", "1")
-    entries = cache_entries(repo / "c")
-    assert entries
-    for entry in entries:
-        entry.write_bytes(damage(entry.read_bytes()))  # type: ignore[operator]
+    before = cache_entries(repo / "c")
+    shards = cache_shards(repo / "c")
+    assert before and len(shards) > 1
+    moved: list[str] = []
+    for shard in shards:
+        if damage is None:
+            moved += rotated_keys(shard)
+        else:
+            shard.write_bytes(damage(shard.read_bytes()))  # type: ignore[operator]
+    assert damage is not None or len(moved) >= 2
     forget_results(repo / "c")
-    assert lint("--cache-dir", "c", "-j", "2") == reference
-    # Rebuilt: every entry reads back again.
-    for entry in cache_entries(repo / "c"):
-        assert decode_summary(entry.read_bytes(), entry.name) is not None, entry
+    extractions.clear()
+    assert lint("--cache-dir", "c", "-j", "1") == reference
+    # A summary under another key is a miss: its file is extracted again.
+    assert set(moved) <= set(extractions)
+    # Rebuilt: every entry reads back again, under the keys it had.
+    after = cache_entries(repo / "c")
+    assert after.keys() == before.keys()
+    for key, (_, blob) in after.items():
+        assert decode_summary(blob, key) is not None, key
 
 
 def test_a_cache_from_another_version_is_not_used(
@@ -212,21 +238,22 @@ def test_a_cache_from_another_version_is_not_used(
     reference = lint("--no-cache", "-j", "1")
     with monkeypatch.context() as patch:
         patch.setattr(cache_module, "__version__", "0.0.0-other")
-        cache_module._fingerprint.cache_clear()
+        cache_module.extraction_fingerprint.cache_clear()
         lint("--cache-dir", "c", "-j", "1")
-    cache_module._fingerprint.cache_clear()
+    cache_module.extraction_fingerprint.cache_clear()
     foreign = cache_entries(repo / "c")
     forget_results(repo / "c")
     assert lint("--cache-dir", "c", "-j", "1") == reference
     # Every summary was extracted again under this version's keys, none read from the other's.
     assert len(cache_entries(repo / "c")) == 2 * len(foreign)
+    assert not foreign.keys() & cache_entries(repo / "c").keys() - foreign.keys()
 
 
 def test_a_changed_extractor_does_not_read_older_summaries(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A rebuilt extractor under the same version number (a checkout, an editable install)."""
-    cache_module._fingerprint.cache_clear()
+    cache_module.extraction_fingerprint.cache_clear()
     before = summary_key(b"x = 1\n", "dags/a.py", "a", False)
     stamps: dict[str, str] = {}
     real_stamp = cache_module._stamp
@@ -237,9 +264,9 @@ def test_a_changed_extractor_does_not_read_older_summaries(
 
     with monkeypatch.context() as patch:
         patch.setattr(cache_module, "_stamp", rebuilt)
-        cache_module._fingerprint.cache_clear()
+        cache_module.extraction_fingerprint.cache_clear()
         after = summary_key(b"x = 1\n", "dags/a.py", "a", False)
-    cache_module._fingerprint.cache_clear()
+    cache_module.extraction_fingerprint.cache_clear()
     assert after != before
     assert any(path.endswith(os.path.join("extract", "module.py")) for path in stamps)
 
@@ -254,9 +281,16 @@ def test_a_planted_entry_cannot_run_code(repo: Path) -> None:
         def __reduce__(self) -> tuple[object, tuple[str]]:
             return (os.system, (f"touch {canary}",))
 
-    for entry in cache_entries(repo / "c"):
-        payload = pickle.dumps(Exploit())
-        entry.write_bytes(encode_summary(payload, entry.name))
+    planted = {
+        key: (display, encode_summary(pickle.dumps(Exploit()), key))
+        for key, (display, _) in cache_entries(repo / "c").items()
+    }
+    shards = cache_shards(repo / "c")
+    for shard in shards[1:]:
+        write_shard(shard, cache_module._SHARD_MAGIC, planted)
+    # And a shard that is itself the exploit, not only its entries.
+    shards[0].write_bytes(cache_module._SHARD_MAGIC + pickle.dumps({"key": Exploit()}))
+    forget_results(repo / "c")
     assert lint("--cache-dir", "c", "-j", "1") == reference
     assert not canary.exists()
 
@@ -289,8 +323,45 @@ def test_cache_round_trip(tmp_path: Path) -> None:
     cache = SummaryCache(tmp_path / "cache")
     key = summary_key(b"", "a.py", "a", False)
     assert cache.load(key) is None
-    cache.store(key, encode_summary(pickle.dumps(module), key))
-    assert cache.load(key) == module
+    cache.store(key, "a.py", pickle.dumps(module))
+    assert cache.load(key) == module  # before it is written
+    assert not (tmp_path / "cache").exists()
+    cache.flush()
+    assert SummaryCache(tmp_path / "cache").load(key) == module
+    assert len(cache_shards(tmp_path / "cache")) == 1
+
+
+def test_a_shard_keeps_the_newest_summaries_of_each_file(tmp_path: Path) -> None:
+    cache = SummaryCache(tmp_path / "cache")
+    # Keys of one shard: the shard is chosen by the key's first two hexadecimal digits.
+    keys = [f"00{n:062x}" for n in range(cache_module.KEPT_PER_FILE + 2)]
+    for key in keys:
+        cache.store(key, "dags/a.py", b"edit of a")
+    cache.store("00" + "f" * 62, "dags/b.py", b"b")
+    cache.flush()
+    kept = cache_entries(tmp_path / "cache")
+    assert list(kept) == [*keys[-cache_module.KEPT_PER_FILE :], "00" + "f" * 62]
+
+
+def test_summaries_wait_in_memory_until_the_pending_bytes_are_reached(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cache_module, "PENDING_BYTES", 100)
+    cache = SummaryCache(tmp_path / "cache")
+    cache.store("01" + "0" * 62, "dags/a.py", b"x" * 10)
+    assert not (tmp_path / "cache").exists()
+    cache.store("02" + "0" * 62, "dags/b.py", b"x" * 90)
+    assert set(cache_entries(tmp_path / "cache")) == {"01" + "0" * 62, "02" + "0" * 62}
+
+
+def test_the_summaries_of_an_older_format_are_removed(repo: Path) -> None:
+    older = repo / "c" / "v1" / "ab"
+    older.mkdir(parents=True)
+    (older / ("ab" + "0" * 62)).write_bytes(b"an entry of the older layout")
+    (repo / "c" / "results-v3").mkdir()
+    lint("--cache-dir", "c", "-j", "1")
+    assert not (repo / "c" / "v1").exists() and cache_entries(repo / "c")
+    assert (repo / "c" / "results-v3").is_dir()  # the result index prunes its own
 
 
 def _spawn(repo: Path, cache: str) -> subprocess.Popen[bytes]:
@@ -307,8 +378,8 @@ def test_concurrent_runs_share_one_cache_safely(repo: Path) -> None:
     assert results == [reference] * 3
     entries = cache_entries(repo / "shared")
     assert entries
-    for entry in entries:
-        assert decode_summary(entry.read_bytes(), entry.name) is not None
+    for key, (_, blob) in entries.items():
+        assert decode_summary(blob, key) is not None
     assert lint("--cache-dir", "shared", "-j", "1") == reference
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -14,6 +16,7 @@ from dagroute_lint.pipeline.cache import SummaryCache
 from dagroute_lint.pipeline.collector import rare_collections
 from dagroute_lint.pipeline.dependents import importers
 from dagroute_lint.pipeline.extraction import Extractor, Request
+from dagroute_lint.pipeline.import_index import ImportIndex
 from dagroute_lint.pipeline.progress import ProgressLine
 from dagroute_lint.records import record
 from dagroute_lint.resolve.parse_imports import reached_imports
@@ -31,7 +34,7 @@ from dagroute_lint.sources.discovery import (
     module_candidates,
     module_name,
 )
-from dagroute_lint.sources.files import DEFAULT_MAX_FILE_BYTES, read_source
+from dagroute_lint.sources.files import DEFAULT_MAX_FILE_BYTES, read_source_status
 from dagroute_lint.sources.first_party import FirstParty
 
 
@@ -69,6 +72,8 @@ class ModuleIndex:
         self.extractor = extractor or Extractor()
         self.max_bytes = max_bytes
         self._by_name: dict[str, Module | None] = {}
+        # Told of every file read, when the run keeps an import index (a run with a cache).
+        self.imports: ImportIndex | None = None
 
     def request(self, source: SourceFile, data: bytes) -> Request:
         name, is_package = module_name(source.real, self.roots)
@@ -159,7 +164,15 @@ class ModuleIndex:
 
     def read(self, source: SourceFile) -> bytes | SyntaxProblem:
         """A module file's bytes (or why not): the one place modules are read from disk."""
-        return read_file(source, self.max_bytes)
+        read_at = time.time_ns()
+        data, status = read_file(source, self.max_bytes)
+        if status is not None and self.imports is not None:
+            self.imports.saw(source.display, source.real, status, read_at)
+        return data
+
+    def extracted(self) -> Iterator[Module]:
+        """The summaries made or looked up so far."""
+        return (module for module in self._by_name.values() if module is not None)
 
     def unreadable(self, source: SourceFile, problem: SyntaxProblem) -> Module:
         """The model of a file that could not be read: only its name and why."""
@@ -167,20 +180,23 @@ class ModuleIndex:
         return Module(path=source.display, module_name=name, syntax_error=problem)
 
 
-def read_file(source: SourceFile, limit: int = DEFAULT_MAX_FILE_BYTES) -> bytes | SyntaxProblem:
-    """The file's bytes, or why it cannot be read (``limit``: the ``max-file-size`` setting)."""
+def read_file(
+    source: SourceFile, limit: int = DEFAULT_MAX_FILE_BYTES
+) -> tuple[bytes | SyntaxProblem, os.stat_result | None]:
+    """The file's bytes, or why it cannot be read (``limit``: the ``max-file-size`` setting),
+    with its status when it was read whole."""
     try:
-        data = read_source(source.real, limit + 1)
+        data, status = read_source_status(source.real, limit + 1)
     except OSError as error:
         reason = error.strerror or type(error).__name__
-        return SyntaxProblem(f"cannot read file: {reason}", Position(1, 1), skipped=True)
+        return SyntaxProblem(f"cannot read file: {reason}", Position(1, 1), skipped=True), None
     if len(data) > limit:
         return SyntaxProblem(
             f"file is larger than max-file-size ({limit:,} bytes; raise the setting to lint it)",
             Position(1, 1),
             skipped=True,
-        )
-    return data
+        ), None
+    return data, status
 
 
 def import_roots(paths: Sequence[str], settings: Settings) -> list[Path]:
@@ -302,19 +318,34 @@ def dependents_of(
         return []
     folders = [str(cwd_relative(folder)) for folder in settings.dags or (settings.root,)]
     linted = {source.real for source, _ in files}
+    imports = index.imports
     candidates = []
-    for source in discover(folders, settings.exclude, settings.dags, syntax):
-        data = index.read(source) if source.real not in linted else None
+    known = []
+    found = list(discover(folders, settings.exclude, settings.dags, syntax))
+    for source in found:
+        if source.real in linted:
+            continue
+        if imports is not None and imports.known(source.real):
+            known.append(source)
+            continue
+        data = index.read(source)
         if isinstance(data, bytes):
             candidates.append((source, data))
+    if imports is not None:
+        imports.keep_only(source.real for source in found)
 
     def name_of(source: SourceFile) -> str:
         return module_name(source.real, index.roots)[0]
 
     def extract(batch: Sequence[tuple[SourceFile, bytes]]) -> list[Module]:
-        return index.extractor.extract([index.request(source, data) for source, data in batch])
+        modules = index.extractor.extract([index.request(s, data) for s, data in batch])
+        if imports is not None:
+            for module in modules:
+                imports.learn(module)
+        return modules
 
-    return list(importers(named, candidates, name_of, extract))
+    readers = imports.readers if imports is not None else lambda reals, names: set()
+    return list(importers(named, candidates, known, readers, name_of, extract, index.read))
 
 
 def _extract_reported(

@@ -5,8 +5,9 @@ under, its module name (which follows from the import roots in the settings), th
 external names it loops over, and the versions of this tool, libcst and Python. Resolution and
 rules always run again, so a changed inventory or rule selection needs no invalidation.
 
-Each entry is its own file, written atomically, so concurrent runs never see half an entry and
-at worst write the same bytes twice. Anything unreadable (corrupt, truncated, written by another
+Entries are kept in shards (``pipeline.shards``), written atomically, so concurrent runs never
+see half an entry; the later of two runs writing one shard wins, and the other's new entries are
+extracted again next time. Anything unreadable (corrupt, truncated, written by another
 version, or a cache folder that cannot be written) counts as a miss: the run extracts the file
 and produces the same output, never an error. Entries are unpickled with an allow-list of the
 model's own classes, so a planted cache file cannot run code.
@@ -18,6 +19,7 @@ import functools
 import io
 import os
 import pickle
+import re
 import sys
 from collections.abc import Mapping
 from importlib.util import find_spec
@@ -25,12 +27,19 @@ from pathlib import Path
 
 from dagroute_lint import __version__, model
 from dagroute_lint.model import Expr, Module
-from dagroute_lint.sources.files import write_atomically
+from dagroute_lint.pipeline.shards import ignore_folder, read_shard, write_shard
 
 DEFAULT_CACHE_DIR = ".dagroute_cache"
 # Bump when the layout of entries changes (the model's shape is covered by the tool version).
-FORMAT = 1
+FORMAT = 2
+# Files the summaries are split into, new entries held back before they are written, and the
+# summaries kept of each file (older versions of it, and its plain and final extractions).
+SHARDS = 64
+PENDING_BYTES = 8 * 1024 * 1024
+KEPT_PER_FILE = 4
 _MAGIC = b"dagroute-lint summary\n"
+_SHARD_MAGIC = b"dagroute-lint summaries\n"
+_OLDER_FORMAT = re.compile(r"v\d+|summaries-v\d+")
 _BUILTINS: dict[str, type] = {"frozenset": frozenset, "set": set}
 
 
@@ -43,7 +52,7 @@ def _stamp(path: str) -> str:
 
 
 @functools.cache
-def _fingerprint() -> bytes:
+def extraction_fingerprint() -> bytes:
     """Format, tool and Python versions, and the installed libcst and extraction code.
 
     libcst is told apart by the path and modification time of its package, which an upgrade or
@@ -72,7 +81,7 @@ def summary_key(
     """The cache key of one extraction: a SHA-256 over all of its inputs."""
     import hashlib  # here: loading OpenSSL's hashes is for runs with a cache only
 
-    digest = hashlib.sha256(_fingerprint())
+    digest = hashlib.sha256(extraction_fingerprint())
     for part in (display, module_name, "package" if is_package else "module"):
         digest.update(b"\0" + part.encode("utf-8", "surrogateescape"))
     digest.update(b"\0" + repr(sorted((externals or {}).items())).encode("utf-8", "replace"))
@@ -81,41 +90,97 @@ def summary_key(
 
 
 class SummaryCache:
-    """Per-file summaries under ``directory`` (created, with its own ``.gitignore``, on write)."""
+    """Per-file summaries under ``directory``, in ``SHARDS`` files by key (``pipeline.shards``).
+
+    New entries wait in memory and are written when they reach ``PENDING_BYTES`` or when the run
+    ends (``flush``): a cold run writes each shard a few times, not a file per summary. A shard
+    keeps the ``KEPT_PER_FILE`` newest summaries of each file, so edits do not pile up.
+    """
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
-        self._entries = directory / f"v{FORMAT}"
-        self._prepared = False
+        self._folder = directory / f"summaries-v{FORMAT}"
+        self._read: dict[str, dict[str, tuple[str, bytes]]] = {}
+        self._pending: dict[str, dict[str, tuple[str, bytes]]] = {}
+        self._pending_bytes = 0
 
     def load(self, key: str) -> Module | None:
-        try:
-            blob = self._path(key).read_bytes()
-        except OSError:
-            return None
-        return decode_summary(blob, key)
+        shard = _shard(key)
+        item = self._pending.get(shard, {}).get(key) or self._held(shard).get(key)
+        return decode_summary(item[1], key) if item is not None else None
 
-    def store(self, key: str, blob: bytes) -> None:
-        """Write an entry made by ``encode_summary``; a cache that cannot be written is skipped."""
+    def store(self, key: str, display: str, payload: bytes) -> None:
+        """Keep the pickled summary of the file shown as ``display``, under ``key``."""
+        blob = encode_summary(payload, key)
+        self._pending.setdefault(_shard(key), {})[key] = (display, blob)
+        self._pending_bytes += len(blob)
+        if self._pending_bytes >= PENDING_BYTES:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the shards new entries went to; a cache that cannot be written is skipped."""
+        pending, self._pending, self._pending_bytes = self._pending, {}, 0
+        if not pending:
+            return
         try:
-            self._prepare()
-            path = self._path(key)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomically(path, blob)
+            self._folder.mkdir(parents=True, exist_ok=True)
+            ignore_folder(self.directory)
+            for shard, fresh in sorted(pending.items()):
+                entries = dict(self._held(shard))
+                for key, item in fresh.items():
+                    entries.pop(key, None)  # the newest last
+                    entries[key] = item
+                write_shard(self._folder / shard, _SHARD_MAGIC, _newest(entries))
+                # Read again if asked: holding what was written would hold every summary.
+                self._read.pop(shard, None)
+            _drop_older_formats(self.directory, self._folder.name)
         except OSError:
             pass
 
-    def _path(self, key: str) -> Path:
-        return self._entries / key[:2] / key
+    def _held(self, shard: str) -> dict[str, tuple[str, bytes]]:
+        if shard not in self._read:
+            raw = read_shard(self._folder / shard, _SHARD_MAGIC)
+            self._read[shard] = {
+                key: item
+                for key, item in raw.items()
+                if isinstance(key, str) and _well_formed(item)
+            }
+        return self._read[shard]
 
-    def _prepare(self) -> None:
-        if self._prepared:
-            return
-        self.directory.mkdir(parents=True, exist_ok=True)
-        ignore = self.directory / ".gitignore"
-        if not ignore.exists():
-            write_atomically(ignore, b"# Created by dagroute-lint.\n*\n")
-        self._prepared = True
+
+def _shard(key: str) -> str:
+    """The shard of a key (a hexadecimal digest): the same in every process."""
+    return f"{int(key[:2], 16) % SHARDS:02x}"
+
+
+def _well_formed(item: object) -> bool:
+    return (
+        isinstance(item, tuple)
+        and len(item) == 2
+        and isinstance(item[0], str)
+        and isinstance(item[1], bytes)
+    )
+
+
+def _newest(entries: dict[str, tuple[str, bytes]]) -> dict[str, tuple[str, bytes]]:
+    """The last ``KEPT_PER_FILE`` entries of each file, in their order."""
+    kept: list[tuple[str, tuple[str, bytes]]] = []
+    count: dict[str, int] = {}
+    for key, item in reversed(entries.items()):
+        seen = count.get(item[0], 0)
+        if seen < KEPT_PER_FILE:
+            count[item[0]] = seen + 1
+            kept.append((key, item))
+    return dict(reversed(kept))
+
+
+def _drop_older_formats(directory: Path, current: str) -> None:
+    """Remove the summaries older versions of the tool wrote (``v1`` held a file per entry)."""
+    for entry in os.scandir(directory):
+        if entry.name != current and _OLDER_FORMAT.fullmatch(entry.name) and entry.is_dir():
+            import shutil  # only when an older cache is found
+
+            shutil.rmtree(entry.path, ignore_errors=True)
 
 
 def encode_summary(payload: bytes, key: str) -> bytes:

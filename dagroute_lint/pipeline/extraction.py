@@ -14,11 +14,10 @@ import os
 import pickle
 from collections.abc import Mapping, Sequence
 from dataclasses import field
-from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from dagroute_lint.model import Expr, Module, Source
-from dagroute_lint.pipeline.cache import SummaryCache, encode_summary, summary_key
+from dagroute_lint.pipeline.cache import SummaryCache, summary_key
 from dagroute_lint.pipeline.collector import no_collections, settle
 from dagroute_lint.pipeline.progress import ProgressLine
 from dagroute_lint.records import record
@@ -90,6 +89,8 @@ class Extractor:
         self.close()
 
     def close(self) -> None:
+        if self.cache is not None:
+            self.cache.flush()
         if self._pool is not None:
             self._pool.shutdown()
             self._pool = None
@@ -107,20 +108,21 @@ class Extractor:
             else:
                 results[index] = cached
         self._advance(len(requests) - len(missing))
-        cache_dir = self.cache.directory if self.cache is not None else None
-        work = [(requests[i], keys[i] if keys else "", cache_dir) for i in missing]
+        work = [requests[i] for i in missing]
         if self.jobs > 1 and len(work) >= MIN_FILES_FOR_POOL:
             chunksize = max(1, len(work) // (self.jobs * CHUNKS_PER_WORKER))
             payloads = self._started_pool().map(_extract_one, work, chunksize=chunksize)
             for index, payload in zip(missing, payloads):
                 results[index] = pickle.loads(payload)
+                if self.cache is not None:
+                    self.cache.store(keys[index], requests[index].display, payload)
                 self._advance(1)
         else:
-            for index, (request, key, _) in zip(missing, work):
+            for index, request in zip(missing, work):
                 module = _extract(request)
                 if self.cache is not None:
                     payload = pickle.dumps(module, protocol=pickle.HIGHEST_PROTOCOL)
-                    self.cache.store(key, encode_summary(payload, key))
+                    self.cache.store(keys[index], request.display, payload)
                 results[index] = module
                 self._advance(1)
         return cast("list[Module]", results)  # every slot is filled: from the cache or above
@@ -144,12 +146,6 @@ def _settled() -> None:
     settle()
 
 
-@functools.cache
-def _cache_at(directory: Path) -> SummaryCache:
-    """One cache object per folder and process, so its folder is prepared once."""
-    return SummaryCache(directory)
-
-
 def _extract(request: Request) -> Module:
     from dagroute_lint.extract import extract_module  # a run answered from the cache never does
 
@@ -165,10 +161,6 @@ def _extract(request: Request) -> Module:
         )
 
 
-def _extract_one(item: tuple[Request, str, Path | None]) -> bytes:
-    """In a worker: extract one file, store its cache entry, and return the pickled summary."""
-    request, key, cache_dir = item
-    payload = pickle.dumps(_extract(request), protocol=pickle.HIGHEST_PROTOCOL)
-    if cache_dir is not None:
-        _cache_at(cache_dir).store(key, encode_summary(payload, key))
-    return payload
+def _extract_one(request: Request) -> bytes:
+    """In a worker: extract one file and return the pickled summary (the parent caches it)."""
+    return pickle.dumps(_extract(request), protocol=pickle.HIGHEST_PROTOCOL)

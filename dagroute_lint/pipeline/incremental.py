@@ -32,7 +32,9 @@ from dagroute_lint.pipeline.analysis import (
     imported_modules,
     read_reported,
 )
+from dagroute_lint.pipeline.cache import extraction_fingerprint
 from dagroute_lint.pipeline.collector import rare_collections
+from dagroute_lint.pipeline.import_index import ImportIndex, index_key
 from dagroute_lint.pipeline.results import Entry, ResultIndex, canonical, own_key, run_key
 from dagroute_lint.pipeline.runner import lint_file, run, selected_rules
 from dagroute_lint.pipeline.world import (
@@ -97,6 +99,8 @@ def lint_incrementally(
     with rare_collections(), execution.extractor() as extractor:
         roots = import_roots(paths, settings)
         world = World(roots, extractor, {}, settings.max_file_size)
+        key = index_key(extraction_fingerprint(), world.roots)
+        world.imports = ImportIndex(cache_dir, key)
         files, dependents = read_reported(paths, settings, inventory, world)
         index = ResultIndex(cache_dir, run_key(_run_parts(settings, inventory, rules, world)))
         entries = index.load(source.display for source, _ in files)
@@ -115,6 +119,9 @@ def lint_incrementally(
         if fresh:
             entries.update(fresh)
             index.store(fresh)
+        for module in world.extracted():
+            world.imports.learn(module)
+        world.imports.save()
     found = [d for file in ordered for d in entries[file.source.display].diagnostics]
     seen = sum((entries[file.source.display].coverage for file in ordered), Coverage())
     shown = tuple(source.display for source, _ in dependents)

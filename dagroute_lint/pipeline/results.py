@@ -13,12 +13,9 @@ a planted index cannot run code; an unreadable index is a cold start, never an e
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
-import io
 import os
-import pickle
 import sys
 import zlib
 from collections.abc import Iterable, Mapping
@@ -27,9 +24,9 @@ from pathlib import Path, PurePath
 
 from dagroute_lint import __version__
 from dagroute_lint.diagnostics import Diagnostic, ImportFix
+from dagroute_lint.pipeline.shards import ignore_folder, keep_newest, read_shard, write_shard
 from dagroute_lint.records import record
 from dagroute_lint.resolve.coverage import Coverage
-from dagroute_lint.sources.files import write_atomically
 
 # Bump when the layout of entries changes.
 FORMAT = 3
@@ -167,16 +164,10 @@ class ResultIndex:
         return entries
 
     def _read(self, shard: int) -> dict[str, Entry]:
+        raw = read_shard(self.path / f"{shard:02x}", _MAGIC)
         try:
-            blob = (self.path / f"{shard:02x}").read_bytes()
-        except OSError:
-            return {}
-        if not blob.startswith(_MAGIC):
-            return {}
-        try:
-            raw = _BuiltinsOnly(io.BytesIO(blob[len(_MAGIC) :])).load()
             return {display: _entry(fields) for display, fields in raw.items()}
-        except Exception:  # any damage to the bytes: a cold start, never an error
+        except Exception:  # entries of another shape: a cold start, never an error
             return {}
 
     def store(self, fresh: Mapping[str, Entry]) -> None:
@@ -191,31 +182,14 @@ class ResultIndex:
             changed[shard][display] = entry
         try:
             self.path.mkdir(parents=True, exist_ok=True)
-            ignore = self.path.parents[1] / ".gitignore"
-            if not ignore.exists():
-                write_atomically(ignore, b"# Created by dagroute-lint.\n*\n")
+            ignore_folder(self.path.parents[1])
             for shard, entries in sorted(changed.items()):
                 raw = {display: _fields(entry) for display, entry in entries.items()}
-                blob = _MAGIC + pickle.dumps(raw, protocol=pickle.HIGHEST_PROTOCOL)
-                write_atomically(self.path / f"{shard:02x}", blob)
+                write_shard(self.path / f"{shard:02x}", _MAGIC, raw)
                 self._shards[shard] = entries
-            self._prune()
+            keep_newest(self.path.parent, KEPT_INDEXES)
         except OSError:
             pass
-
-    def _prune(self) -> None:
-        """Keep the newest ``KEPT_INDEXES`` indexes: each build of the tool, settings or
-        inventory writes its own, and the old ones would pile up."""
-        indexes = list(os.scandir(self.path.parent))
-        indexes.sort(key=lambda entry: entry.stat().st_mtime_ns, reverse=True)
-        for entry in indexes[KEPT_INDEXES:]:
-            with contextlib.suppress(OSError):  # another run pruned it first
-                if entry.is_dir():
-                    import shutil  # only when an index is dropped
-
-                    shutil.rmtree(entry.path)
-                else:
-                    os.unlink(entry.path)
 
 
 def _shard(display: str) -> int:
@@ -255,10 +229,3 @@ def _entry(fields: tuple[object, ...]) -> Entry:
         for path, line, column, code, message, fix, severity, *more in diagnostics
     )
     return Entry(own, imported, states, probes, found, Coverage(*covered), dags, peers)
-
-
-class _BuiltinsOnly(pickle.Unpickler):
-    """Entries are tuples, strings, numbers and dicts: no global is ever needed."""
-
-    def find_class(self, module_name: str, name: str) -> object:
-        raise pickle.UnpicklingError(f"global '{module_name}.{name}' is not allowed")

@@ -21,7 +21,13 @@ _CHUNK = 1024 * 1024
 
 
 def read_source(path: Path | str, limit: int) -> bytes:
-    """At most ``limit`` bytes of a regular file; ``OSError`` for anything else.
+    """At most ``limit`` bytes of a regular file; ``OSError`` for anything else."""
+    return read_source_status(path, limit)[0]
+
+
+def read_source_status(path: Path | str, limit: int) -> tuple[bytes, os.stat_result]:
+    """``read_source``, with the file's status as ``fstat`` gave it before the bytes were read
+    (``pipeline.import_index`` trusts what it learnt from the bytes while the status holds).
 
     With ``os.read`` on the descriptor rather than a file object: a one-file run reads every file
     of the DAG folders to find the file's importers, and a buffered stream per file was a third of
@@ -47,7 +53,7 @@ def read_source(path: Path | str, limit: int) -> bytes:
             if len(chunk) < wanted and total == status.st_size:
                 break
             wanted = min(limit - total, _CHUNK)
-        return b"".join(chunks)
+        return b"".join(chunks), status
     finally:
         os.close(descriptor)
 

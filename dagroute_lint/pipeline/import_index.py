@@ -1,0 +1,159 @@
+"""What each file of the DAG folders imports, kept so that finding a file's importers need not
+read every file again.
+
+A run given a few files (pre-commit) also lints the DAG files that import them
+(``pipeline.dependents``), which means knowing what every file of the DAG folders imports: at
+5,000 files, reading them all was a tenth of a one-file run. A run with a cache keeps, for each
+file it extracted, the module names its imports read, with the file's status as ``fstat`` gave
+it just before the bytes were read (device, inode, size, modification and change times). A later
+run trusts an entry while ``stat`` gives the same status, and reads the file otherwise.
+
+Any write to a file moves its change time, which no program can set back, so an entry is never
+trusted for bytes it was not made from, with one exception it guards against: file systems keep
+times at a coarse grain, so a write in the same tick as the read would leave the status as it
+was (git's "racily clean" index entries). An entry is therefore made only for a file whose last
+change was ``SETTLED_NS`` or more before it was read; a file changed more recently is read again
+next time.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import zlib
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+
+from dagroute_lint.model import Module
+from dagroute_lint.pipeline.shards import ignore_folder, keep_newest, read_shard, write_shard
+
+FORMAT = 1
+# Files the index is split into by path, so that a run rewrites only the shards it changed, and
+# indexes kept side by side (one per extractor and set of import roots), as for results.
+SHARDS = 16
+KEPT_INDEXES = 8
+SETTLED_NS = 2_000_000_000
+_MAGIC = b"dagroute-lint imports\n"
+# What identifies a file's content as of a read: device, inode, size, mtime and ctime (ns).
+_IDENTITY = struct.Struct("<5q")
+
+
+def identity(status: os.stat_result) -> bytes:
+    return _IDENTITY.pack(
+        status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns
+    )
+
+
+def module_reads(module: Module) -> Iterator[str]:
+    """Every module importing the file runs: ``import a.b`` runs ``a`` too, and ``from a import
+    b`` may import the submodule ``a.b``."""
+    for site in (*module.imports, *(site for task in module.tasks for site in task.imports)):
+        parts = site.module.split(".")
+        for end in range(1, len(parts) + 1):
+            yield ".".join(parts[:end])
+        for name in site.names:
+            yield f"{site.module}.{name}"
+
+
+class ImportIndex:
+    """The entries of one extractor and set of import roots (which module names depend on),
+    in ``SHARDS`` files of ``cache_dir``. An entry is the file's identity and the names its
+    imports read, as one text (``\0a\0a.b\0``): a one-file run loads every entry, and one
+    string a file unpickles and searches faster than a set of them."""
+
+    def __init__(self, cache_dir: Path, key: str) -> None:
+        self.folder = cache_dir / f"imports-v{FORMAT}" / key
+        self._root = cache_dir
+        self._seen: dict[str, tuple[str, bytes, int, int]] = {}  # by the name shown
+        self._entries: dict[str, tuple[bytes, str]] | None = None
+        self._changed: set[int] = set()
+
+    def saw(self, display: str, real: str, status: os.stat_result, read_at: int) -> None:
+        """A file was read at ``read_at`` (``time.time_ns()`` before it was opened)."""
+        changed = max(status.st_mtime_ns, status.st_ctime_ns)
+        self._seen[display] = (real, identity(status), changed, read_at)
+
+    def known(self, real: str) -> bool:
+        """Whether the file's entry still holds (``readers`` can then answer for it)."""
+        entry = self._loaded().get(real)
+        if not (isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[1], str)):
+            return False  # none, or damaged: read the file
+        try:
+            return identity(os.stat(real)) == entry[0]
+        except OSError:
+            return False
+
+    def readers(self, reals: Iterable[str], names: Iterable[str]) -> set[str]:
+        """Those of ``reals`` (files ``known`` to hold) whose imports read one of ``names``."""
+        entries = self._loaded()
+        candidates = list(reals)
+        found: set[str] = set()
+        for name in names:
+            mark = f"\0{name}\0"
+            found.update(real for real in candidates if mark in entries[real][1])
+        return found
+
+    def learn(self, module: Module) -> None:
+        """Make the entry of a module extracted from a file this run read."""
+        seen = self._seen.get(module.path)
+        if seen is None:
+            return
+        real, found, changed, read_at = seen
+        entries = self._loaded()
+        if read_at - changed < SETTLED_NS:
+            if entries.pop(real, None) is not None:
+                self._changed.add(_shard(real))
+            return
+        entry = (found, "\0" + "".join(f"{name}\0" for name in sorted(set(module_reads(module)))))
+        if entries.get(real) != entry:
+            entries[real] = entry
+            self._changed.add(_shard(real))
+
+    def keep_only(self, reals: Iterable[str]) -> None:
+        """Drop the entries of files no longer found in the folders the index covers."""
+        entries = self._loaded()
+        kept = set(reals)
+        for real in [real for real in entries if real not in kept]:
+            del entries[real]
+            self._changed.add(_shard(real))
+
+    def save(self) -> None:
+        """Write the shards this run changed; a cache that cannot be written is skipped."""
+        if not self._changed or self._entries is None:
+            return
+        shards: dict[int, dict[str, tuple[bytes, str]]] = {shard: {} for shard in self._changed}
+        for real, entry in self._entries.items():
+            shard = _shard(real)
+            if shard in shards:
+                shards[shard][real] = entry
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            ignore_folder(self._root)
+            for shard, held in sorted(shards.items()):
+                write_shard(self.folder / f"{shard:x}", _MAGIC, held)
+            keep_newest(self.folder.parent, KEPT_INDEXES)
+        except OSError:
+            pass
+        self._changed = set()
+
+    def _loaded(self) -> dict[str, tuple[bytes, str]]:
+        """Every entry, read when first needed: a run with nothing to extract never does."""
+        if self._entries is None:
+            self._entries = {}
+            for shard in range(SHARDS):
+                self._entries.update(read_shard(self.folder / f"{shard:x}", _MAGIC))
+        return self._entries
+
+
+def _shard(real: str) -> int:
+    return zlib.crc32(real.encode("utf-8", "surrogateescape")) % SHARDS
+
+
+def index_key(fingerprint: bytes, roots: Sequence[Path]) -> str:
+    """The index's name: module names follow from the import roots and the extractor."""
+    import hashlib
+
+    digest = hashlib.sha256(fingerprint)
+    for root in roots:
+        digest.update(b"\0" + str(root).encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()[:32]
