@@ -95,11 +95,11 @@ def test_a_file_changed_just_before_it_was_read_gets_no_entry(tmp_path: Path) ->
     module = Module(path="dag.py", module_name="dag")
     settled = changed + import_index.SETTLED_NS
     for read_at, trusted in ((settled - 1, False), (settled, True)):
-        index = ImportIndex(tmp_path / "cache", "k")
+        index = ImportIndex(tmp_path / "cache", lambda: "k")
         index.saw("dag.py", str(path), status, read_at)
         index.learn(module)
         index.save()
-        assert ImportIndex(tmp_path / "cache", "k").known(str(path)) is trusted
+        assert ImportIndex(tmp_path / "cache", lambda: "k").known(str(path)) is trusted
 
 
 @pytest.mark.parametrize("damage", ["truncated", "entries"])
@@ -122,7 +122,7 @@ def test_files_no_longer_found_leave_the_index(repo: Path, settled: None) -> Non
     (repo / "dags/team/dag_03.py").unlink()
     importers()
     (path,) = (repo / f".dagroute_cache/imports-v{import_index.FORMAT}").iterdir()
-    index = ImportIndex(repo / ".dagroute_cache", path.name)
+    index = ImportIndex(repo / ".dagroute_cache", lambda: path.name)
     assert index.known(str((repo / "dags/team/dag_04.py").resolve()))
     assert not index.known(str((repo / "dags/team/dag_03.py").resolve()))
     left = {Path(real).relative_to(repo.resolve()).as_posix() for real in index._loaded()}

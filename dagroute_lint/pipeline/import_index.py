@@ -18,10 +18,11 @@ next time.
 
 from __future__ import annotations
 
+import functools
 import os
 import struct
 import zlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from dagroute_lint.model import Module
@@ -61,8 +62,10 @@ class ImportIndex:
     imports read, as one text (``\0a\0a.b\0``): a one-file run loads every entry, and one
     string a file unpickles and searches faster than a set of them."""
 
-    def __init__(self, cache_dir: Path, key: str) -> None:
-        self.folder = cache_dir / f"imports-v{FORMAT}" / key
+    def __init__(self, cache_dir: Path, key: Callable[[], str]) -> None:
+        # The key is worked out when the index is first used: a run with nothing to extract
+        # (a warm run) never stamps the extractor's files for it.
+        self._key = key
         self._root = cache_dir
         self._seen: dict[str, tuple[str, bytes, int, int]] = {}  # by the name shown
         self._entries: dict[str, tuple[bytes, str]] | None = None
@@ -116,6 +119,10 @@ class ImportIndex:
         for real in [real for real in entries if real not in kept]:
             del entries[real]
             self._changed.add(_shard(real))
+
+    @functools.cached_property
+    def folder(self) -> Path:
+        return self._root / f"imports-v{FORMAT}" / self._key()
 
     def save(self) -> None:
         """Write the shards this run changed; a cache that cannot be written is skipped."""

@@ -99,8 +99,9 @@ def lint_incrementally(
     with rare_collections(), execution.extractor() as extractor:
         roots = import_roots(paths, settings)
         world = World(roots, extractor, {}, settings.max_file_size)
-        key = index_key(extraction_fingerprint(), world.roots)
-        world.imports = ImportIndex(cache_dir, key)
+        world.imports = ImportIndex(
+            cache_dir, lambda: index_key(extraction_fingerprint(), world.roots)
+        )
         files, dependents = read_reported(paths, settings, inventory, world)
         index = ResultIndex(cache_dir, run_key(_run_parts(settings, inventory, rules, world)))
         entries = index.load(source.display for source, _ in files)
