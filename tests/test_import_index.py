@@ -99,7 +99,8 @@ def test_a_file_changed_just_before_it_was_read_gets_no_entry(tmp_path: Path) ->
         index.saw("dag.py", str(path), status, read_at)
         index.learn(module)
         index.save()
-        assert ImportIndex(tmp_path / "cache", lambda: "k").known(str(path)) is trusted
+        held = ImportIndex(tmp_path / "cache", lambda: "k").holding([str(path)])
+        assert held == ({str(path)} if trusted else set())
 
 
 @pytest.mark.parametrize("damage", ["truncated", "entries"])
@@ -123,8 +124,56 @@ def test_files_no_longer_found_leave_the_index(repo: Path, settled: None) -> Non
     importers()
     (path,) = (repo / f".dagroute_cache/imports-v{import_index.FORMAT}").iterdir()
     index = ImportIndex(repo / ".dagroute_cache", lambda: path.name)
-    assert index.known(str((repo / "dags/team/dag_04.py").resolve()))
-    assert not index.known(str((repo / "dags/team/dag_03.py").resolve()))
+    kept, gone = (str((repo / f"dags/team/dag_0{n}.py").resolve()) for n in (4, 3))
+    assert index.holding([kept, gone]) == {kept}
     left = {Path(real).relative_to(repo.resolve()).as_posix() for real in index._loaded()}
     assert "dags/team/dag_03.py" not in left and len(left) == TEAM - 1 + 3
     assert {"dags/direct.py", "dags/common/routing.py", "dags/common/__init__.py"} <= left
+
+
+def test_helpers_that_import_nothing_are_not_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reads: list[str], settled: None
+) -> None:
+    """No run extracts a helper module no DAG file imports, but one whose bytes hold no import
+    statement reads no module: its entry says so, and a later edit that adds one is seen."""
+    plain = "def clean(rows):\n    return [row for row in rows if row]\n"
+    dag_repository(
+        tmp_path,
+        {
+            "dags/direct.py": DAG.format(
+                imports="from common.routing import REPORTS_QUEUE", name="b", queue="REPORTS_QUEUE"
+            ),
+            "dags/uses_helper.py": DAG.format(imports="import team.helper", name="u", queue='"x"'),
+            "dags/team/helper.py": plain,
+            "dags/team/plain.py": plain,
+            "dags/team/declared.py": "# -*- coding: latin-1 -*-\n" + plain,
+            "dags/team/with_import.py": "import json\n" + plain,
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    invoke("dags")
+    reads.clear()
+    assert importers() == (1, {"dags/direct.py"})
+    assert sorted(Path(path).name for path in reads if "/team/" in path) == [
+        "declared.py",
+        "with_import.py",
+    ]
+    helper = tmp_path / "dags/team/helper.py"
+    helper.write_text("from common.routing import REPORTS_QUEUE\n" + plain)
+    reads.clear()
+    assert importers() == (1, {"dags/direct.py", "dags/uses_helper.py"})
+    assert "helper.py" in {Path(path).name for path in reads}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (b"X = 1\n", True),
+        (b"import os\n", False),
+        (b"from . import x\n", False),
+        (b"X = __import__('os')\n", False),
+        (b"# coding: latin-1\nX = 1\n", False),
+    ],
+)
+def test_what_cannot_hold_an_import(text: bytes, expected: bool) -> None:
+    assert import_index.imports_nothing(text) is expected

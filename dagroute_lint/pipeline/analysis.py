@@ -16,7 +16,7 @@ from dagroute_lint.pipeline.cache import SummaryCache
 from dagroute_lint.pipeline.collector import rare_collections
 from dagroute_lint.pipeline.dependents import importers
 from dagroute_lint.pipeline.extraction import Extractor, Request
-from dagroute_lint.pipeline.import_index import ImportIndex
+from dagroute_lint.pipeline.import_index import ImportIndex, imports_nothing
 from dagroute_lint.pipeline.progress import ProgressLine
 from dagroute_lint.records import record
 from dagroute_lint.resolve.parse_imports import reached_imports
@@ -322,15 +322,21 @@ def dependents_of(
     candidates = []
     known = []
     found = list(discover(folders, settings.exclude, settings.dags, syntax))
+    held = imports.holding(s.real for s in found if s.real not in linted) if imports else set()
     for source in found:
         if source.real in linted:
             continue
-        if imports is not None and imports.known(source.real):
+        if source.real in held:
             known.append(source)
             continue
         data = index.read(source)
-        if isinstance(data, bytes):
-            candidates.append((source, data))
+        if not isinstance(data, bytes):
+            continue
+        if imports_nothing(data):  # it cannot import a named file
+            if imports is not None:
+                imports.learn_unextracted(source.display, data)
+            continue
+        candidates.append((source, data))
     if imports is not None:
         imports.keep_only(source.real for source in found)
 

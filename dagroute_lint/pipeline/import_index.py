@@ -14,6 +14,10 @@ times at a coarse grain, so a write in the same tick as the read would leave the
 was (git's "racily clean" index entries). An entry is therefore made only for a file whose last
 change was ``SETTLED_NS`` or more before it was read; a file changed more recently is read again
 next time.
+
+Files that no run extracts (helper modules no DAG file imports) get an entry too when their bytes
+cannot hold an import statement (``imports_nothing``): their extraction would find that they read
+no module, so no extraction is needed to say so.
 """
 
 from __future__ import annotations
@@ -43,6 +47,12 @@ def identity(status: os.stat_result) -> bytes:
     return _IDENTITY.pack(
         status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns
     )
+
+
+def imports_nothing(data: bytes) -> bool:
+    """Whether no import statement can be in ``data``: every one spells the keyword ``import``,
+    in ASCII unless an encoding declaration (``coding:``) says otherwise."""
+    return b"import" not in data and b"coding" not in data
 
 
 def module_reads(module: Module) -> Iterator[str]:
@@ -76,18 +86,27 @@ class ImportIndex:
         changed = max(status.st_mtime_ns, status.st_ctime_ns)
         self._seen[display] = (real, identity(status), changed, read_at)
 
-    def known(self, real: str) -> bool:
-        """Whether the file's entry still holds (``readers`` can then answer for it)."""
-        entry = self._loaded().get(real)
-        if not (isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[1], str)):
-            return False  # none, or damaged: read the file
-        try:
-            return identity(os.stat(real)) == entry[0]
-        except OSError:
-            return False
+    def holding(self, reals: Iterable[str]) -> set[str]:
+        """Those of ``reals`` whose entries still hold: a stat of each, every file of the DAG
+        folders on a one-file run, so the loop keeps to locals."""
+        entries = self._loaded()
+        pack = _IDENTITY.pack
+        stat = os.stat
+        held = set()
+        for real in reals:
+            entry = entries.get(real)
+            if entry is None:
+                continue
+            try:
+                s = stat(real)
+            except OSError:
+                continue
+            if pack(s.st_dev, s.st_ino, s.st_size, s.st_mtime_ns, s.st_ctime_ns) == entry[0]:
+                held.add(real)
+        return held
 
     def readers(self, reals: Iterable[str], names: Iterable[str]) -> set[str]:
-        """Those of ``reals`` (files ``known`` to hold) whose imports read one of ``names``."""
+        """Those of ``reals`` (files it is ``holding``) whose imports read one of ``names``."""
         entries = self._loaded()
         candidates = list(reals)
         found: set[str] = set()
@@ -98,7 +117,15 @@ class ImportIndex:
 
     def learn(self, module: Module) -> None:
         """Make the entry of a module extracted from a file this run read."""
-        seen = self._seen.get(module.path)
+        self._learn(module.path, module_reads(module))
+
+    def learn_unextracted(self, display: str, data: bytes) -> None:
+        """Make the entry of a file this run read but did not extract, if ``imports_nothing``."""
+        if imports_nothing(data):
+            self._learn(display, ())
+
+    def _learn(self, display: str, reads: Iterable[str]) -> None:
+        seen = self._seen.get(display)
         if seen is None:
             return
         real, found, changed, read_at = seen
@@ -107,7 +134,7 @@ class ImportIndex:
             if entries.pop(real, None) is not None:
                 self._changed.add(_shard(real))
             return
-        entry = (found, "\0" + "".join(f"{name}\0" for name in sorted(set(module_reads(module)))))
+        entry = (found, "\0" + "".join(f"{name}\0" for name in sorted(set(reads))))
         if entries.get(real) != entry:
             entries[real] = entry
             self._changed.add(_shard(real))
@@ -148,8 +175,21 @@ class ImportIndex:
         if self._entries is None:
             self._entries = {}
             for shard in range(SHARDS):
-                self._entries.update(read_shard(self.folder / f"{shard:x}", _MAGIC))
+                found = read_shard(self.folder / f"{shard:x}", _MAGIC)
+                self._entries.update(
+                    (real, entry) for real, entry in found.items() if _well_formed(entry)
+                )
         return self._entries
+
+
+def _well_formed(entry: object) -> bool:
+    """A damaged shard's entries of another shape are dropped: the files are read instead."""
+    return (
+        isinstance(entry, tuple)
+        and len(entry) == 2
+        and isinstance(entry[0], bytes)
+        and isinstance(entry[1], str)
+    )
 
 
 def _shard(real: str) -> int:

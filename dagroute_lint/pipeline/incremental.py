@@ -122,6 +122,9 @@ def lint_incrementally(
             index.store(fresh)
         for module in world.extracted():
             world.imports.learn(module)
+        for source, data in files:
+            if isinstance(data, bytes):
+                world.imports.learn_unextracted(source.display, data)
         world.imports.save()
     found = [d for file in ordered for d in entries[file.source.display].diagnostics]
     seen = sum((entries[file.source.display].coverage for file in ordered), Coverage())
