@@ -13,6 +13,8 @@ every 20 ms, so that pages a forked worker shares with its parent count once; at
 largest single process's peak resident size). The configurations run round-robin,
 ``--repeats`` times, so that drift in the machine's load hits all of them alike; the table shows
 medians and the spread of CPU time. ``--repeats`` is one count for every size or one per size.
+The processes of well under a second (the one-file rows and their floor, ``import libcst``) run
+``QUICK_ROUNDS`` times more per repeat, side by side, since their CPU time moves most.
 
 Beside the generated sizes: the language server's time from ``didChange`` to
 ``publishDiagnostics`` on each generated repository (``server_latency.py``, one edit of the
@@ -57,6 +59,7 @@ SHARED_CHANGED = "dagroute-lint warm, common/routing.py changed"
 LIBCST_PROCESS = 'python -c "import libcst" (floor of a libcst process)'
 ONE_FILE = "one file (pre-commit), no cache"
 ONE_FILE_CACHED = "one file (pre-commit), cache warm, the file changed"
+QUICK_ROUNDS = 4
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,11 @@ class Config:
     name: str
     command: Callable[[int], list[str]]  # from the repeat number
     prepare: Callable[[int], None] = lambda repeat: None
+    # A process of well under a second, whose CPU time moves by a quarter from run to run on
+    # this kind of machine: measured QUICK_ROUNDS more times per repeat, alternating with the
+    # other quick rows, so that the medians of the one-file rows and of their floor (the
+    # `import libcst` process) come from many samples taken side by side.
+    quick: bool = False
 
 
 def _tree_pss_mb(root: int) -> float:
@@ -201,6 +209,7 @@ def configs(
                 "--no-cache",
             ],
             restore,
+            quick=True,
         ),
         Config(
             ONE_FILE_CACHED,
@@ -213,6 +222,7 @@ def configs(
                 str(warm_cache),
             ],
             change_one_afresh,
+            quick=True,
         ),
         Config(
             SHARED_CHANGED,
@@ -223,6 +233,7 @@ def configs(
             LIBCST_PROCESS,
             lambda r: [sys.executable, "-c", "import libcst"],
             restore,
+            quick=True,
         ),
         Config(
             "ruff check --select AIR (reference)",
@@ -273,6 +284,12 @@ def bench_size(
             config.prepare(repeat)
             results[config.name].append(measure(config.command(repeat), root))
             print(f"  {size} files, run {repeat + 1}/{repeats}: {config.name}", file=sys.stderr)
+    quick = [config for config in found if config.quick]
+    for number in range(repeats, repeats * (1 + QUICK_ROUNDS)):
+        for config in quick:
+            config.prepare(number)  # a number no earlier edit used
+            results[config.name].append(measure(config.command(number), root))
+    print(f"  {size} files: quick rows, {repeats * QUICK_ROUNDS} more runs", file=sys.stderr)
     found[3].prepare(0)  # restore the changed file
     return results
 
@@ -381,7 +398,7 @@ def report(
     servers: dict[int, list[float]],
 ) -> None:
     for size, results in all_results.items():
-        runs = "1 run" if repeats[size] == 1 else f"median of {repeats[size]} runs"
+        runs = "1 run" if repeats[size] == 1 else f"medians of {repeats[size]} runs"
         table(f"{size} files ({runs})", results)
         if size in servers:
             changes = sorted(servers[size])
@@ -397,13 +414,13 @@ def report(
 def table(title: str, results: dict[str, list[Sample]]) -> None:
     floor = median(next(iter(results.values())), "cpu")
     print(f"\n### {title}\n")
-    print("| measure | wall s | CPU s | CPU spread | peak MB | CPU x floor |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| measure | runs | wall s | CPU s | CPU spread | peak MB | CPU x floor |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for name, samples in results.items():
         cpus = sorted(sample.cpu for sample in samples)
         cpu = median(samples, "cpu")
         print(
-            f"| {name} | {median(samples, 'wall'):.2f} | {cpu:.2f} | "
+            f"| {name} | {len(samples)} | {median(samples, 'wall'):.2f} | {cpu:.2f} | "
             f"{cpus[0]:.2f}-{cpus[-1]:.2f} | {median(samples, 'peak_mb'):.0f} | "
             f"{cpu / floor:.2f} |"
         )
