@@ -77,8 +77,15 @@ class SymbolTable:
     def __init__(self, lookup: ModuleLookup) -> None:
         self._lookup = lookup
         # Each constant folded once per run: a candidate set can refer to another module's
-        # candidate set, which must not be folded again for every reference to it.
-        self._folded: dict[str, Resolved] = {}
+        # candidate set, which must not be folded again for every reference to it. What a name
+        # folds to must not depend on where the table met it first (a warm run resolves fewer
+        # tasks, in another order), so a fold is kept with what it depended on: one that kept
+        # within the depth bound with how deep it went below the name, to be used again wherever
+        # it would keep within it too; one that met the bound by the depth it started at.
+        self._folded: dict[str, tuple[Resolved, int]] = {}
+        self._bounded: dict[tuple[str, int], Resolved] = {}
+        self._bounds_met = 0  # how many times a walk stopped at MAX_DEPTH, so far
+        self._deepest = 0  # the deepest level the current fold reached
 
     # --- references ----------------------------------------------------------------------------
 
@@ -86,9 +93,11 @@ class SymbolTable:
         """Follow ``Ref``s to the expression that defines them (or an ``Unknown`` saying why)."""
         while isinstance(expr, Ref):
             if depth > MAX_DEPTH:
+                self._bounds_met += 1
                 return Unknown(f"'{expr.qualname}' refers to itself")
             expr = self._definition(expr.qualname)
             depth += 1
+        self._deepest = max(self._deepest, depth)
         return expr
 
     def _definition(self, qualname: str) -> Expr:
@@ -153,13 +162,11 @@ class SymbolTable:
 
     def evaluate(self, expr: Expr, depth: int = 0) -> Resolved:
         if depth > MAX_DEPTH:
+            self._bounds_met += 1
             return Unresolved("expression nested too deeply")
+        self._deepest = max(self._deepest, depth)
         if isinstance(expr, Ref):
-            found = self._folded.get(expr.qualname)
-            if found is None:
-                found = self.evaluate(self.deref(expr, depth), depth + 1)
-                self._folded[expr.qualname] = found
-            return found
+            return self._fold(expr, depth)
         if isinstance(expr, Const):
             return Known(expr.value)
         if isinstance(expr, Unknown):
@@ -178,6 +185,26 @@ class SymbolTable:
             return self._operation(expr, depth)
         return Unresolved("unsupported expression")
 
+    def _fold(self, ref: Ref, depth: int) -> Resolved:
+        """``evaluate`` of a name, the same answer as folding it again from ``depth``."""
+        kept = self._folded.get(ref.qualname)
+        if kept is not None and depth + kept[1] <= MAX_DEPTH:
+            self._deepest = max(self._deepest, depth + kept[1])
+            return kept[0]
+        bounded = self._bounded.get((ref.qualname, depth))
+        if bounded is not None:
+            self._bounds_met += 1
+            return bounded
+        met, outer = self._bounds_met, self._deepest
+        self._deepest = depth
+        found = self.evaluate(self.deref(ref, depth), depth + 1)
+        if self._bounds_met == met:
+            self._folded[ref.qualname] = (found, self._deepest - depth)
+        else:
+            self._bounded[(ref.qualname, depth)] = found
+        self._deepest = max(outer, self._deepest)
+        return found
+
     def _evaluate_dict(self, expr: DictExpr, depth: int) -> Resolved:
         parts: list[Resolved] = []
         for key, value in expr.parts:
@@ -194,7 +221,9 @@ class SymbolTable:
         some of them: ``ABSENT`` is then among the candidates.
         """
         if depth > MAX_DEPTH:
+            self._bounds_met += 1
             return Unresolved("expression nested too deeply")
+        self._deepest = max(self._deepest, depth)
         expr = self.deref(expr, depth)
         if isinstance(expr, OneOf):
             keyed = [self.lookup_key(option, key, depth + 1) for option in expr.options]
