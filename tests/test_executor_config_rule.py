@@ -112,3 +112,23 @@ with DAG("lab"):
     )
     (diagnostic,) = by_code(report, "DRL501")
     assert "its executor LocalExecutor ignores" in diagnostic.message
+
+
+def test_a_config_whose_keys_cannot_be_known_is_still_set(tmp_path: Path) -> None:
+    """Celery ignores any executor_config that holds an entry, whatever its key: one named by
+    a constant from outside the repository, or a number, is an entry all the same."""
+    report = lint_repo(
+        tmp_path,
+        dag_file("""
+from vendor.settings import KEY
+
+with DAG("lab"):
+    BashOperator(task_id="imported_key", bash_command="x", executor_config={KEY: 1})
+    BashOperator(task_id="number_key", bash_command="x", executor_config={1: 1})
+    BashOperator(task_id="spread", bash_command="x", executor_config={**KEY})
+"""),
+    )
+    assert [d.message.split(" sets ")[0] for d in by_code(report, "DRL501")] == [
+        "task 'imported_key' in dag 'lab'",
+        "task 'number_key' in dag 'lab'",
+    ]

@@ -86,6 +86,15 @@ class Setting:
 
 
 @record
+class UnknownKey:
+    """A dict key no value can be known for (``{KEY: 1}``, ``KEY`` from outside): the entry is
+    kept, under its place in the dict, so that the dict is not taken for empty (DRL501); rules
+    that read keys by name pass it over, as they do any key that is not a string."""
+
+    place: int
+
+
+@record
 class Sensor:
     """A sensor's waiting behaviour: ``mode`` and ``timeout`` (seconds) as resolved fields."""
 
@@ -470,15 +479,17 @@ class Resolver:
             return [self.partial(item, depth + 1) for item in expr.items]
         if isinstance(expr, DictExpr):
             result: dict[object, object] = {}
-            for key, item in expr.parts:
+            for place, (key, item) in enumerate(expr.parts):
                 value = self.partial(item, depth + 1)
                 if key is None:
                     if isinstance(value, dict):
                         result.update(value)
                     continue
                 resolved_key = self.symbols.evaluate(key, depth + 1)
-                if isinstance(resolved_key, Known) and isinstance(resolved_key.value, str):
+                if isinstance(resolved_key, Known) and _hashable(resolved_key.value):
                     result[resolved_key.value] = value
+                else:
+                    result[UnknownKey(place)] = value
             return result
         resolved = self.symbols.evaluate(expr, depth + 1)
         return resolved.value if isinstance(resolved, Known) else resolved
@@ -610,6 +621,14 @@ _GROUP_UNKNOWN = "the id or prefix_group_id of an enclosing TaskGroup cannot be 
 def _set_true(key: str, origin: str) -> str:
     """``deferrable=True``, ``start_from_trigger=True from DAG default_args``..."""
     return f"{key}=True" if origin == "argument" else f"{key}=True from {origin}"
+
+
+def _hashable(value: object) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
 
 
 def _merged(branches: list[ResolvedTask]) -> ResolvedTask:
