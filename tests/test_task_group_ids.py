@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import lint_repo
 from tests.linting import invoke
 
 DAG = """\
@@ -86,3 +87,84 @@ def test_a_task_group_function_called_twice(
     outcome = invoke(tmp_path, ["routes", "dags", "--no-cache", "--format", "json"], monkeypatch)
     tasks = json.loads(outcome.stdout)["tasks"]
     assert [task["task_id"] for task in tasks] == ["grp.t", "grp__1.t"]
+
+
+GROUPS = """\
+from airflow.sdk import DAG, task, task_group
+
+
+@task
+def t(): ...
+
+
+@task_group
+def grp():
+    t()
+
+
+@task_group(group_id="load__1")
+def load():
+    t()
+
+"""
+
+
+def dag_task_ids(tmp_path: Path, body: str) -> list[tuple[str | None, str | None]]:
+    """The ``(dag_id, task_id)`` of each task of a DAG file made of ``GROUPS`` and ``body``."""
+    found = lint_repo(tmp_path, {"dags/dag.py": GROUPS + body}, inventory=None).tasks
+    return [(task.dag_id, task.task_id) for task in found]
+
+
+def test_a_task_group_function_called_again_counts_on_from_the_highest_suffix(
+    tmp_path: Path,
+) -> None:
+    """Each call after the second takes the next ``__N`` after the highest one taken, never
+    ``__1`` again (Airflow 3.3.2's DagBag: ``grp.t``, ``grp__1.t``, ``grp__2.t``, ``grp__3.t``)."""
+    ids = dag_task_ids(
+        tmp_path,
+        """
+with DAG("reports", schedule=None):
+    grp()
+    grp()
+    grp()
+    grp()
+""",
+    )
+    assert ids == [
+        ("reports", "grp.t"),
+        ("reports", "grp__1.t"),
+        ("reports", "grp__2.t"),
+        ("reports", "grp__3.t"),
+    ]
+
+
+def test_group_ids_collide_only_within_one_dag(tmp_path: Path) -> None:
+    """Each DAG keeps its own set of used group ids: the same ``@task_group`` called once in
+    one DAG and twice in the next is ``grp`` in both, then ``grp__1`` in the second."""
+    ids = dag_task_ids(
+        tmp_path,
+        """
+with DAG("first", schedule=None):
+    grp()
+
+with DAG("second", schedule=None):
+    grp()
+    grp()
+""",
+    )
+    assert ids == [("first", "grp.t"), ("second", "grp.t"), ("second", "grp__1.t")]
+
+
+def test_a_group_id_that_already_ends_in_a_suffix_counts_on_from_it(tmp_path: Path) -> None:
+    """``group_id="load__1"`` called again is ``load__2``, then ``load__3``: the suffix is
+    counted on from the id without it, never added a second time (``load__1__1``)."""
+    ids = dag_task_ids(
+        tmp_path,
+        """
+with DAG("reports", schedule=None):
+    load()
+    load()
+    load()
+""",
+    )
+    assert ids == [("reports", "load__1.t"), ("reports", "load__2.t"), ("reports", "load__3.t")]
