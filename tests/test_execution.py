@@ -112,12 +112,21 @@ def cache_entries(folder: Path) -> dict[str, tuple[str, bytes]]:
     return entries
 
 
-def rotated_keys(shard: Path) -> list[str]:
-    """Give each entry of the shard the next entry's bytes: summaries under the wrong keys.
-    Returns the files whose entries were moved."""
-    entries = read_shard(shard, cache_module._SHARD_MAGIC)
-    keys, items = list(entries), list(entries.values())
-    write_shard(shard, cache_module._SHARD_MAGIC, dict(zip(keys, items[1:] + items[:1])))
+def rotated_keys(shards: list[Path]) -> list[str]:
+    """Give each entry the next entry's bytes, across the shards (a shard may hold one entry
+    only: keys fall into them by hash): summaries under the wrong keys. Returns the files whose
+    entries were moved."""
+    held = [
+        (shard, key, item)
+        for shard in shards
+        for key, item in read_shard(shard, cache_module._SHARD_MAGIC).items()
+    ]
+    items = [item for _, _, item in held]
+    rewritten: dict[Path, dict[str, object]] = {}
+    for (shard, key, _), item in zip(held, items[1:] + items[:1]):
+        rewritten.setdefault(shard, {})[key] = item
+    for shard, entries in rewritten.items():
+        write_shard(shard, cache_module._SHARD_MAGIC, entries)
     return [display for display, _ in items] if len(items) > 1 else []
 
 
@@ -214,12 +223,12 @@ def test_a_damaged_cache_is_ignored_and_rebuilt(
     shards = cache_shards(repo / "c")
     assert before and len(shards) > 1
     moved: list[str] = []
-    for shard in shards:
-        if damage is None:
-            moved += rotated_keys(shard)
-        else:
+    if damage is None:
+        moved = rotated_keys(shards)
+        assert len(moved) >= 2
+    else:
+        for shard in shards:
             shard.write_bytes(damage(shard.read_bytes()))  # type: ignore[operator]
-    assert damage is not None or len(moved) >= 2
     forget_results(repo / "c")
     extractions.clear()
     assert lint("--cache-dir", "c", "-j", "1") == reference
