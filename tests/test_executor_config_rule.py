@@ -132,3 +132,17 @@ with DAG("lab"):
         "task 'imported_key' in dag 'lab'",
         "task 'number_key' in dag 'lab'",
     ]
+
+
+def test_a_config_keyed_by_a_list_is_still_set(tmp_path: Path) -> None:
+    """A list as a key cannot be hashed (the file fails when it runs), but the dict as written
+    holds an entry: its executor_config is not empty, and no key of it is read by name."""
+    report = lint_repo(
+        tmp_path,
+        dag_file("""
+with DAG("lab"):
+    BashOperator(task_id="list_key", bash_command="x", executor_config={["a"]: 1, "b": 2})
+"""),
+    )
+    (diagnostic,) = by_code(report, "DRL501")
+    assert diagnostic.message.startswith("task 'list_key' in dag 'lab' sets executor_config")

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from dagroute_lint.model import Const, Expr, Module, Ref, SeqExpr
 from dagroute_lint.resolve.values import MAX_DEPTH, Known, SymbolTable, Unresolved
+from tests.test_value_depth_bound import QUEUE, nested, spread
 
 LEVELS = 20  # a diamond 20 names deep: 2**20 paths to the constant at its bottom
 
@@ -145,3 +146,34 @@ def test_a_diamond_deeper_than_the_bound_is_folded_in_few_steps() -> None:
     folded = SymbolTable(lookup).evaluate(Ref(f"routing.D{levels}"))
 
     assert isinstance(folded, Unresolved)
+
+
+def test_nesting_under_names_answers_as_fresh_tables_in_any_order() -> None:
+    """Names whose definitions nest lists (the bound of ``evaluate``) or ``**`` spreads (the
+    bound of ``lookup_key``) around a value, each asked at several depths in a shuffled order:
+    a shared table answers every question as a fresh one, folds that met the bound included."""
+    constants: dict[str, Expr] = {}
+    for levels in range(MAX_DEPTH - 14, MAX_DEPTH + 2):
+        constants[f"L{levels}"] = in_lists(levels, Const("q"))
+        constants[f"S{levels}"] = nested(levels, spread, QUEUE)
+    module = Module(path="routing.py", module_name="routing", constants=constants)
+
+    def table() -> SymbolTable:
+        return SymbolTable(lambda found: module if found == "routing" else None)
+
+    questions = [
+        (kind, name, depth)
+        for kind in ("L", "S")
+        for name in range(MAX_DEPTH - 14, MAX_DEPTH + 2)
+        for depth in range(0, 14, 3)
+    ]
+    random.Random(11).shuffle(questions)
+    shared = table()
+    for kind, name, depth in questions:
+        expr = in_lists(depth, Ref(f"routing.{kind}{name}"))
+        if kind == "L":
+            assert shared.evaluate(expr) == table().evaluate(expr), (kind, name, depth)
+        else:
+            nest = nested(depth, spread, Ref(f"routing.{kind}{name}"))
+            found = shared.lookup_key(nest, "queue"), table().lookup_key(nest, "queue")
+            assert found[0] == found[1], (kind, name, depth)
