@@ -9,18 +9,7 @@ from __future__ import annotations
 
 from dagroute_lint.catalog.import_verdicts import import_verdict
 from tests.helpers import lint_source
-
-AIRFLOW2 = """
-[deployment]
-airflow_version = "2.10"
-executors = ["LocalExecutor"]
-
-[[workers]]
-name = "local"
-runtime = "base"
-
-[runtimes.base]
-"""
+from tests.test_airflow_imports import AIRFLOW2
 
 NO_REPLACEMENT = "so the file does not load; no replacement that imports on Airflow 3.3.2 is known"
 
