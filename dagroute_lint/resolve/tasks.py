@@ -547,8 +547,11 @@ class Resolver:
         """
         self._own_group_ids = {}
         used: dict[int | None, set[str]] = {}
+        task_ids = self._task_ids_by_dag(module)
         for index, group in enumerate(module.groups):
             own = self._string(group.group_id)
+            if group.suffix_on_collision and _may_meet_a_task_id(own, task_ids.get(group.dag)):
+                own = None
             self._own_group_ids[index] = own
             full = self._group_id(module, index)
             ids = used.setdefault(group.dag, set())
@@ -564,6 +567,13 @@ class Resolver:
                 full = self._group_id(module, index)
             if full is not None:
                 ids.add(full)
+
+    def _task_ids_by_dag(self, module: Module) -> dict[int | None, set[str | None]]:
+        """The tasks' ids as written, by DAG (``None`` for one that cannot be known)."""
+        found: dict[int | None, set[str | None]] = {}
+        for task in module.tasks:
+            found.setdefault(task.dag, set()).add(self._string(task.task_id))
+        return found
 
     def _own_id(self, module: Module, index: int) -> str | None:
         if index in self._own_group_ids:
@@ -615,12 +625,37 @@ class Resolver:
         return "not a string"
 
 
+_JOIN_IDS = frozenset({"upstream_join_id", "downstream_join_id"})
 _GROUP_UNKNOWN = "the id or prefix_group_id of an enclosing TaskGroup cannot be known statically"
 
 
 def _set_true(key: str, origin: str) -> str:
     """``deferrable=True``, ``start_from_trigger=True from DAG default_args``..."""
     return f"{key}=True" if origin == "argument" else f"{key}=True from {origin}"
+
+
+def _may_meet_a_task_id(own: str | None, task_ids: set[str | None] | None) -> bool:
+    """Whether a ``@task_group``'s id could meet an id Airflow counts among the DAG's used
+    group ids besides the groups' own: every task id (``DAG.add_task``) and each group's
+    ``upstream_join_id`` and ``downstream_join_id``. The model does not keep the order tasks
+    and groups are made in, which decides the suffix Airflow then gives, so such an id is
+    unknown rather than guessed."""
+    if own is None:
+        return False
+    if own in _JOIN_IDS:
+        return True
+    if not task_ids:
+        return False
+    if None in task_ids:
+        return True
+    base = re.split(r"__\d+$", own)[0]
+    suffixed = re.compile(rf"^{re.escape(base)}__\d+$")
+    for written in task_ids:
+        assert written is not None
+        last = written.rsplit(".", 1)[-1]
+        if own in (written, last) or suffixed.match(written) or suffixed.match(last):
+            return True
+    return False
 
 
 def _hashable(value: object) -> bool:
