@@ -547,7 +547,8 @@ class Resolver:
         """
         self._own_group_ids = {}
         used: dict[int | None, set[str]] = {}
-        task_ids = self._task_ids_by_dag(module)
+        decorated = any(group.suffix_on_collision for group in module.groups)
+        task_ids = self._task_ids_by_dag(module) if decorated else {}
         for index, group in enumerate(module.groups):
             own = self._string(group.group_id)
             if group.suffix_on_collision and _may_meet_a_task_id(own, task_ids.get(group.dag)):
