@@ -27,7 +27,7 @@ from pathlib import Path
 
 from dagroute_lint import __version__, model
 from dagroute_lint.model import Expr, Module
-from dagroute_lint.pipeline.shards import ignore_folder, read_shard, write_shard
+from dagroute_lint.pipeline.shards import ignore_folder, is_pair, read_shard, write_shard
 
 DEFAULT_CACHE_DIR = ".dagroute_cache"
 # Bump when the layout of entries changes (the model's shape is covered by the tool version).
@@ -143,7 +143,7 @@ class SummaryCache:
             self._read[shard] = {
                 key: item
                 for key, item in raw.items()
-                if isinstance(key, str) and _well_formed(item)
+                if isinstance(key, str) and is_pair(item, str, bytes)
             }
         return self._read[shard]
 
@@ -151,15 +151,6 @@ class SummaryCache:
 def _shard(key: str) -> str:
     """The shard of a key (a hexadecimal digest): the same in every process."""
     return f"{int(key[:2], 16) % SHARDS:02x}"
-
-
-def _well_formed(item: object) -> bool:
-    return (
-        isinstance(item, tuple)
-        and len(item) == 2
-        and isinstance(item[0], str)
-        and isinstance(item[1], bytes)
-    )
 
 
 def _newest(entries: dict[str, tuple[str, bytes]]) -> dict[str, tuple[str, bytes]]:

@@ -30,7 +30,13 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from dagroute_lint.model import Module
-from dagroute_lint.pipeline.shards import ignore_folder, keep_newest, read_shard, write_shard
+from dagroute_lint.pipeline.shards import (
+    ignore_folder,
+    is_pair,
+    keep_newest,
+    read_shard,
+    write_shard,
+)
 
 FORMAT = 1
 # Files the index is split into by path, so that a run rewrites only the shards it changed, and
@@ -177,19 +183,9 @@ class ImportIndex:
             for shard in range(SHARDS):
                 found = read_shard(self.folder / f"{shard:x}", _MAGIC)
                 self._entries.update(
-                    (real, entry) for real, entry in found.items() if _well_formed(entry)
+                    (real, entry) for real, entry in found.items() if is_pair(entry, bytes, str)
                 )
         return self._entries
-
-
-def _well_formed(entry: object) -> bool:
-    """A damaged shard's entries of another shape are dropped: the files are read instead."""
-    return (
-        isinstance(entry, tuple)
-        and len(entry) == 2
-        and isinstance(entry[0], bytes)
-        and isinstance(entry[1], str)
-    )
 
 
 def _shard(real: str) -> int:

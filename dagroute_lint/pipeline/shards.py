@@ -72,3 +72,14 @@ class _BuiltinsOnly(pickle.Unpickler):
 
     def find_class(self, module_name: str, name: str) -> object:
         raise pickle.UnpicklingError(f"global '{module_name}.{name}' is not allowed")
+
+
+def is_pair(item: object, first: type, second: type) -> bool:
+    """Whether a shard's entry has the shape its cache writes (a damaged or foreign shard's
+    entries of another shape are dropped, and their files read again)."""
+    return (
+        isinstance(item, tuple)
+        and len(item) == 2
+        and isinstance(item[0], first)
+        and isinstance(item[1], second)
+    )
