@@ -201,3 +201,13 @@ with DAG("joins", schedule=None):
         ("reports", "load__1.t"),
         ("joins", None),
     ]
+    source = (
+        "from airflow.providers.standard.operators.empty import EmptyOperator\n"
+        + GROUPS
+        + 'with DAG("d", schedule=None):\n    EmptyOperator(task_id="grp")\n    grp()\n'
+    )
+    tasks = lint_repo(tmp_path, {"dags/dag.py": source}, inventory=None).tasks
+    (unknown,) = [task for task in tasks if task.task_id is None]
+    assert dict(unknown.unresolved)["task_id"].startswith(
+        "a task id may meet an enclosing @task_group's id"
+    )

@@ -157,6 +157,7 @@ class Resolver:
         self.default_queue = default_queue
         self.airflow_major = airflow_major
         self._own_group_ids: dict[int, str | None] = {}
+        self._suffix_unknown: set[int] = set()  # groups whose __N suffix cannot be known
         # default_args dicts are shared by every task of a DAG or group: fold each once per run.
         # Keyed by identity: the modules, and so their expressions, live as long as the run.
         self._layer_keys: dict[tuple[int, str], Resolved | None] = {}
@@ -227,7 +228,9 @@ class Resolver:
             unresolved += (("dag_id", self._reason(dag.dag_id)),)
         if task_id is None:
             own_known = self._string(task.task_id) is not None
-            reason = _GROUP_UNKNOWN if own_known else self._reason(task.task_id)
+            reason = (
+                self._group_reason(module, task.group) if own_known else self._reason(task.task_id)
+            )
             unresolved += (("task_id", reason),)
         return ResolvedTask(
             module=module,
@@ -546,6 +549,7 @@ class Resolver:
         Mirrors ``TaskGroup._check_for_group_id_collisions`` (task-sdk 1.3.2).
         """
         self._own_group_ids = {}
+        self._suffix_unknown = set()
         used: dict[int | None, set[str]] = {}
         decorated = any(group.suffix_on_collision for group in module.groups)
         task_ids = self._task_ids_by_dag(module) if decorated else {}
@@ -553,6 +557,7 @@ class Resolver:
             own = self._string(group.group_id)
             if group.suffix_on_collision and _may_meet_a_task_id(own, task_ids.get(group.dag)):
                 own = None
+                self._suffix_unknown.add(index)
             self._own_group_ids[index] = own
             full = self._group_id(module, index)
             ids = used.setdefault(group.dag, set())
@@ -568,6 +573,14 @@ class Resolver:
                 full = self._group_id(module, index)
             if full is not None:
                 ids.add(full)
+
+    def _group_reason(self, module: Module, group: int | None) -> str:
+        """Why a task of ``group`` (whose own id is known) has no id: which enclosing group."""
+        while group is not None:
+            if group in self._suffix_unknown:
+                return _GROUP_SUFFIX_UNKNOWN
+            group = module.groups[group].parent
+        return _GROUP_UNKNOWN
 
     def _task_ids_by_dag(self, module: Module) -> dict[int | None, set[str | None]]:
         """The tasks' ids as written, by DAG (``None`` for one that cannot be known)."""
@@ -628,6 +641,10 @@ class Resolver:
 
 _JOIN_IDS = frozenset({"upstream_join_id", "downstream_join_id"})
 _GROUP_UNKNOWN = "the id or prefix_group_id of an enclosing TaskGroup cannot be known statically"
+_GROUP_SUFFIX_UNKNOWN = (
+    "a task id may meet an enclosing @task_group's id, which Airflow then suffixes (__N) in the "
+    "order tasks and groups are made"
+)
 
 
 def _set_true(key: str, origin: str) -> str:
