@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ from dagroute_lint.config import Settings, load_settings
 from dagroute_lint.deployment.inventory import load_inventory
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.pipeline.runner import run
-from dagroute_lint.sources.discovery import might_define_dags
+from dagroute_lint.sources.discovery import DEFAULT_EXCLUDES, discover, might_define_dags
 from tests.helpers import CELERY_K8S, codes, lint_repo, write_repo
 
 UNSERVED = """
@@ -115,3 +116,50 @@ def test_unknown_ignore_file_syntax_is_a_config_error(tmp_path: Path) -> None:
     )
     with pytest.raises(ConfigError, match=r"dag-ignore-file-syntax: expected one of glob, regexp"):
         load_settings(None, tmp_path)
+
+
+EXCLUDE_TREE = [
+    "dags/a.py",
+    "dags/b.py",
+    "dags/one_test.py",
+    "dags/build/x.py",
+    "dags/legacy_v1/y.py",
+    "dags/team/a.py",
+    "dags/team/z.py",
+    "dags/team/deep/c_test.py",
+]
+
+
+@pytest.mark.parametrize(
+    "exclude",
+    [
+        [],
+        ["a.py"],  # a name: every file of that name
+        ["dags/team/a.py"],  # a path: only that file
+        ["*_test.py"],
+        ["legacy*", "[ab].py"],
+        ["team", "*_test.py", "dags/b.py"],
+        ["dags/team/*"],  # fnmatch's * crosses the folder separator
+        ["?.py"],
+    ],
+)
+def test_exclude_patterns_mean_what_fnmatch_means(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exclude: list[str]
+) -> None:
+    """Names without wildcards are looked up as a set and globs matched as one expression:
+    the walk must leave in what fnmatch, pattern by pattern, would (a folder by its name, a
+    file by its name or by its path as shown)."""
+    write_repo(tmp_path, dict.fromkeys(EXCLUDE_TREE, "x = 1\n"))
+    monkeypatch.chdir(tmp_path)
+    patterns = [*DEFAULT_EXCLUDES, *exclude]
+
+    def excluded(text: str) -> bool:
+        return any(fnmatch.fnmatch(text, pattern) for pattern in patterns)
+
+    def kept(path: str) -> bool:
+        *folders, name = path.split("/")[1:]
+        return not any(map(excluded, [*folders, name, path]))
+
+    expected = [path for path in sorted(EXCLUDE_TREE) if kept(path)]
+    assert [source.display for source in discover(["dags"], exclude)] == expected
+    assert len(expected) < len(EXCLUDE_TREE) or not exclude

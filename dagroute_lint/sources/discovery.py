@@ -6,8 +6,10 @@ import fnmatch
 import functools
 import os
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
+from operator import attrgetter
 from pathlib import Path
+from typing import Callable
 
 from dagroute_lint.records import record
 from dagroute_lint.sources.airflowignore import AirflowIgnore
@@ -31,6 +33,12 @@ DEFAULT_EXCLUDES = (
     ".pytest_cache",
 )
 
+
+# Whether a file or folder name, or a path, is excluded (truthy: a match).
+Excluded = Callable[[str], object]
+
+# What makes an exclude pattern a glob rather than a name or path to match exactly.
+_WILDCARD = re.compile(r"[*?[]")
 
 # Words one of which any file that can build a DAG contains (Airflow's own discovery heuristic
 # wants "airflow" and one of "dag"/"asset"; either word is enough here, so that a broken DAG file
@@ -96,7 +104,7 @@ def discover(
     of their own, linted under their own settings) are not entered.
     """
     found: dict[str, SourceFile] = {}  # by real path, as text: hashing a Path costs more
-    patterns = _matcher((*DEFAULT_EXCLUDES, *exclude))
+    excluded = _matcher((*DEFAULT_EXCLUDES, *exclude))
     ignores: dict[Path, AirflowIgnore] = {}
 
     def ignore_for(base: Path) -> AirflowIgnore:
@@ -109,9 +117,7 @@ def discover(
             ignore = ignore_for(_dag_folder(resolved, dag_folders) or resolved)
             if ignore.ignores(resolved):
                 continue
-            for file, text in _walk(path, patterns, ignore, frozenset(skip)):
-                if text not in found:
-                    found[text] = SourceFile(file, text)
+            _walk(path, excluded, ignore, frozenset(skip), found)
         elif not ignore_for(_dag_folder(resolved, dag_folders) or resolved.parent).ignores(
             resolved
         ):
@@ -123,7 +129,7 @@ def discover(
             [source.path for source in found.values() if force_exclude or not source.named]
         )
         found = {text: source for text, source in found.items() if source.path not in ignored}
-    return sorted(found.values(), key=lambda source: source.display)
+    return sorted(found.values(), key=attrgetter("display"))
 
 
 def _dag_folder(path: Path, dag_folders: Sequence[Path]) -> Path | None:
@@ -132,31 +138,37 @@ def _dag_folder(path: Path, dag_folders: Sequence[Path]) -> Path | None:
 
 
 def _walk(
-    folder: Path, patterns: re.Pattern[str], ignore: AirflowIgnore, skip: frozenset[Path]
-) -> Iterator[tuple[str, str]]:
-    """Each file as found under ``folder`` (as shown), with its real path (resolving only
-    symbolic links) as text.
+    folder: Path,
+    excluded: Excluded,
+    ignore: AirflowIgnore,
+    skip: frozenset[Path],
+    found: dict[str, SourceFile],
+) -> None:
+    """Add each file under ``folder`` to ``found`` by its real path (resolving only symbolic
+    links) as text, named as shown.
 
     Every run walks the DAG folders (a named file's importers are searched there too), so the
     walk reads each folder once with ``os.scandir``, whose entries say without a system call
     whether they are links; it builds a file's ``Path`` only for a link or where
-    ``.airflowignore`` rules apply. Folders are entered in sorted order,
-    as ``os.walk`` would after sorting, and links to folders are not followed; a folder that
-    cannot be listed is passed over, as ``os.walk`` does.
+    ``.airflowignore`` rules apply, and fills ``found`` itself rather than yielding through a
+    generator per folder level. Folders are entered in sorted order, as ``os.walk`` would after
+    sorting, and links to folders are not followed; a folder that cannot be listed is passed
+    over, as ``os.walk`` does.
     """
-    yield from _walk_folder(str(folder), Path(folder).resolve(), patterns, ignore, skip)
+    _walk_folder(str(folder), Path(folder).resolve(), excluded, ignore, skip, found)
 
 
 def _walk_folder(
     directory: str,
     here: Path,
-    patterns: re.Pattern[str],
+    excluded: Excluded,
     ignore: AirflowIgnore,
     skip: frozenset[Path],
-) -> Iterator[tuple[str, str]]:
+    found: dict[str, SourceFile],
+) -> None:
     try:
         with os.scandir(directory) as listing:
-            entries = sorted(listing, key=lambda entry: entry.name)
+            entries = sorted(listing, key=_entry_name)
     except OSError:
         return
     shown = str(Path(directory))
@@ -166,33 +178,33 @@ def _walk_folder(
     folders = []
     for entry in entries:
         name = entry.name
-        if _is_folder(entry):
+        try:
+            is_folder = entry.is_dir()  # a link to a folder too, as ``os.walk`` sorts them
+        except OSError:
+            is_folder = False
+        if is_folder:
             if (
-                not _excluded(name, patterns)
+                not excluded(name)
                 and here / name not in skip
                 and not ignore.ignores_entry(here, here / name, True)
                 and not entry.is_symlink()
             ):
                 folders.append(name)
             continue
-        if not name.endswith(".py") or _excluded(name, patterns):
+        if not name.endswith(".py") or excluded(name):
             continue
         path = prefix + name
-        if _excluded(path, patterns):
+        if excluded(path) or (rules and ignore.ignores_entry(here, here / name, False)):
             continue
-        if rules and ignore.ignores_entry(here, here / name, False):
-            continue
-        yield path, str(absolute(here / name)) if entry.is_symlink() else real_prefix + name
+        real = str(absolute(here / name)) if entry.is_symlink() else real_prefix + name
+        if real not in found:
+            found[real] = SourceFile(path, real)
     for name in folders:
-        yield from _walk_folder(os.path.join(directory, name), here / name, patterns, ignore, skip)
+        _walk_folder(os.path.join(directory, name), here / name, excluded, ignore, skip, found)
 
 
-def _is_folder(entry: os.DirEntry[str]) -> bool:
-    """Whether the entry is a folder or a link to one, as ``os.walk`` sorts them."""
-    try:
-        return entry.is_dir()
-    except OSError:
-        return False
+def _entry_name(entry: os.DirEntry[str]) -> str:
+    return entry.name
 
 
 def absolute(path: Path) -> Path:
@@ -206,13 +218,22 @@ def absolute(path: Path) -> Path:
         return Path(os.path.abspath(path))
 
 
-def _matcher(patterns: Sequence[str]) -> re.Pattern[str]:
-    """One regular expression for all exclude globs (``fnmatch`` semantics, as on POSIX)."""
-    return re.compile("|".join(f"(?:{fnmatch.translate(pattern)})" for pattern in patterns))
+def _matcher(patterns: Sequence[str]) -> Excluded:
+    """Whether a name or path matches one of the exclude globs (``fnmatch`` semantics: cases
+    folded where the file system folds them).
 
-
-def _excluded(name: str, patterns: re.Pattern[str]) -> bool:
-    return patterns.match(os.path.normcase(name)) is not None
+    The walk asks twice per file, so patterns without wildcards (every default one) are a set
+    looked up, and only the others are one regular expression.
+    """
+    fold = os.path.normcase
+    literal = frozenset(fold(pattern) for pattern in patterns if not _WILDCARD.search(pattern))
+    globs = [fold(pattern) for pattern in patterns if _WILDCARD.search(pattern)]
+    if not globs:
+        if fold("A/") == "A/":  # nothing to fold either
+            return literal.__contains__
+        return lambda text: fold(text) in literal
+    match = re.compile("|".join(f"(?:{fnmatch.translate(pattern)})" for pattern in globs)).match
+    return lambda text: fold(text) in literal or match(fold(text))
 
 
 def module_name(path: Path | str, roots: Sequence[Path]) -> tuple[str, bool]:
@@ -275,12 +296,12 @@ def walk_excludes(path: str, exclude: Sequence[str], root: Path | None = None) -
     the working directory, against the path as given, and against the path below the project
     ``root`` (so an editor running elsewhere with an absolute path gets the same answer).
     """
-    patterns = _matcher((*DEFAULT_EXCLUDES, *exclude))
+    excluded = _matcher((*DEFAULT_EXCLUDES, *exclude))
     given = cwd_relative(Path(path))
     candidates = [path]
     resolved = absolute(Path(path))
     if root is not None and resolved.is_relative_to(root):
         candidates.append(resolved.relative_to(root).as_posix())
-    return any(_excluded(part, patterns) for part in given.parts) or any(
-        _excluded(candidate, patterns) for candidate in candidates
+    return any(excluded(part) for part in given.parts) or any(
+        excluded(candidate) for candidate in candidates
     )
