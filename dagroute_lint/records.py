@@ -1,12 +1,19 @@
-"""``@record``: a dataclass whose comparison, hash and repr are shared functions, not compiled ones.
+"""``@record``: a dataclass that costs nothing to declare, only to use.
 
-``@dataclass(frozen=True)`` writes six methods of every class as source text and compiles each
-one when the module is imported. A one-file run imports about a hundred of the package's classes
-before it reads the file, and compiling their 577 methods was more than a third of the package's
-own import time (``benchmarks/README.md``, the import budget). A record keeps what dataclasses
-does best, the generated ``__init__`` (defaults, factories, ``__post_init__``), and takes
-``__eq__``, ``__hash__``, ``__repr__`` and the orderings from closures made here, which read the
-fields through one ``operator.attrgetter`` per class and behave as the generated methods do.
+``@dataclass`` works out every class's fields when the module is imported and writes its
+methods as source text, compiling each one. A one-file run imports about a hundred of the
+package's classes before it reads the file, and half of them are never made in that run: the
+dataclass machinery was over a third of the package's own import time (``benchmarks/README.md``,
+the import budget). A record reads its fields from the class body itself (annotations, plain
+defaults and ``dataclasses.field(...)``), compiles its ``__init__`` the first time an instance
+is made, and takes ``__eq__``, ``__hash__``, ``__repr__`` and the orderings from closures made
+here, which read the fields through one ``operator.attrgetter`` per class and behave as the
+generated methods do.
+
+A record still is a dataclass to whoever asks (``dataclasses.fields``, ``replace``, ``astuple``,
+``is_dataclass``, plugins): ``__dataclass_fields__`` is worked out by ``dataclasses`` itself,
+from the same class body, when first read. What a record does not take: ``InitVar``,
+``KW_ONLY`` and ``kw_only`` (refused at declaration, not misread).
 
 A record is frozen unless it says ``frozen=False``. Frozen is checked by mypy, which reads
 ``frozen_default`` below and rejects an assignment to a field; at run time a frozen record does
@@ -17,6 +24,7 @@ not refuse assignment, because refusing it is what the generated ``__setattr__``
 from __future__ import annotations
 
 import dataclasses
+import sys
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Callable, TypeVar, overload
 
@@ -31,6 +39,7 @@ else:
 
 Class = TypeVar("Class", bound=type)
 Key = Callable[[Any], tuple[Any, ...]]
+MISSING: Any = dataclasses.MISSING
 
 
 @overload
@@ -56,25 +65,215 @@ def record(
     return wrap if cls is None else wrap(cls)
 
 
+class Field:
+    """One field as ``dataclasses.Field`` would describe it: only what a record needs."""
+
+    __slots__ = ("compare", "default", "factory", "hash", "init", "name", "repr")
+
+    def __init__(
+        self,
+        name: str,
+        default: Any = MISSING,
+        factory: Any = MISSING,
+        init: bool = True,
+        repr: bool = True,
+        compare: bool = True,
+        hash: bool | None = None,
+    ) -> None:
+        self.name = name
+        self.default = default
+        self.factory = factory
+        self.init = init
+        self.repr = repr
+        self.compare = compare
+        self.hash = hash
+
+
+def fields(cls: type) -> tuple[Field, ...]:
+    """The fields of a record class, bases' first, as ``dataclasses.fields`` orders them."""
+    found: tuple[Field, ...] = cls.__dict__["__record_fields__"]
+    return found
+
+
 def _made(cls: Class, *, frozen: bool, eq: bool, order: bool) -> Class:
     if order and not eq:
         raise ValueError("eq must be true if order is true")
     body = dict(cls.__dict__)
-    dataclasses.dataclass(cls, repr=False, eq=False)
-    fields = dataclasses.fields(cls)
-    _define(cls, "__repr__", _repr([f.name for f in fields if f.repr]))
+    found = _fields_of(cls)
+    cls.__record_fields__ = found  # type: ignore[attr-defined]
+    options = {"frozen": frozen, "eq": eq, "order": order}
+    for name in ("__dataclass_fields__", "__dataclass_params__"):
+        setattr(cls, name, _DataclassView(cls, body, options, name))
+    _define(cls, "__init__", _first_init(cls))
+    _define(cls, "__repr__", _repr([f.name for f in found if f.repr]))
+    if "__match_args__" not in body:
+        cls.__match_args__ = tuple(f.name for f in found if f.init)  # type: ignore[attr-defined,misc]
     if not eq:
         return cls
-    compared = _key([f.name for f in fields if f.compare])
+    compared = _key([f.name for f in found if f.compare])
     _define(cls, "__eq__", _equality(compared))
     if order:
         for name, compare in _ORDERINGS.items():
             _define(cls, name, _ordering(name, compare, compared))
     explicit_hash = "__hash__" in body and not (body["__hash__"] is None and "__eq__" in body)
     if not explicit_hash:
-        hashed = [f.name for f in fields if (f.compare if f.hash is None else f.hash)]
+        hashed = [f.name for f in found if (f.compare if f.hash is None else f.hash)]
         cls.__hash__ = _hash(_key(hashed)) if frozen else None  # type: ignore[assignment]
     return cls
+
+
+def _fields_of(cls: type) -> tuple[Field, ...]:
+    """The bases' fields, then the class's own annotations in order (a field declared again
+    keeps its place and takes its new default), with the class attributes ``dataclasses``
+    would leave: a ``field(...)`` becomes its default, or goes when it has none."""
+    found: dict[str, Field] = {}
+    for base in cls.__mro__[-1:0:-1]:
+        if "__record_fields__" in base.__dict__:
+            found.update((f.name, f) for f in fields(base))
+        elif "__dataclass_fields__" in base.__dict__:
+            found.update((f.name, _from_dataclass(f)) for f in dataclasses.fields(base))
+    for name, annotation in _own_annotations(cls).items():
+        kind = _annotation_kind(annotation)
+        if kind == "ClassVar":
+            continue
+        if kind:
+            raise TypeError(f"@record does not take {kind} ({cls.__qualname__}.{name})")
+        value = cls.__dict__.get(name, MISSING)
+        if isinstance(value, dataclasses.Field):
+            if getattr(value, "kw_only", False) is True:  # the attribute is new in 3.10
+                raise TypeError(f"@record does not take kw_only ({cls.__qualname__}.{name})")
+            made = _from_dataclass(value, name)
+            if made.default is MISSING:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, made.default)
+        else:
+            made = Field(name, default=value)
+        if made.default is not MISSING and made.default.__class__.__hash__ is None:
+            raise ValueError(
+                f"mutable default {type(made.default)} for field {name} is not allowed: "
+                "use default_factory"
+            )
+        found[name] = made
+    in_init = [f for f in found.values() if f.init]
+    for before, after in zip(in_init, in_init[1:]):
+        if _has_default(before) and not _has_default(after):
+            raise TypeError(f"non-default argument {after.name!r} follows default argument")
+    return tuple(found.values())
+
+
+def _own_annotations(cls: type) -> dict[str, Any]:
+    """The class's own annotations, unevaluated (the package writes them as strings)."""
+    if sys.version_info >= (3, 10):
+        import inspect  # loaded already: click imports it
+
+        return inspect.get_annotations(cls)
+    return dict(cls.__dict__.get("__annotations__", {}))  # noqa: RUF063 (no get_annotations)
+
+
+def _annotation_kind(annotation: Any) -> str:
+    """``ClassVar``, another dataclass pseudo-field (``InitVar``, ``KW_ONLY``), or ""."""
+    if isinstance(annotation, str):
+        head = annotation.strip().split("[", 1)[0].strip()
+        name = head.rsplit(".", 1)[-1]
+        return name if name in ("ClassVar", "InitVar", "KW_ONLY") else ""
+    if annotation is dataclasses.KW_ONLY if hasattr(dataclasses, "KW_ONLY") else False:
+        return "KW_ONLY"
+    if isinstance(annotation, dataclasses.InitVar) or annotation is dataclasses.InitVar:
+        return "InitVar"
+    origin = getattr(annotation, "__origin__", annotation)
+    return "ClassVar" if getattr(origin, "_name", None) == "ClassVar" else ""
+
+
+def _from_dataclass(spec: dataclasses.Field[Any], name: str | None = None) -> Field:
+    return Field(
+        name or spec.name,
+        default=spec.default,
+        factory=spec.default_factory,
+        init=spec.init,
+        repr=spec.repr,
+        compare=spec.compare,
+        hash=spec.hash,
+    )
+
+
+def _has_default(f: Field) -> bool:
+    return f.default is not MISSING or f.factory is not MISSING
+
+
+def _first_init(cls: type) -> Callable[..., None]:
+    """An ``__init__`` that compiles the record's own on the first call, puts it in its place
+    and runs it: a class no run makes costs no compilation."""
+
+    def __init__(*args: Any, **kwargs: Any) -> None:  # the instance first, then the fields
+        made = _compiled_init(cls)
+        cls.__init__ = made  # type: ignore[misc]
+        made(*args, **kwargs)
+
+    return __init__
+
+
+def _compiled_init(cls: type) -> Callable[..., None]:
+    """The ``__init__`` dataclasses would write for the fields (frozen or not, it assigns:
+    see the module's note on frozen)."""
+    found = fields(cls)
+    me = "__record_self__" if any(f.name == "self" for f in found) else "self"
+    namespace: dict[str, Any] = {"__MISSING": MISSING}
+    parameters, lines = [me], []
+    for f in found:
+        if f.factory is not MISSING:
+            namespace[f"__factory_{f.name}"] = f.factory
+            value = f"__factory_{f.name}()"
+            if f.init:
+                parameters.append(f"{f.name}=__MISSING")
+                value = f"{value} if {f.name} is __MISSING else {f.name}"
+            lines.append(f"{me}.{f.name} = {value}")
+        elif f.init:
+            if f.default is not MISSING:
+                namespace[f"__default_{f.name}"] = f.default
+                parameters.append(f"{f.name}=__default_{f.name}")
+            else:
+                parameters.append(f.name)
+            lines.append(f"{me}.{f.name} = {f.name}")
+    if hasattr(cls, "__post_init__"):
+        lines.append(f"{me}.__post_init__()")
+    source = f"def __init__({', '.join(parameters)}):\n" + "".join(
+        f"    {line}\n" for line in lines or ["pass"]
+    )
+    exec(compile(source, f"<record {cls.__qualname__}>", "exec"), namespace)
+    made: Callable[..., None] = namespace["__init__"]
+    made.__qualname__ = f"{cls.__qualname__}.__init__"
+    return made
+
+
+class _DataclassView:
+    """``__dataclass_fields__`` and ``__dataclass_params__`` of a record, worked out by
+    ``dataclasses`` (with the record's own options) from the class body the record was declared
+    with, when either is first read; both then take the descriptors' places."""
+
+    def __init__(
+        self, cls: type, body: dict[str, Any], options: dict[str, bool], name: str
+    ) -> None:
+        self._cls = cls
+        self._body = body
+        self._options = options
+        self._name = name
+
+    def __get__(self, instance: object, owner: type | None = None) -> Any:
+        cls = self._cls
+        if isinstance(cls.__dict__["__dataclass_fields__"], _DataclassView):
+            own = _own_annotations(cls)
+            namespace = {name: self._body[name] for name in own if name in self._body}
+            namespace.update(
+                __annotations__=own, __module__=cls.__module__, __qualname__=cls.__qualname__
+            )
+            if "__orig_bases__" in self._body:  # a generic class: its bases as written
+                namespace["__orig_bases__"] = self._body["__orig_bases__"]
+            shadow = type(cls)(cls.__name__, cls.__bases__, namespace)
+            dataclasses.dataclass(shadow, **self._options)
+            cls.__dataclass_fields__ = shadow.__dataclass_fields__  # type: ignore[attr-defined]
+            cls.__dataclass_params__ = shadow.__dataclass_params__  # type: ignore[attr-defined]
+        return cls.__dict__[self._name]
 
 
 def _define(cls: type, name: str, method: Callable[..., Any]) -> None:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import ast
 import dataclasses
 import pickle
+import sys
 from dataclasses import field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
-from dagroute_lint.records import record
+from dagroute_lint.records import fields, record
 
 
 @record
@@ -158,24 +159,33 @@ def test_records_survive_pickling(value: Any) -> None:
     assert pickle.loads(pickle.dumps(value)) == value
 
 
-def test_no_method_but_init_is_compiled(monkeypatch: pytest.MonkeyPatch) -> None:
-    """What the module is for: dataclasses writes only ``__init__`` of a record."""
-    written: list[str] = []
-    create = dataclasses._create_fn  # type: ignore[attr-defined]
+def test_declaring_a_record_compiles_nothing_and_runs_no_dataclass_machinery(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What the module is for: a class no run makes costs no compilation, and
+    ``__init__`` alone is compiled, the first time an instance is made."""
+    processed: list[type] = []
+    process = dataclasses._process_class  # type: ignore[attr-defined]
 
-    def spy(name: str, *args: Any, **kwargs: Any) -> Any:
-        written.append(name)
-        return create(name, *args, **kwargs)
+    def spy(cls: type, *args: Any, **kwargs: Any) -> Any:
+        processed.append(cls)
+        return process(cls, *args, **kwargs)
 
-    monkeypatch.setattr(dataclasses, "_create_fn", spy)
+    monkeypatch.setattr(dataclasses, "_process_class", spy)
 
     @record(order=True)
     class Fresh:
         a: int
         b: str = ""
 
-    assert written == ["__init__"]
+    assert processed == []
+    assert "<record" not in Fresh.__init__.__code__.co_filename
     assert Fresh(1) < Fresh(2)
+    assert Fresh.__init__.__code__.co_filename == f"<record {Fresh.__qualname__}>"
+    assert Fresh.__init__.__qualname__ == f"{Fresh.__qualname__}.__init__"
+    assert processed == []  # nothing asked dataclasses for its fields yet
+    assert [f.name for f in dataclasses.fields(Fresh)] == ["a", "b"]
+    assert len(processed) == 1
 
 
 def test_the_package_declares_its_classes_as_records() -> None:
@@ -191,3 +201,116 @@ def test_the_package_declares_its_classes_as_records() -> None:
                 if ast.unparse(target) in ("dataclass", "dataclasses.dataclass"):
                     found.append(f"{path.relative_to(package)}:{node.lineno} {node.name}")
     assert found == []
+
+
+@dataclasses.dataclass
+class PlainBase:
+    first: int
+    shared: str = "base"
+
+
+@record(frozen=False)
+class FromDataclass(PlainBase):
+    shared: str = "own"  # declared again: keeps its place, takes the new default
+    extra: list[int] = field(default_factory=list)
+
+
+@record
+class Base:
+    a: int
+    b: int = 1
+
+
+@record
+class Derived(Base):
+    c: int = 2
+    kind: ClassVar[str] = "derived"
+    later: tuple[int, ...] = field(default=(), init=False)
+
+
+def test_fields_follow_the_bases_in_dataclass_order() -> None:
+    assert [f.name for f in fields(FromDataclass)] == ["first", "shared", "extra"]
+    made = FromDataclass(1)
+    assert (made.first, made.shared, made.extra) == (1, "own", [])
+    assert made == FromDataclass(1, "own", [])
+    assert [f.name for f in fields(Derived)] == ["a", "b", "c", "later"]
+    assert Derived(0) == Derived(0, 1, 2) != Derived(0, 1, 3)
+    assert Derived(0).later == () and Derived.kind == "derived"
+    with pytest.raises(TypeError):
+        Derived(0, 1, 2, ())  # type: ignore[call-arg]  # not an __init__ parameter
+
+
+def test_class_attributes_are_those_dataclasses_leaves() -> None:
+    assert Point.y == 0 and Point.tags == ()  # field(default=...) becomes the default
+    assert "items" not in Mutable.__dict__  # a factory leaves no class attribute
+
+
+def test_post_init_runs_after_the_fields_are_set() -> None:
+    @record(frozen=False)
+    class Checked:
+        low: int
+        high: int = 10
+
+        def __post_init__(self) -> None:
+            if self.low > self.high:
+                raise ValueError("low above high")
+            self.span = self.high - self.low
+
+    assert Checked(2).span == 8
+    with pytest.raises(ValueError, match="low above high"):
+        Checked(20)
+
+
+def test_a_field_named_self_is_a_parameter_like_any_other() -> None:
+    @record
+    class Odd:
+        self: int
+
+    assert Odd(self=3).self == 3
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"__annotations__": {"a": "int", "b": "int"}, "a": 1}, "non-default argument 'b'"),
+        ({"__annotations__": {"a": "list[int]"}, "a": []}, "mutable default"),
+        ({"__annotations__": {"a": "InitVar[int]"}}, "does not take InitVar"),
+        ({"__annotations__": {"a": "dataclasses.KW_ONLY"}}, "does not take KW_ONLY"),
+        ({"__annotations__": {"a": "int"}, "a": field(kw_only=True)}, "does not take kw_only"),
+    ],
+)
+def test_what_dataclasses_refuses_or_a_record_does_not_take_is_refused(
+    body: dict[str, Any], message: str
+) -> None:
+    with pytest.raises((TypeError, ValueError), match=message):
+        record(type("Refused", (), body))
+
+
+def test_every_record_of_the_package_reads_its_fields_as_dataclasses_does() -> None:
+    """The fields a record reads from its class body are those ``dataclasses`` works out
+    (which is what ``dataclasses.fields`` on a record answers), for every record declared."""
+    import importlib
+    import pkgutil
+
+    import dagroute_lint
+
+    for info in pkgutil.walk_packages(dagroute_lint.__path__, "dagroute_lint."):
+        if info.name.startswith(("dagroute_lint.server", "dagroute_lint.__main__")):
+            continue  # pygls is an optional extra; __main__ runs the program
+        importlib.import_module(info.name)
+    checked = 0
+    for module in [m for name, m in sorted(sys.modules.items()) if name.startswith("dagroute_")]:
+        for value in vars(module).values():
+            if not (isinstance(value, type) and "__record_fields__" in value.__dict__):
+                continue
+            ours = [
+                (f.name, f.default, f.factory, f.init, f.repr, f.compare, f.hash)
+                for f in fields(value)
+            ]
+            theirs = [
+                (f.name, f.default, f.default_factory, f.init, f.repr, f.compare, f.hash)
+                for f in dataclasses.fields(value)
+            ]
+            assert ours == theirs, value
+            checked += 1
+    assert checked > 100
