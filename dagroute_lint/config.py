@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import field, replace
+from dataclasses import field
 from pathlib import Path
 
 from dagroute_lint.deployment.inventory import Inventory, load_inventory
 from dagroute_lint.deployment.toml import toml
 from dagroute_lint.errors import ConfigError
-from dagroute_lint.records import record
+from dagroute_lint.records import record, replace
 from dagroute_lint.rules.selection import RuleSelection, expand_all, resolve_selection
 from dagroute_lint.sources.airflowignore import SYNTAXES
 from dagroute_lint.sources.discovery import DEFAULT_EXCLUDES, absolute

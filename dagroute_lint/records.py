@@ -89,10 +89,34 @@ class Field:
         self.hash = hash
 
 
-def fields(cls: type) -> tuple[Field, ...]:
-    """The fields of a record class, bases' first, as ``dataclasses.fields`` orders them."""
-    found: tuple[Field, ...] = cls.__dict__["__record_fields__"]
+def fields(value: object) -> tuple[Field, ...]:
+    """The fields of a record (class or instance), bases' first, as ``dataclasses.fields``
+    orders them. The package asks this rather than ``dataclasses``, which would work the
+    record's dataclass view out (``_DataclassView``) for nothing."""
+    found: tuple[Field, ...] = getattr(value, "__record_fields__")  # noqa: B009 (typed)
     return found
+
+
+def is_record(value: object) -> bool:
+    """Whether ``value`` is a record instance (not a class)."""
+    return hasattr(type(value), "__record_fields__")
+
+
+def field_values(value: object) -> tuple[Any, ...]:
+    """The fields' values of a record, in order (``dataclasses.astuple``, not recursing)."""
+    return tuple(getattr(value, f.name) for f in fields(value))
+
+
+if TYPE_CHECKING:  # mypy checks the changes of ``dataclasses.replace`` against the fields
+    from dataclasses import replace as replace  # noqa: PLC0414 (an explicit re-export)
+else:
+
+    def replace(value, /, **changes):
+        """``dataclasses.replace`` for a record: a new one with ``changes`` made."""
+        for f in fields(value):
+            if f.init and f.name not in changes:
+                changes[f.name] = getattr(value, f.name)
+        return type(value)(**changes)
 
 
 def _made(cls: Class, *, frozen: bool, eq: bool, order: bool) -> Class:

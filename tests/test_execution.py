@@ -26,6 +26,7 @@ from dagroute_lint.pipeline import extraction
 from dagroute_lint.pipeline.cache import SummaryCache, decode_summary, encode_summary, summary_key
 from dagroute_lint.pipeline.results import FORMAT as RESULTS_FORMAT
 from dagroute_lint.pipeline.shards import read_shard, write_shard
+from dagroute_lint.sources import files as files_module
 from tests.helpers import CELERY_K8S, write_repo
 
 TEAM_DAG = """
@@ -265,14 +266,15 @@ def test_a_changed_extractor_does_not_read_older_summaries(
     cache_module.extraction_fingerprint.cache_clear()
     before = summary_key(b"x = 1\n", "dags/a.py", "a", False)
     stamps: dict[str, str] = {}
-    real_stamp = cache_module._stamp
+    real_stamp = files_module.stamp
 
     def rebuilt(path: str) -> str:
         stamps[path] = real_stamp(path)
         return stamps[path] + ("-rebuilt" if path.endswith("module.py") else "")
 
     with monkeypatch.context() as patch:
-        patch.setattr(cache_module, "_stamp", rebuilt)
+        patch.setattr(cache_module, "stamp", rebuilt)
+        patch.setattr(files_module, "stamp", rebuilt)  # what stamps_below calls
         cache_module.extraction_fingerprint.cache_clear()
         after = summary_key(b"x = 1\n", "dags/a.py", "a", False)
     cache_module.extraction_fingerprint.cache_clear()

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from dagroute_lint.records import fields, record
+from dagroute_lint.records import field_values, fields, is_record, record, replace
 
 
 @record
@@ -314,3 +314,15 @@ def test_every_record_of_the_package_reads_its_fields_as_dataclasses_does() -> N
             assert ours == theirs, value
             checked += 1
     assert checked > 100
+
+
+def test_the_package_s_own_replace_and_values_agree_with_dataclasses() -> None:
+    """The package asks ``records`` (which needs no dataclass view) what it would ask
+    ``dataclasses``: the answers are the same."""
+    changed = Derived(0, 5)
+    assert replace(changed, c=9) == dataclasses.replace(changed, c=9) == Derived(0, 5, 9)
+    assert replace(FromDataclass(1, "x", [2]), first=3) == FromDataclass(3, "x", [2])
+    assert field_values(Point(1, 2, ("t",))) == dataclasses.astuple(Point(1, 2, ("t",)))
+    assert is_record(Point(1)) and not is_record(Point) and not is_record(PointDataclass(1))
+    with pytest.raises(TypeError):
+        replace(Point(1), z=1)  # type: ignore[call-arg]

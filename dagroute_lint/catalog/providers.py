@@ -6,10 +6,9 @@ import functools
 import re
 from collections import Counter
 from collections.abc import Collection, Iterable
-from dataclasses import replace
 
 from dagroute_lint.catalog.data_files import SortedTable, read_table
-from dagroute_lint.records import record
+from dagroute_lint.records import record, replace
 
 PROVIDER_PREFIX = "apache-airflow-providers-"
 PROVIDERS_PACKAGE = "airflow.providers"

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import libcst as cst
 
 from dagroute_lint.catalog import airflow_names as names
@@ -41,6 +39,7 @@ from dagroute_lint.model import (
     Expr,
     Unknown,
 )
+from dagroute_lint.records import replace
 
 
 class AirflowObjects(WalkerState):

@@ -74,7 +74,7 @@ def _kind(kind: type[cst.CSTNode]) -> tuple[tuple[str, ...], int]:
         names = tuple(name for name in order if name in names)
     if kind is cst.Call:
         role = _CALL
-    elif issubclass(kind, _STATEMENT_TYPES):
+    elif any(base in kind.__mro__ for base in _STATEMENT_TYPES):  # as _number tells nodes
         role = _STATEMENT
     else:
         role = _PLAIN if names else _LEAF
@@ -97,6 +97,13 @@ class _Numbered:
 
 
 def _number(module: cst.Module, wanted: set[int]) -> _Numbered:
+    """Number the tree's statements and calls, walking it with a stack.
+
+    libcst's node classes are ``abc.ABCMeta`` classes, and the first ``isinstance`` of a value
+    that is not a node (``None``, a tuple, a sentinel) against ``CSTNode`` walks every node class
+    there is, once per process and type: a one-file run paid that for each. Nodes are told by
+    their class's ``__mro__`` instead (libcst registers no virtual subclasses).
+    """
     numbered = _Numbered()
     statements, calls, sites = numbered.statements, numbered.calls, numbered.sites
     node_type, kinds = cst.CSTNode, _KINDS
@@ -127,10 +134,11 @@ def _number(module: cst.Module, wanted: set[int]) -> _Numbered:
             numbered.seen.append(node)
         for name in names:
             value = getattr(node, name)
-            if isinstance(value, node_type):
-                push(value)
-            elif type(value) is tuple or type(value) is list:
+            held = type(value)
+            if held is tuple or held is list:
                 extend(value[::-1])  # libcst's sequences hold nodes only
+            elif held in kinds or node_type in held.__mro__:
+                push(value)
     return numbered
 
 

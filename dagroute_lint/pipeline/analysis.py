@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
 from pathlib import Path
 
 from dagroute_lint.catalog.airflow_defaults import DEFAULT_AIRFLOW_MAJOR, DEFAULT_QUEUE
@@ -18,7 +17,7 @@ from dagroute_lint.pipeline.dependents import importers
 from dagroute_lint.pipeline.extraction import Extractor, Request
 from dagroute_lint.pipeline.import_index import ImportIndex, imports_nothing
 from dagroute_lint.pipeline.progress import ProgressLine
-from dagroute_lint.records import record
+from dagroute_lint.records import record, replace
 from dagroute_lint.resolve.parse_imports import reached_imports
 from dagroute_lint.resolve.placement import place_dispatched
 from dagroute_lint.resolve.repository import AnalysedFile, Repository

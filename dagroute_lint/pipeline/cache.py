@@ -28,6 +28,7 @@ from pathlib import Path
 from dagroute_lint import __version__, model
 from dagroute_lint.model import Expr, Module
 from dagroute_lint.pipeline.shards import ignore_folder, is_pair, read_shard, write_shard
+from dagroute_lint.sources.files import stamp, stamps_below
 
 DEFAULT_CACHE_DIR = ".dagroute_cache"
 # Bump when the layout of entries changes (the model's shape is covered by the tool version).
@@ -43,14 +44,6 @@ _OLDER_FORMAT = re.compile(r"v\d+|summaries-v\d+")
 _BUILTINS: dict[str, type] = {"frozenset": frozenset, "set": set}
 
 
-def _stamp(path: str) -> str:
-    try:
-        status = os.stat(path)
-    except OSError:
-        return path
-    return f"{path}@{status.st_mtime_ns}:{status.st_size}"
-
-
 @functools.cache
 def extraction_fingerprint() -> bytes:
     """Format, tool and Python versions, and the installed libcst and extraction code.
@@ -62,12 +55,14 @@ def extraction_fingerprint() -> bytes:
     """
     python = f"{sys.version_info[0]}.{sys.version_info[1]}"
     spec = find_spec("libcst")
-    libcst = _stamp(spec.origin) if spec is not None and spec.origin else ""
-    package = Path(__file__).parents[1]
-    extractor = [package / "model.py", package / "catalog" / "airflow_names.py"]
-    extractor.append(package / "catalog" / "data" / "reexports.tsv")
-    extractor += sorted((package / "extract").rglob("*.py"))
-    stamps = "\0".join(_stamp(str(path)) for path in extractor)
+    libcst = stamp(spec.origin) if spec is not None and spec.origin else ""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    extractor = [
+        os.path.join(package, "model.py"),
+        os.path.join(package, "catalog", "airflow_names.py"),
+    ]
+    extractor.append(os.path.join(package, "catalog", "data", "reexports.tsv"))
+    stamps = "\0".join([*map(stamp, extractor), *stamps_below(os.path.join(package, "extract"))])
     return f"{FORMAT}\0{__version__}\0{python}\0{libcst}\0{stamps}".encode()
 
 

@@ -85,6 +85,9 @@ class ImportIndex:
         self._root = cache_dir
         self._seen: dict[str, tuple[str, bytes, int, int]] = {}  # by the name shown
         self._entries: dict[str, tuple[bytes, str]] | None = None
+        # The same entries by shard, so that a save writes its shards without hashing every
+        # path again (a one-file run changes one or two entries of 5,000).
+        self._shards: list[dict[str, tuple[bytes, str]]] = [{} for _ in range(SHARDS)]
         self._changed: set[int] = set()
 
     def saw(self, display: str, real: str, status: os.stat_result, read_at: int) -> None:
@@ -137,21 +140,22 @@ class ImportIndex:
         real, found, changed, read_at = seen
         entries = self._loaded()
         if read_at - changed < SETTLED_NS:
-            if entries.pop(real, None) is not None:
-                self._changed.add(_shard(real))
+            if real in entries:
+                self._drop(real)
             return
         entry = (found, "\0" + "".join(f"{name}\0" for name in sorted(set(reads))))
         if entries.get(real) != entry:
             entries[real] = entry
-            self._changed.add(_shard(real))
+            shard = _shard(real)
+            self._shards[shard][real] = entry
+            self._changed.add(shard)
 
     def keep_only(self, reals: Iterable[str]) -> None:
         """Drop the entries of files no longer found in the folders the index covers."""
         entries = self._loaded()
         kept = set(reals)
         for real in [real for real in entries if real not in kept]:
-            del entries[real]
-            self._changed.add(_shard(real))
+            self._drop(real)
 
     @functools.cached_property
     def folder(self) -> Path:
@@ -161,30 +165,32 @@ class ImportIndex:
         """Write the shards this run changed; a cache that cannot be written is skipped."""
         if not self._changed or self._entries is None:
             return
-        shards: dict[int, dict[str, tuple[bytes, str]]] = {shard: {} for shard in self._changed}
-        for real, entry in self._entries.items():
-            shard = _shard(real)
-            if shard in shards:
-                shards[shard][real] = entry
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             ignore_folder(self._root)
-            for shard, held in sorted(shards.items()):
-                write_shard(self.folder / f"{shard:x}", _MAGIC, held)
+            for shard in sorted(self._changed):
+                write_shard(self.folder / f"{shard:x}", _MAGIC, self._shards[shard])
             keep_newest(self.folder.parent, KEPT_INDEXES)
         except OSError:
             pass
         self._changed = set()
 
+    def _drop(self, real: str) -> None:
+        del self._loaded()[real]
+        shard = _shard(real)
+        self._shards[shard].pop(real, None)
+        self._changed.add(shard)
+
     def _loaded(self) -> dict[str, tuple[bytes, str]]:
-        """Every entry, read when first needed: a run with nothing to extract never does."""
+        """Every entry, read when first needed: a run with nothing to extract never does.
+        Entries of another shape (a damaged or foreign shard) are dropped."""
         if self._entries is None:
             self._entries = {}
             for shard in range(SHARDS):
                 found = read_shard(self.folder / f"{shard:x}", _MAGIC)
-                self._entries.update(
-                    (real, entry) for real, entry in found.items() if is_pair(entry, bytes, str)
-                )
+                held = {real: entry for real, entry in found.items() if is_pair(entry, bytes, str)}
+                self._shards[shard] = held
+                self._entries.update(held)
         return self._entries
 
 

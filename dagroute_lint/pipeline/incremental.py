@@ -53,6 +53,7 @@ from dagroute_lint.resolve.tasks import Resolver
 from dagroute_lint.resolve.values import SymbolTable
 from dagroute_lint.rules import AnyRule
 from dagroute_lint.sources.discovery import SourceFile, might_define_dags, module_name
+from dagroute_lint.sources.files import stamp, stamps_below
 
 
 @record
@@ -153,20 +154,8 @@ def _origin(rule: AnyRule) -> str:
     if not isinstance(path, str):
         return name
     if os.path.basename(path) != "__init__.py":
-        return _stamp(path)
-    stamps = []
-    for folder, folders, files in os.walk(os.path.dirname(path)):
-        folders[:] = sorted(entry for entry in folders if entry != "__pycache__")
-        stamps += [_stamp(os.path.join(folder, file)) for file in sorted(files)]
-    return "\0".join(stamps)
-
-
-def _stamp(path: str) -> str:
-    try:
-        status = os.stat(path)
-    except OSError:
-        return f"{path}:missing"
-    return f"{path}@{status.st_mtime_ns}:{status.st_size}"
+        return stamp(path)
+    return "\0".join(stamps_below(os.path.dirname(path)))
 
 
 def _reported(

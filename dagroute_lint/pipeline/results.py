@@ -13,7 +13,6 @@ a planted index cannot run code; an unreadable index is a cold start, never an e
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import os
 import sys
@@ -25,8 +24,9 @@ from pathlib import Path, PurePath
 from dagroute_lint import __version__
 from dagroute_lint.diagnostics import Diagnostic, ImportFix
 from dagroute_lint.pipeline.shards import ignore_folder, keep_newest, read_shard, write_shard
-from dagroute_lint.records import record
+from dagroute_lint.records import field_values, is_record, record
 from dagroute_lint.resolve.coverage import Coverage
+from dagroute_lint.sources.files import stamp, stamps_below
 
 # Bump when the layout of entries changes.
 FORMAT = 3
@@ -65,14 +65,19 @@ class Entry:
     peers: tuple[tuple[str, str, int, int], ...] = ()
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def canonical(value: object) -> str:
     """A text that is equal for equal settings or inventories in any process.
 
     ``repr`` is not: sets of strings iterate in an order that changes with each process's hash
     seed. Anything this does not know is written with ``repr``, which at worst misses the cache.
     """
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        parts = (canonical(getattr(value, f.name)) for f in dataclasses.fields(value))
+    if type(value) in _PLAIN:  # most values: no ``Mapping`` check (an ABC's) to pay
+        return repr(value)
+    if is_record(value):
+        parts = (canonical(item) for item in field_values(value))
         return f"{type(value).__qualname__}({','.join(parts)})"
     if isinstance(value, Mapping):
         pairs = sorted(f"{canonical(key)}:{canonical(item)}" for key, item in value.items())
@@ -88,14 +93,6 @@ def canonical(value: object) -> str:
     return repr(value)
 
 
-def _stamp(path: Path) -> str:
-    try:
-        status = path.stat()
-    except OSError:
-        return f"{path}:missing"
-    return f"{path}@{status.st_mtime_ns}:{status.st_size}"
-
-
 @functools.cache
 def code_fingerprint() -> str:
     """Python's version, libcst's package and every file of this tool.
@@ -105,12 +102,10 @@ def code_fingerprint() -> str:
     """
     from importlib.util import find_spec
 
-    package = Path(__file__).parents[1]
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     spec = find_spec("libcst")
-    stamps = [sys.version, _stamp(Path(spec.origin)) if spec and spec.origin else "no libcst"]
-    for folder, folders, names in os.walk(package):
-        folders[:] = sorted(name for name in folders if name != "__pycache__")
-        stamps += [_stamp(Path(folder, name)) for name in sorted(names)]
+    stamps = [sys.version, stamp(spec.origin) if spec and spec.origin else "no libcst"]
+    stamps += stamps_below(package)
     return f"{FORMAT}\0{__version__}\0" + "\0".join(stamps)
 
 
@@ -205,7 +200,7 @@ def _fields(entry: Entry) -> tuple[object, ...]:
             d.column,
             d.code,
             d.message,
-            dataclasses.astuple(d.fix) if d.fix is not None else None,
+            field_values(d.fix) if d.fix is not None else None,
             d.severity,
             d.cause,
             d.tasks,

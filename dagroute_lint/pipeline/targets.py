@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from pathlib import Path
 
 from dagroute_lint.config import (
@@ -25,7 +24,7 @@ from dagroute_lint.config import (
     settings_of,
 )
 from dagroute_lint.errors import ConfigError
-from dagroute_lint.records import record
+from dagroute_lint.records import record, replace
 from dagroute_lint.sources.discovery import absolute, cwd_relative
 
 STDIN = "-"

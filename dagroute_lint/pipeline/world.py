@@ -16,14 +16,14 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import field, replace
+from dataclasses import field
 from pathlib import Path
 
 from dagroute_lint.model import Expr, Module, Ref, SyntaxProblem
 from dagroute_lint.pipeline.analysis import ModuleIndex
 from dagroute_lint.pipeline.extraction import Extractor, Request
 from dagroute_lint.pipeline.results import Probe, State, content_hash
-from dagroute_lint.records import record
+from dagroute_lint.records import record, replace
 from dagroute_lint.resolve.values import Known, SymbolTable, as_expr
 from dagroute_lint.sources.discovery import SourceFile
 from dagroute_lint.sources.first_party import FirstParty

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import field, replace
+from dataclasses import field
 from datetime import timedelta
 
 from dagroute_lint.catalog import operator_traits as traits
@@ -22,7 +22,7 @@ from dagroute_lint.catalog.providers import (
     provider_for_module,
 )
 from dagroute_lint.model import Const, DictExpr, Expr, Module, Position, SeqExpr, Task
-from dagroute_lint.records import record
+from dagroute_lint.records import record, replace
 from dagroute_lint.resolve.values import (
     ABSENT,
     MAX_DEPTH,

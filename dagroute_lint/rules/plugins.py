@@ -30,12 +30,11 @@ import os
 import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Callable, Generic
 
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.errors import ConfigError
-from dagroute_lint.records import record
+from dagroute_lint.records import record, replace
 from dagroute_lint.rules.base import RULE_TYPES, AnyRule, C, Rule
 
 if TYPE_CHECKING:

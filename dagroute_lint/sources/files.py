@@ -32,30 +32,47 @@ def read_source_status(path: Path | str, limit: int) -> tuple[bytes, os.stat_res
     With ``os.read`` on the descriptor rather than a file object: a one-file run reads every file
     of the DAG folders to find the file's importers, and a buffered stream per file was a third of
     that. The first read asks for one byte more than the file's size: a short read that brings
-    all ``fstat`` said is the end, without another system call; anything else (a file that grew,
-    a file system that reads short, ``/proc`` files of size 0) is read on to an empty read or
-    ``limit``.
+    all ``fstat`` said is the end, without another system call (or list of chunks); anything else
+    (a file that grew, a file system that reads short, ``/proc`` files of size 0) is read on to
+    an empty read or ``limit``.
     """
     descriptor = os.open(path, _READ_FLAGS)
     try:
         status = os.fstat(descriptor)
         if not stat.S_ISREG(status.st_mode):
             raise OSError(errno.EINVAL, "not a regular file")
-        chunks = []
-        total = 0
         wanted = min(limit, status.st_size + 1)
-        while wanted > 0:
-            chunk = os.read(descriptor, wanted)
-            if not chunk:
-                break
+        chunk = os.read(descriptor, wanted) if wanted > 0 else b""
+        if len(chunk) < wanted and len(chunk) == status.st_size:
+            return chunk, status  # all that fstat said, in one read: nearly always
+        chunks = [chunk]
+        total = len(chunk)
+        while chunk and total < limit:
+            chunk = os.read(descriptor, min(limit - total, _CHUNK))
             chunks.append(chunk)
             total += len(chunk)
-            if len(chunk) < wanted and total == status.st_size:
-                break
-            wanted = min(limit - total, _CHUNK)
         return b"".join(chunks), status
     finally:
         os.close(descriptor)
+
+
+def stamp(path: str) -> str:
+    """The path with the file's modification time and size: what tells one build or install of
+    some code from another without reading it (the caches' keys)."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return f"{path}:missing"
+    return f"{path}@{status.st_mtime_ns}:{status.st_size}"
+
+
+def stamps_below(folder: str) -> list[str]:
+    """``stamp`` of every file below ``folder``, in a fixed order, ``__pycache__`` left out."""
+    found = []
+    for here, folders, names in os.walk(folder):
+        folders[:] = sorted(name for name in folders if name != "__pycache__")
+        found += [stamp(os.path.join(here, name)) for name in sorted(names)]
+    return found
 
 
 def write_atomically(path: Path, data: bytes) -> None:

@@ -8,7 +8,6 @@ a work tree, or without git installed, nothing is ignored.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,8 +19,12 @@ TIMEOUT_SECONDS = 60
 
 def git_ignored(paths: Sequence[Path]) -> frozenset[Path]:
     """The ones of ``paths`` (absolute) that git ignores, asked once per work tree folder."""
+    if not paths:  # a file named alone (pre-commit): no git, no PATH search
+        return frozenset()
+    import shutil  # here: only a walk with files to filter needs it (and its compressors)
+
     git = shutil.which("git")
-    if git is None or not paths:
+    if git is None:
         return frozenset()
     by_folder: dict[Path, list[Path]] = {}
     trees: dict[Path, Path] = {}  # by the file's folder: every file of a folder shares its tree

@@ -9,14 +9,14 @@ raises ``ConfigError`` naming both places.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import field, replace
+from dataclasses import field
 from typing import Any, Generic, TypeVar
 
 from dagroute_lint.catalog.providers import canonical_distribution, canonical_name
 from dagroute_lint.deployment.init.airflow_cfg import Setting
 from dagroute_lint.deployment.requirements import parse_requirement
 from dagroute_lint.errors import ConfigError
-from dagroute_lint.records import record
+from dagroute_lint.records import record, replace
 
 T = TypeVar("T")
 Option = tuple[str, str]
