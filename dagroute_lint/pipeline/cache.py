@@ -27,7 +27,7 @@ from pathlib import Path
 
 from dagroute_lint import __version__, model
 from dagroute_lint.model import Expr, Module
-from dagroute_lint.pipeline.shards import ignore_folder, is_pair, read_shard, write_shard
+from dagroute_lint.pipeline.shards import ignore_folder, pairs, read_shard, write_shard
 from dagroute_lint.sources.files import stamp, stamps_below
 
 DEFAULT_CACHE_DIR = ".dagroute_cache"
@@ -135,11 +135,7 @@ class SummaryCache:
     def _held(self, shard: str) -> dict[str, tuple[str, bytes]]:
         if shard not in self._read:
             raw = read_shard(self._folder / shard, _SHARD_MAGIC)
-            self._read[shard] = {
-                key: item
-                for key, item in raw.items()
-                if isinstance(key, str) and is_pair(item, str, bytes)
-            }
+            self._read[shard] = pairs(raw, str, bytes)
         return self._read[shard]
 
 

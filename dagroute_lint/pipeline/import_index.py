@@ -32,8 +32,8 @@ from pathlib import Path
 from dagroute_lint.model import Module
 from dagroute_lint.pipeline.shards import (
     ignore_folder,
-    is_pair,
     keep_newest,
+    pairs,
     read_shard,
     write_shard,
 )
@@ -188,7 +188,7 @@ class ImportIndex:
             self._entries = {}
             for shard in range(SHARDS):
                 found = read_shard(self.folder / f"{shard:x}", _MAGIC)
-                held = {real: entry for real, entry in found.items() if is_pair(entry, bytes, str)}
+                held = pairs(found, bytes, str)
                 self._shards[shard] = held
                 self._entries.update(held)
         return self._entries
