@@ -28,6 +28,7 @@ from dagroute_lint.formatters.summary import causes_line, count, summary_line, w
 from dagroute_lint.formatters.text import format_text
 from dagroute_lint.pipeline.analysis import Execution, analyse
 from dagroute_lint.pipeline.cache import DEFAULT_CACHE_DIR
+from dagroute_lint.pipeline.collector import for_one_run
 from dagroute_lint.pipeline.extraction import available_cores
 from dagroute_lint.pipeline.incremental import Linted
 from dagroute_lint.pipeline.incremental import check as check_paths
@@ -150,8 +151,9 @@ def console() -> NoReturn:
     it took 2.6 s of CPU, a tenth of the run, after the output was written. By the time ``main``
     returns, everything a run writes is closed (the caches' shards and output files are written
     atomically, the ``--jobs`` pool is shut down with its extractor), so only the standard
-    streams are left to flush.
+    streams are left to flush. The collector is told so too (``collector.for_one_run``).
     """
+    for_one_run()
     try:
         main()  # click's standalone mode ends with SystemExit
         code = 0

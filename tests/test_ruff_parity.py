@@ -195,6 +195,37 @@ def test_gitignored_files_are_left_out_of_folders(project: Path) -> None:
     assert invoke("dags")[0] == 1
 
 
+def test_git_decides_what_it_ignores_nested_files_negations_and_tracked_files(
+    project: Path,
+) -> None:
+    """The walk leaves out what ``git check-ignore`` says, asked once per work tree: nested
+    ``.gitignore`` files, negations and a tracked file (never ignored) are git's business."""
+    from dagroute_lint.sources.discovery import discover
+
+    git = ["git", "-c", "user.email=a@b", "-c", "user.name=a"]
+    files = [
+        "dags/one.py",
+        "dags/scratch_tmp.py",
+        "dags/team/local_a.py",
+        "dags/team/local_keep.py",
+        "dags/team/forced_tmp.py",
+        "dags/build_out/x.py",
+    ]
+    write_repo(project, dict.fromkeys(files, "x = 1\n"))
+    (project / ".gitignore").write_text("*_tmp.py\nbuild_out/\n")
+    (project / "dags/team/.gitignore").write_text("local_*.py\n!local_keep.py\n")
+    subprocess.run([*git, "init", "-q"], cwd=project, check=True)
+    subprocess.run([*git, "add", "-f", "dags/team/forced_tmp.py"], cwd=project, check=True)
+    found = discover(["dags"], [], respect_gitignore=True)
+    assert [source.display for source in found] == [
+        "dags/one.py",
+        "dags/team/forced_tmp.py",
+        "dags/team/local_keep.py",
+    ]
+    outside = discover([str(project / "dags")], [], respect_gitignore=True)
+    assert len(outside) == 3  # absolute paths: the same answers
+
+
 # ---- noqa ----
 
 

@@ -126,9 +126,9 @@ def discover(
             found.setdefault(str(resolved), SourceFile(given, str(resolved), named=True))
     if respect_gitignore:
         ignored = git_ignored(
-            [source.path for source in found.values() if force_exclude or not source.named]
+            [source.real for source in found.values() if force_exclude or not source.named]
         )
-        found = {text: source for text, source in found.items() if source.path not in ignored}
+        found = {text: source for text, source in found.items() if text not in ignored}
     return sorted(found.values(), key=attrgetter("display"))
 
 
@@ -286,7 +286,8 @@ def force_excluded(
     """Whether ``--force-exclude`` drops a file named on its own (or read from stdin)."""
     if walk_excludes(path, exclude, root):
         return True
-    return respect_gitignore and absolute(Path(path)) in git_ignored([absolute(Path(path))])
+    real = str(absolute(Path(path)))
+    return respect_gitignore and real in git_ignored([real])
 
 
 def walk_excludes(path: str, exclude: Sequence[str], root: Path | None = None) -> bool:
