@@ -62,7 +62,7 @@ def test_start_from_trigger_of_several_values_decides_over_a_known_deferrable(
     tasks = routes(tmp_path, SOURCE)
     for task_id in ("maybe_triggered", "maybe_triggered_not_deferrable"):
         assert tasks[task_id].fields["deferrable"] == Field(
-            None, False, "argument", "a conditional expression", (True, False)
+            None, False, "argument", "a conditional expression", (True, False), "start_from_trigger"
         )
 
 
@@ -74,3 +74,5 @@ def test_a_task_that_may_start_from_its_trigger_needs_a_triggerer() -> None:
         (19, "task 'maybe_triggered_not_deferrable' in dag 'waits'"),
     ]
     assert "(one of True, False: a conditional expression)" in found[1].message
+    # the flag named is the one of several values, not deferrable (known, or unset)
+    assert all("when start_from_trigger is True (one of" in d.message for d in found[1:])

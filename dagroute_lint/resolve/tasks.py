@@ -57,6 +57,8 @@ class Field:
     ``origin`` is ``"default"`` when nothing in the DAG file set the value. ``reason`` says why a
     value is unknown, or for a task that defers, what makes it defer. ``candidates`` are, for an
     unknown value, every value it can take (Airflow holds one of them), in the order found.
+    ``key`` names the keyword such a value was read from where the field combines several
+    (deferral: ``deferrable`` or ``start_from_trigger``).
     """
 
     value: object
@@ -64,6 +66,7 @@ class Field:
     origin: str
     reason: str = ""
     candidates: tuple[object, ...] = ()
+    key: str = ""
 
     @property
     def explicit(self) -> bool:
@@ -387,8 +390,9 @@ class Resolver:
         if flag.known and flag.value:
             return replace(flag, reason=_set_true("deferrable", flag.origin))
         if trigger.candidates and (flag.known or flag.candidates):
-            return trigger  # defers when start_from_trigger is true, whatever deferrable is
-        return flag
+            # defers when start_from_trigger is true, whatever deferrable is
+            return replace(trigger, key="start_from_trigger")
+        return replace(flag, key="deferrable") if flag.candidates else flag
 
     def _operator_flag(self, module: Module, task: Task, key: str) -> Field:
         found = self.operator_key(module, task, key)

@@ -22,7 +22,7 @@ def check_deferrable_without_triggerer(context: DeploymentContext) -> Iterator[D
         if deferrable.candidates and True in deferrable.candidates:
             yield context.report(
                 task.task.position,
-                f"{task.label} defers to the triggerer when deferrable is True (one of "
+                f"{task.label} defers to the triggerer when {deferrable.key} is True (one of "
                 f"{', '.join(shown(value) for value in deferrable.candidates)}: "
                 f"{deferrable.reason}), but the deployment runs no triggerer; the task then "
                 "stays DEFERRED and never resumes",
