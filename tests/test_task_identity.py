@@ -105,7 +105,7 @@ with DAG("exports", schedule=None):
 """,
     )
     assert found.fields["deferrable"] == Field(
-        None, False, "argument", "a conditional expression", (True, False)
+        None, False, "argument", "a conditional expression", (True, False), "deferrable"
     )
 
 
