@@ -13,7 +13,6 @@ import difflib
 from collections.abc import Iterable, Sequence
 from dataclasses import field
 from pathlib import Path
-from typing import Union
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -26,7 +25,7 @@ from dagroute_lint.records import record
 from dagroute_lint.sources.files import write_atomically
 
 # Where a rewritten name goes: a module, or ``None`` for names the statement keeps.
-_Target = Union[str, None]
+_Target = str | None
 
 
 @record
@@ -310,7 +309,7 @@ def _strip_comments(
     return whitespace.with_changes(first_line=cst.TrailingWhitespace(), empty_lines=[])
 
 
-_Paren = Union[cst.LeftParen, cst.RightParen, None]
+_Paren = cst.LeftParen | cst.RightParen | None
 
 
 def _without_comments(paren: _Paren) -> _Paren:

@@ -9,7 +9,6 @@ later. Nothing here refers to libcst, so models can cross process boundaries and
 from __future__ import annotations
 
 from dataclasses import field
-from typing import Union
 
 from dagroute_lint.records import record
 
@@ -104,7 +103,7 @@ class OneOf:
 MAX_CANDIDATES = 8
 
 
-Expr = Union[Const, Unknown, Ref, SeqExpr, DictExpr, Subscript, Operation, OneOf]
+Expr = Const | Unknown | Ref | SeqExpr | DictExpr | Subscript | Operation | OneOf
 
 
 @record

@@ -24,9 +24,10 @@ not refuse assignment, because refusing it is what the generated ``__setattr__``
 from __future__ import annotations
 
 import dataclasses
-import sys
+import itertools
+from collections.abc import Callable
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Callable, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 if TYPE_CHECKING:
     from typing_extensions import dataclass_transform
@@ -164,7 +165,7 @@ def _fields_of(cls: type) -> tuple[Field, ...]:
             raise TypeError(f"@record does not take {kind} ({cls.__qualname__}.{name})")
         value = cls.__dict__.get(name, MISSING)
         if isinstance(value, dataclasses.Field):
-            if getattr(value, "kw_only", False) is True:  # the attribute is new in 3.10
+            if value.kw_only is True:
                 raise TypeError(f"@record does not take kw_only ({cls.__qualname__}.{name})")
             made = _from_dataclass(value, name)
             if made.default is MISSING:
@@ -180,7 +181,7 @@ def _fields_of(cls: type) -> tuple[Field, ...]:
             )
         found[name] = made
     in_init = [f for f in found.values() if f.init]
-    for before, after in zip(in_init, in_init[1:]):
+    for before, after in itertools.pairwise(in_init):
         if _has_default(before) and not _has_default(after):
             raise TypeError(f"non-default argument {after.name!r} follows default argument")
     return tuple(found.values())
@@ -188,10 +189,9 @@ def _fields_of(cls: type) -> tuple[Field, ...]:
 
 def _own_annotations(cls: type) -> dict[str, Any]:
     """The class's own annotations, unevaluated (the package writes them as strings)."""
-    if sys.version_info >= (3, 10):
-        import inspect  # loaded already: click imports it
+    import inspect  # loaded already: click imports it
 
-        return inspect.get_annotations(cls)
+    return inspect.get_annotations(cls)
     return dict(cls.__dict__.get("__annotations__", {}))  # noqa: RUF063 (no get_annotations)
 
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Callable
+from collections.abc import Callable, Iterable
 
 # Jaro-Winkler similarity a suggestion needs: a typo ('report' for 'reports', 'bsae' for 'base')
 # or a name cut short ('spark' for 'spark-image'), not a word that merely shares letters.

@@ -37,8 +37,6 @@ def canonical(name: str) -> str:
 
 
 def write_stdlib() -> None:
-    if sys.version_info < (3, 10):
-        raise SystemExit("run with Python 3.10 or newer (sys.stdlib_module_names)")
     names = sorted(set(sys.stdlib_module_names) | set(REMOVED_IN_3_10))
     version = f"{sys.version_info.major}.{sys.version_info.minor}"
     header = (

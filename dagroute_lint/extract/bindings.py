@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import field
-from typing import Union
 
 import libcst as cst
 
@@ -278,27 +277,27 @@ class BoundMethod:
     name: str
 
 
-Binding = Union[
-    Expr,
-    Imported,
-    DagHandle,
-    GroupHandle,
-    TaskHandles,
-    Function,
-    TaskDecorator,
-    TaskFlow,
-    DagFactory,
-    GroupFactory,
-    OperatorPartial,
-    AssetDecorator,
-    LocalClass,
-    BoundMethod,
-    DictObject,
-    ListObject,
-    SetObject,
-    EnumMember,
-    Partial,
-    Instance,
-    Super,
-    Record,
-]
+Binding = (
+    Expr
+    | Imported
+    | DagHandle
+    | GroupHandle
+    | TaskHandles
+    | Function
+    | TaskDecorator
+    | TaskFlow
+    | DagFactory
+    | GroupFactory
+    | OperatorPartial
+    | AssetDecorator
+    | LocalClass
+    | BoundMethod
+    | DictObject
+    | ListObject
+    | SetObject
+    | EnumMember
+    | Partial
+    | Instance
+    | Super
+    | Record
+)

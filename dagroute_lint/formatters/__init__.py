@@ -9,8 +9,8 @@ escaping and through it ``urllib.request``) that would cost that run more than i
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Callable, cast
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
     from dagroute_lint.diagnostics import Diagnostic

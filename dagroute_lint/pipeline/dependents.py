@@ -10,8 +10,7 @@ summaries come from the cache when it is on.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Callable
+from collections.abc import Callable, Sequence
 
 from dagroute_lint.model import Module
 from dagroute_lint.pipeline.import_index import module_reads

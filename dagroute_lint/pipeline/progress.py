@@ -8,7 +8,8 @@ with diagnostics, and never reaches a file, a pipe or a machine format.
 from __future__ import annotations
 
 import time
-from typing import Callable, TextIO
+from collections.abc import Callable
+from typing import TextIO
 
 DELAY = 1.0
 INTERVAL = 0.2

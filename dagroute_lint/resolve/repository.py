@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import field
-from typing import Any, Callable
+from typing import Any
 
 from dagroute_lint.deployment.inventory import Inventory
 from dagroute_lint.model import Module, Position

@@ -11,10 +11,9 @@ from __future__ import annotations
 import itertools
 import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from pathlib import PurePosixPath
-from typing import Callable, Optional, Union
 
 from dagroute_lint.catalog.airflow_names import NOT_OPERATOR_BASES
 from dagroute_lint.model import (
@@ -67,8 +66,8 @@ class _Absent:
 ABSENT = _Absent()
 
 
-Resolved = Union[Known, Unresolved]
-ModuleLookup = Callable[[str], Optional[Module]]
+Resolved = Known | Unresolved
+ModuleLookup = Callable[[str], Module | None]
 
 
 class SymbolTable:

@@ -8,8 +8,8 @@ without one.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Callable, ClassVar, Generic, TypeVar, Union
+from collections.abc import Callable, Iterator
+from typing import ClassVar, Generic, TypeVar
 
 from dagroute_lint.deployment.inventory import Inventory
 from dagroute_lint.diagnostics import Diagnostic, ImportFix, Severity
@@ -141,5 +141,5 @@ class DeploymentRule(_Spec[DeploymentContext]):
         return self.check(DeploymentContext(file, repository, self.code, self.severity, inventory))
 
 
-AnyRule = Union[Rule, DeploymentRule]
+AnyRule = Rule | DeploymentRule
 RULE_TYPES = (Rule, DeploymentRule)

@@ -15,14 +15,13 @@ submodule, a name never bound at module level) is not reported.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterator
-from typing import Optional
 
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.model import ImportSite, Module
 from dagroute_lint.records import record
 from dagroute_lint.rules.base import Context, Rule
 
-Lookup = Callable[[str], Optional[Module]]
+Lookup = Callable[[str], Module | None]
 # One step of the walk: it hands the driver the steps it needs done first (``yield step``
 # gives back that step's result) and returns a failure or ``None``.
 Step = Generator["Step", "Failure | None", "Failure | None"]

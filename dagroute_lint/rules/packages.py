@@ -18,8 +18,7 @@ packages are visible in the venv too, so an import is missing only when neither 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Callable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from dagroute_lint.catalog.distributions import (
     ImportNeed,

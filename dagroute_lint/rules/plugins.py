@@ -29,8 +29,8 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Callable, Generic
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Generic
 
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.errors import ConfigError

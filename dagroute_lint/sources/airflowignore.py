@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING
 
 from dagroute_lint.records import record
 
@@ -49,7 +49,7 @@ class _GlobRule:
         return self.pattern.include
 
 
-_Rule = Union[_RegexpRule, _GlobRule]
+_Rule = _RegexpRule | _GlobRule
 
 
 class AirflowIgnore:

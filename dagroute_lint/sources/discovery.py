@@ -6,10 +6,9 @@ import fnmatch
 import functools
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from operator import attrgetter
 from pathlib import Path
-from typing import Callable
 
 from dagroute_lint.records import record
 from dagroute_lint.sources.airflowignore import AirflowIgnore
