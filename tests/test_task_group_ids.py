@@ -211,3 +211,73 @@ with DAG("joins", schedule=None):
     assert dict(unknown.unresolved)["task_id"].startswith(
         "a task id may meet an enclosing @task_group's id"
     )
+
+
+def test_every_spelling_of_a_task_id_that_could_meet_a_group_leaves_the_group_unknown(
+    tmp_path: Path,
+) -> None:
+    """A task id meets a ``@task_group``'s id as written, by its last dotted part (a task id may
+    hold dots), or as a suffixed form of the group's id (``grp__2``, ``load__7`` for the group
+    ``load__1``, whose suffixes count from ``load``); a task id that cannot be known may be any
+    of them. Each makes the group's tasks' ids unknown, and only those groups'."""
+    cases = {
+        "dotted": 'EmptyOperator(task_id="x.y.grp")\n    grp()',
+        "dotted_suffixed": 'EmptyOperator(task_id="x.grp__2")\n    grp()',
+        "suffix_of_a_suffixed_id": 'EmptyOperator(task_id="load__7")\n    load()',
+        "unknown_task_id": 'EmptyOperator(task_id=os.environ["T"])\n    grp()',
+        "no_meeting": 'EmptyOperator(task_id="x.gr")\n    grp()',
+    }
+    body = "import os\nfrom airflow.providers.standard.operators.empty import EmptyOperator\n"
+    for dag_id, statements in cases.items():
+        body += f'\nwith DAG("{dag_id}", schedule=None):\n    {statements}\n'
+    assert dag_task_ids(tmp_path, body) == [
+        ("dotted", "x.y.grp"),
+        ("dotted", None),
+        ("dotted_suffixed", "x.grp__2"),
+        ("dotted_suffixed", None),
+        ("suffix_of_a_suffixed_id", "load__7"),
+        ("suffix_of_a_suffixed_id", None),
+        ("unknown_task_id", None),
+        ("unknown_task_id", None),
+        ("no_meeting", "x.gr"),
+        ("no_meeting", "grp.t"),
+    ]
+
+
+def test_the_reason_names_the_suffix_only_where_a_suffix_is_what_is_unknown(
+    tmp_path: Path,
+) -> None:
+    """A task under a plain ``TaskGroup`` inside a ``@task_group`` a task id may meet has the
+    enclosing group's reason; a ``@task_group`` whose own id comes from the environment has the
+    reason of any group id that cannot be known."""
+    body = """
+import os
+from airflow.providers.standard.operators.empty import EmptyOperator
+from airflow.sdk import TaskGroup
+
+
+@task_group
+def outer():
+    with TaskGroup("inner"):
+        t()
+
+
+@task_group(group_id=os.environ["G"])
+def anonymous():
+    t()
+
+
+with DAG("nested", schedule=None):
+    EmptyOperator(task_id="outer")
+    outer()
+
+with DAG("dynamic", schedule=None):
+    EmptyOperator(task_id="x")
+    anonymous()
+"""
+    tasks = lint_repo(tmp_path, {"dags/dag.py": GROUPS + body}, inventory=None).tasks
+    reasons = {
+        task.dag_id: dict(task.unresolved)["task_id"] for task in tasks if task.task_id is None
+    }
+    assert reasons["nested"].startswith("a task id may meet an enclosing @task_group's id")
+    assert reasons["dynamic"] == UNKNOWN
