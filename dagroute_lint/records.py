@@ -201,7 +201,7 @@ def _annotation_kind(annotation: Any) -> str:
         head = annotation.strip().split("[", 1)[0].strip()
         name = head.rsplit(".", 1)[-1]
         return name if name in ("ClassVar", "InitVar", "KW_ONLY") else ""
-    if annotation is dataclasses.KW_ONLY if hasattr(dataclasses, "KW_ONLY") else False:
+    if annotation is dataclasses.KW_ONLY:
         return "KW_ONLY"
     if isinstance(annotation, dataclasses.InitVar) or annotation is dataclasses.InitVar:
         return "InitVar"

@@ -446,8 +446,17 @@ UNNEEDED = (
 )
 # What a run that writes nothing (no cache) never needs either: tempfile (with shutil and random)
 # is for writing files atomically, importlib.resources (with zipfile) for nothing pkgutil
-# cannot read the shipped tables with.
-UNNEEDED_WITHOUT_WRITES = (*UNNEEDED, "tempfile", "importlib.resources", "zipfile")
+# cannot read the shipped tables with, and shutil (with bz2 and lzma) otherwise only for git's
+# PATH search when a walk has files to filter.
+UNNEEDED_WITHOUT_WRITES = (
+    *UNNEEDED,
+    "tempfile",
+    "importlib.resources",
+    "zipfile",
+    "shutil",
+    "bz2",
+    "lzma",
+)
 ONE_FILE_RUN = """
 import sys
 from dagroute_lint.cli import main

@@ -277,6 +277,8 @@ def test_a_field_named_self_is_a_parameter_like_any_other() -> None:
         ({"__annotations__": {"a": "InitVar[int]"}}, "does not take InitVar"),
         ({"__annotations__": {"a": "dataclasses.KW_ONLY"}}, "does not take KW_ONLY"),
         ({"__annotations__": {"a": "int"}, "a": field(kw_only=True)}, "does not take kw_only"),
+        ({"__annotations__": {"a": dataclasses.InitVar[int]}}, "does not take InitVar"),
+        ({"__annotations__": {"a": dataclasses.KW_ONLY}}, "does not take KW_ONLY"),
     ],
 )
 def test_what_dataclasses_refuses_or_a_record_does_not_take_is_refused(
@@ -326,3 +328,10 @@ def test_the_package_s_own_replace_and_values_agree_with_dataclasses() -> None:
     assert is_record(Point(1)) and not is_record(Point) and not is_record(PointDataclass(1))
     with pytest.raises(TypeError):
         replace(Point(1), z=1)  # type: ignore[call-arg]
+
+
+def test_annotations_that_are_objects_are_read_as_their_strings_are() -> None:
+    """A class body without ``from __future__ import annotations`` holds the objects."""
+    made = record(type("Live", (), {"__annotations__": {"a": int, "k": ClassVar[int]}, "k": 1}))
+    assert [f.name for f in fields(made)] == ["a"]
+    assert made(2).a == 2 and made.k == 1
