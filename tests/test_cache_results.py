@@ -313,3 +313,39 @@ def test_cached_diagnostics_keep_their_cause_and_tasks(repo: Path) -> None:
     assert lint("--statistics") == reference
     assert lint("--statistics") == reference
     assert lint("--format", "json") == lint("--no-cache", "--format", "json")
+
+
+def test_the_results_key_reads_records_and_plain_dataclasses_field_by_field() -> None:
+    """A run's key must be the same text in every process: a set inside a record or a
+    plugin's own dataclass is written sorted, never in the order of one hash seed."""
+    import subprocess
+    import sys
+
+    program = """
+import dataclasses
+from dagroute_lint.pipeline.results import canonical
+from dagroute_lint.records import record
+
+@record
+class Kept:
+    names: frozenset = frozenset()
+
+@dataclasses.dataclass
+class Plugin:
+    names: set = dataclasses.field(default_factory=set)
+
+print(canonical(Kept(frozenset(map(str, range(40))))), canonical(Plugin(set(map(str, range(40))))))
+"""
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", program],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(outputs) == 1
+    (text,) = outputs
+    assert text.startswith("Kept({") and " Plugin({" in text

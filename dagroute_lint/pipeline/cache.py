@@ -57,12 +57,9 @@ def extraction_fingerprint() -> bytes:
     spec = find_spec("libcst")
     libcst = stamp(spec.origin) if spec is not None and spec.origin else ""
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    extractor = [
-        os.path.join(package, "model.py"),
-        os.path.join(package, "catalog", "airflow_names.py"),
-    ]
-    extractor.append(os.path.join(package, "catalog", "data", "reexports.tsv"))
-    stamps = "\0".join([*map(stamp, extractor), *stamps_below(os.path.join(package, "extract"))])
+    read = [("model.py",), ("catalog", "airflow_names.py"), ("catalog", "data", "reexports.tsv")]
+    extractor = [stamp(os.path.join(package, *parts)) for parts in read]
+    stamps = "\0".join([*extractor, *stamps_below(os.path.join(package, "extract"))])
     return f"{FORMAT}\0{__version__}\0{python}\0{libcst}\0{stamps}".encode()
 
 

@@ -13,6 +13,7 @@ a planted index cannot run code; an unreadable index is a cold start, never an e
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import sys
@@ -78,6 +79,9 @@ def canonical(value: object) -> str:
         return repr(value)
     if is_record(value):
         parts = (canonical(item) for item in field_values(value))
+        return f"{type(value).__qualname__}({','.join(parts)})"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):  # a plugin's own
+        parts = (canonical(getattr(value, f.name)) for f in dataclasses.fields(value))
         return f"{type(value).__qualname__}({','.join(parts)})"
     if isinstance(value, Mapping):
         pairs = sorted(f"{canonical(key)}:{canonical(item)}" for key, item in value.items())
