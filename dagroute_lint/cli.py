@@ -9,35 +9,29 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from dagroute_lint import __version__
+from dagroute_lint import __version__, api
 from dagroute_lint.config import Settings, load_settings
 from dagroute_lint.deployment.init import DEFAULT_RUNTIME
-from dagroute_lint.deployment.inventory import Inventory, load_inventory
-from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.deployment.inventory import load_inventory
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.formatters import FORMAT_NAMES, ROUTE_FORMAT_NAMES, formatter, route_formatter
 from dagroute_lint.formatters.escape import printable
 from dagroute_lint.formatters.statistics import STATISTICS_FORMATS, format_statistics
 from dagroute_lint.formatters.summary import causes_line, count, summary_line, wants_colour
 from dagroute_lint.formatters.text import format_text
-from dagroute_lint.pipeline.analysis import Execution, analyse
 from dagroute_lint.pipeline.cache import DEFAULT_CACHE_DIR
 from dagroute_lint.pipeline.collector import for_one_run
-from dagroute_lint.pipeline.extraction import available_cores
-from dagroute_lint.pipeline.incremental import Linted
-from dagroute_lint.pipeline.incremental import check as check_paths
 from dagroute_lint.pipeline.progress import progress_line
-from dagroute_lint.pipeline.settings_report import describe_settings
-from dagroute_lint.pipeline.targets import STDIN, ProjectRun, Targets, plan
-from dagroute_lint.resolve.coverage import Coverage
+from dagroute_lint.pipeline.targets import STDIN, Targets
+from dagroute_lint.records import replace
 from dagroute_lint.rules.registry import all_rules
-from dagroute_lint.sources.discovery import cwd_relative
+from dagroute_lint.sources.discovery import LeftOut, cwd_relative
 from dagroute_lint.sources.files import write_atomically
 
 # Modules only some commands use are imported by those commands: a lint of one file (what
@@ -90,23 +84,18 @@ def _fail(message: str) -> None:
     sys.exit(EXIT_ERROR)
 
 
-def _inventory(settings: Settings, quiet: bool) -> Inventory | None:
-    if settings.default_inventory() is None:
-        if not quiet:
-            selected = settings.selected_codes()
-            running = ", ".join(
-                rule.code
-                for rule in all_rules()
-                if not rule.needs_inventory and rule.code in selected
-            )
-            click.echo(
-                "dagroute-lint: no inventory (no --inventory, no `inventory` setting, no "
-                f"dagroute.toml in {cwd_relative(settings.root)}): only {running} run; queue, "
-                "executor and provider checks need to know what the deployment provides",
-                err=True,
-            )
-        return None
-    return settings.load_inventory()
+def _say_no_inventory(settings: Settings) -> None:
+    """A project without an inventory: say which rules run, once, on stderr."""
+    selected = settings.selected_codes()
+    running = ", ".join(
+        rule.code for rule in all_rules() if not rule.needs_inventory and rule.code in selected
+    )
+    click.echo(
+        "dagroute-lint: no inventory (no --inventory, no `inventory` setting, no "
+        f"dagroute.toml in {cwd_relative(settings.root)}): only {running} run; queue, "
+        "executor and provider checks need to know what the deployment provides",
+        err=True,
+    )
 
 
 def _guarded(function: Any) -> Any:
@@ -207,40 +196,75 @@ def _execution_options(function: Any) -> Any:
     )(function)
 
 
-def _execution(
-    settings: Settings, jobs: int | None, no_cache: bool, cache_dir: Path | None, progress: bool
-) -> Execution:
-    return Execution(
-        jobs=jobs if jobs is not None else available_cores(),
-        cache_dir=None if no_cache else (cache_dir or settings.root / DEFAULT_CACHE_DIR),
-        progress=progress_line(sys.stderr, progress),
+def _file_options(function: Any) -> Any:
+    """Which files a command reads, the same for every command that reads DAG files (README
+    "Selecting rules and files")."""
+    for option in reversed(
+        (
+            _inventory_option,
+            _config_option,
+            click.option(
+                "--extend-exclude",
+                multiple=True,
+                help="Globs of files and folders to leave out, besides.",
+            ),
+            click.option(
+                "--force-exclude/--no-force-exclude",
+                default=None,
+                help="Apply the excludes to files named on the command line too (for pre-commit).",
+            ),
+            click.option(
+                "--respect-gitignore/--no-respect-gitignore",
+                default=None,
+                help="Leave out files git ignores (default: on).",
+            ),
+        )
+    ):
+        function = option(function)
+    return function
+
+
+def _options(
+    inventory: Path | None = None,
+    config: Path | None = None,
+    extend_exclude: Sequence[str] = (),
+    force_exclude: bool | None = None,
+    respect_gitignore: bool | None = None,
+    jobs: int | None = None,
+    no_cache: bool = False,
+    cache_dir: Path | None = None,
+    select: Sequence[str] = (),
+    extend_select: Sequence[str] = (),
+    ignore: Sequence[str] = (),
+    extend_ignore: Sequence[str] = (),
+) -> api.Options:
+    """The API's options from the command line's flags."""
+    return api.Options(
+        config=config,
+        inventory=inventory,
+        select=tuple(_split_codes(select)),
+        extend_select=tuple(_split_codes(extend_select)),
+        ignore=tuple(_split_codes(ignore)),
+        extend_ignore=tuple(_split_codes(extend_ignore)),
+        extend_exclude=tuple(extend_exclude),
+        force_exclude=force_exclude,
+        respect_gitignore=respect_gitignore,
+        jobs=jobs,
+        cache=not no_cache,
+        cache_dir=cache_dir,
     )
 
 
 @main.command()
 @click.argument("paths", nargs=-1)
-@_inventory_option
-@_config_option
-# -- rule and file selection, as ruff's (README "Selecting rules and files") --
+@_file_options
+# -- rule selection, as ruff's (README "Selecting rules and files") --
 @click.option(
     "--select", multiple=True, help="Rules to run, replacing every selection (ALL, DRL1, DRL101)."
 )
 @click.option("--extend-select", multiple=True, help="Rules to run besides those selected.")
 @click.option("--ignore", multiple=True, help="Rules to skip, besides the settings' `ignore`.")
 @click.option("--extend-ignore", multiple=True, help="Rules to skip (the same as --ignore).")
-@click.option(
-    "--extend-exclude", multiple=True, help="Globs of files and folders to leave out, besides."
-)
-@click.option(
-    "--force-exclude/--no-force-exclude",
-    default=None,
-    help="Apply the excludes to files named on the command line too (for pre-commit).",
-)
-@click.option(
-    "--respect-gitignore/--no-respect-gitignore",
-    default=None,
-    help="Leave out files git ignores (default: on).",
-)
 @click.option(
     "--show-settings",
     is_flag=True,
@@ -280,15 +304,6 @@ def _execution(
 @_guarded
 def check(
     paths: tuple[str, ...],
-    inventory: Path | None,
-    config: Path | None,
-    select: tuple[str, ...],
-    extend_select: tuple[str, ...],
-    ignore: tuple[str, ...],
-    extend_ignore: tuple[str, ...],
-    extend_exclude: tuple[str, ...],
-    force_exclude: bool | None,
-    respect_gitignore: bool | None,
     show_settings: bool,
     output_format: str,
     output_file: Path | None,
@@ -298,25 +313,11 @@ def check(
     quiet: bool,
     fix: bool,
     diff: bool,
-    jobs: int | None,
-    no_cache: bool,
-    cache_dir: Path | None,
     verbose: bool,
+    **flags: Any,
 ) -> None:
     """Lint DAG files and folders (the default command)."""
-
-    def flags(settings: Settings) -> Settings:
-        return settings.with_overrides(
-            inventory,
-            _split_codes(select),
-            _split_codes(ignore),
-            _split_codes(extend_select),
-            _split_codes(extend_ignore),
-            extend_exclude=extend_exclude,
-            force_exclude=force_exclude,
-            respect_gitignore=respect_gitignore,
-        )
-
+    options = _options(**flags)
     if statistics and output_format not in STATISTICS_FORMATS:
         raise ConfigError(f"--statistics prints text or json, not {output_format}")
     if stdin_filename is not None and paths != (STDIN,):
@@ -328,40 +329,34 @@ def check(
             )
         paths = (STDIN,)
     if show_settings:
-        click.echo(describe_settings(paths, config, stdin_filename, flags), nl=False)
+        click.echo(api.describe_settings(paths, options, stdin_filename), nl=False)
         sys.exit(EXIT_CLEAN)
-    runs = plan(paths, config, stdin_filename, flags)
-    stdin: tuple[str, bytes] | None = None
-    if runs[0].targets.paths == (STDIN,):
+    projects = api.plan(paths, options, stdin_filename)
+    stdin: bytes | None = None
+    if projects[0].targets.paths == (STDIN,):
         if fix or diff:
             raise ConfigError("--fix and --diff rewrite files: they cannot read stdin")
-        stdin = (stdin_filename or "stdin.py", sys.stdin.buffer.read())
-    projects = []
-    for project in runs:
+        stdin = sys.stdin.buffer.read()
+    for project in projects:
         if not quiet:
             _explain_targets(project.targets)
         if verbose:
             _say_settings(project.settings)
-        deployment = _inventory(project.settings, quiet)
-        execution = _execution(
-            project.settings,
-            jobs,
-            no_cache,
-            cache_dir,
-            progress=output_format == "text" and not quiet,
-        )
-        projects.append((project, deployment, execution))
-    diagnostics, seen, dependents = _lint_projects(projects, stdin)
+        if project.inventory is None and not quiet:
+            _say_no_inventory(project.settings)
+    progress = progress_line(sys.stderr, output_format == "text" and not quiet)
+    result = api.lint(projects, options, stdin, progress)
     if fix or diff:
         # Imported here: it loads libcst, which a run answered from the cache never needs.
         from dagroute_lint.fix import fix_files
     if diff:
-        _print_diff(fix_files(diagnostics, write=False), quiet, exit_zero)
+        _print_diff(fix_files(result.diagnostics, write=False), quiet, exit_zero)
     if fix:
-        outcome = fix_files(diagnostics, write=True)
+        outcome = fix_files(result.diagnostics, write=True)
         _say_fixed(outcome, quiet)
         if outcome.files:  # fixes move lines: lint again for what remains, where it now is
-            diagnostics, seen, dependents = _lint_projects(projects, stdin)
+            result = api.lint(projects, options, stdin, progress)
+    diagnostics = result.diagnostics
     if statistics:
         _emit(format_statistics(diagnostics, output_format), output_file)
     elif output_format == "text":
@@ -369,11 +364,13 @@ def check(
         _emit(format_text(diagnostics, colour), output_file, colour)
     else:
         _emit(formatter(output_format)(diagnostics), output_file)
-    if not quiet and dependents:
-        _say_dependents(dependents)
+    if not quiet and result.dependents:
+        _say_dependents(result.dependents)
+    if not quiet and stdin is None and result.files == 0:
+        _say_nothing_found(result.left_out)
     if not quiet and output_format == "text":
         colour = wants_colour(sys.stderr, os.environ)
-        click.echo(seen.line, err=True)
+        click.echo(result.coverage.line, err=True)
         click.echo(summary_line(diagnostics, colour), err=True, color=colour)
         causes = causes_line(diagnostics)
         if causes is not None:
@@ -381,39 +378,19 @@ def check(
     sys.exit(EXIT_REPORTED if diagnostics and not exit_zero else EXIT_CLEAN)
 
 
-def _lint_projects(
-    projects: Sequence[tuple[ProjectRun, Inventory | None, Execution]],
-    stdin: tuple[str, bytes] | None,
-) -> tuple[list[Diagnostic], Coverage, list[str]]:
-    """Each project's paths under its own settings and inventory, in one report; how much of
-    them was seen; and the files linted only because they import a file given."""
-    merged: list[Diagnostic] = []
-    seen = Coverage()
-    dependents: list[str] = []
-    for project, deployment, execution in projects:
-        linted = _lint(project.targets, project.settings, deployment, stdin, execution)
-        merged.extend(linted.diagnostics)
-        seen += linted.coverage
-        dependents += linted.dependents
-    return sorted(merged), seen, dependents
+def _say_nothing_found(left_out: LeftOut) -> None:
+    """No file to lint under the paths given: say so, and what was left out (ruff: "No Python
+    files found under the given paths")."""
+    reasons = left_out.reasons()
+    why = f": {'; '.join(reasons)} (see --show-settings)" if reasons else ""
+    click.echo(f"dagroute-lint: no Python files found under the given paths{why}", err=True)
 
 
-def _one_project(
-    command: str,
-    paths: Sequence[str],
-    config: Path | None,
-    flags: Callable[[Settings], Settings] = lambda settings: settings,
-) -> ProjectRun:
-    """The one project ``paths`` belong to: a routing map or a coverage table describes one
-    deployment, so paths spanning projects (each with its inventory) are refused, and so is
-    stdin (these commands read a repository, not a buffer)."""
+def _repository_plan(command: str, paths: Sequence[str], options: api.Options) -> list[api.Project]:
+    """The projects of a command that reads a repository (every task of it), not a buffer."""
     if STDIN in paths:
         raise ConfigError(f"{command} reads files, not stdin")
-    runs = plan(paths, config, None, flags)
-    if len(runs) > 1:
-        roots = ", ".join(str(project.settings.root) for project in runs)
-        raise ConfigError(f"{command} reads one project at a time; these paths span {roots}")
-    return runs[0]
+    return api.plan(paths, options)
 
 
 def _say_settings(settings: Settings) -> None:
@@ -424,21 +401,6 @@ def _say_settings(settings: Settings) -> None:
     click.echo(
         f"dagroute-lint: project {settings.root}: settings {where}; inventory {shown}", err=True
     )
-
-
-def _lint(
-    targets: Targets,
-    settings: Settings,
-    deployment: Inventory | None,
-    stdin: tuple[str, bytes] | None,
-    execution: Execution,
-) -> Linted:
-    """One run; its progress line is erased before anything else is printed."""
-    try:
-        return check_paths(targets.paths, settings, deployment, stdin, execution)
-    finally:
-        if execution.progress is not None:
-            execution.progress.close()
 
 
 def _print_diff(outcome: FixOutcome, quiet: bool, exit_zero: bool) -> None:
@@ -518,8 +480,7 @@ def _emit(text: str, output_file: Path | None, colour: bool = False) -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1)
-@_inventory_option
-@_config_option
+@_file_options
 @click.option(
     "--output-format",
     "--format",
@@ -540,35 +501,33 @@ def _emit(text: str, output_file: Path | None, colour: bool = False) -> None:
 @_guarded
 def routes(
     paths: tuple[str, ...],
-    inventory: Path | None,
-    config: Path | None,
     output_format: str,
     output_file: Path | None,
     quiet: bool,
-    jobs: int | None,
-    no_cache: bool,
-    cache_dir: Path | None,
     verbose: bool,
+    **flags: Any,
 ) -> None:
     """Print every task's resolved routing (queue, executor, pool, pool_slots), or draw it.
 
     Exits 1, naming them, when some files could not be read or parsed: their tasks are missing.
     """
-    project = _one_project(
-        "routes", paths, config, lambda settings: settings.with_overrides(inventory)
-    )
-    settings, targets = project.settings, project.targets
-    deployment = _inventory(settings, quiet=True)
-    execution = _execution(settings, jobs, no_cache, cache_dir, progress=False)
-    repository = analyse(targets.paths, settings, deployment, None, execution)
+    options = _options(**flags)
+    projects = _repository_plan("routes", paths, options)
+    if verbose:
+        for project in projects:
+            _say_settings(project.settings)
+    found = api.routes(projects, options)
+    repository = found.repository
     _emit(route_formatter(output_format)(repository), output_file)
     click.echo(repository.coverage.line, err=True)
-    unreadable = [file.module for file in repository.files if file.module.syntax_error]
-    for module in unreadable:
-        assert module.syntax_error is not None
+    if not quiet and not repository.files:
+        _say_nothing_found(found.left_out)
+    unreadable = found.unreadable
+    for file in unreadable:
+        problem = file.module.syntax_error
+        assert problem is not None
         click.echo(
-            f"dagroute-lint: {printable(module.path)}: {printable(module.syntax_error.message)}",
-            err=True,
+            f"dagroute-lint: {printable(file.module.path)}: {printable(problem.message)}", err=True
         )
     if unreadable:
         if not quiet:
@@ -641,10 +600,8 @@ def inventory_check(
     path: Path | None,
     against: tuple[str, ...],
     config: Path | None,
-    jobs: int | None,
-    no_cache: bool,
-    cache_dir: Path | None,
     verbose: bool,
+    **flags: Any,
 ) -> None:
     """Validate an inventory file (default: the one the project's settings name); exit 2 with
     the first mistake found."""
@@ -664,14 +621,12 @@ def inventory_check(
     )
     if not against:
         return
-    project = _one_project("--against", against, config)
-    settings, targets = project.settings, project.targets
     from dagroute_lint.acceptance.coverage import checked, gaps
-    from dagroute_lint.acceptance.coverage import lint as acceptance_lint
     from dagroute_lint.acceptance.render import needs_table
 
-    execution = _execution(settings, jobs, no_cache, cache_dir, progress=False)
-    report = acceptance_lint(targets.paths, settings, deployment, execution)
+    options = _options(config=config, **flags)
+    projects = _repository_plan("--against", against, options)
+    report = api.report([replace(project, inventory=deployment) for project in projects], options)
     found = gaps(report.diagnostics)
     click.echo(needs_table(found, checked(report)), nl=False)
     sys.exit(EXIT_REPORTED if found else EXIT_CLEAN)
@@ -693,11 +648,8 @@ def inventory_diff(
     paths: tuple[str, ...],
     output_format: str,
     output_file: Path | None,
-    config: Path | None,
-    jobs: int | None,
-    no_cache: bool,
-    cache_dir: Path | None,
     verbose: bool,
+    **flags: Any,
 ) -> None:
     """What a deployment change does to the DAGs: coverage lost and gained.
 
@@ -705,16 +657,14 @@ def inventory_diff(
     only NEW has is coverage lost, and the exit code is then 1, so it can gate a deployment.
     """
     before, after = load_inventory(old), load_inventory(new)
-    project = _one_project("inventory diff", paths, config)
-    settings, targets = project.settings, project.targets
-    from dagroute_lint.acceptance.coverage import lint as acceptance_lint
+    options = _options(**flags)
+    projects = _repository_plan("inventory diff", paths, options)
     from dagroute_lint.acceptance.diff import coverage_diff
     from dagroute_lint.acceptance.render import diff_json, diff_text
     from dagroute_lint.deployment.diff import inventory_changes
 
-    execution = _execution(settings, jobs, no_cache, cache_dir, progress=False)
-    old_report = acceptance_lint(targets.paths, settings, before, execution)
-    new_report = acceptance_lint(targets.paths, settings, after, execution)
+    old_report = api.report([replace(project, inventory=before) for project in projects], options)
+    new_report = api.report([replace(project, inventory=after) for project in projects], options)
     result = coverage_diff(old_report, new_report)
     changes = inventory_changes(before, after)
     render = diff_json if output_format == "json" else diff_text

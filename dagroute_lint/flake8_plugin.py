@@ -13,14 +13,9 @@ import tokenize
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from dagroute_lint import __version__
-from dagroute_lint.config import Project, Settings, find_project, settings_of
-from dagroute_lint.deployment.inventory import Inventory
+from dagroute_lint import __version__, api
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.formatters.escape import printable
-from dagroute_lint.pipeline.analysis import analyse
-from dagroute_lint.pipeline.runner import lint, selected_rules
-from dagroute_lint.sources.discovery import walk_excludes
 
 # Not a rule: flake8's only way to show that dagroute-lint itself could not run on a file.
 UNUSABLE = "DRL000"
@@ -40,24 +35,16 @@ class DagrouteChecker:
         self.lines = lines
 
     def run(self) -> Iterator[tuple[int, int, str, type[DagrouteChecker]]]:
-        try:
-            configuration = _configuration(find_project(Path(self.filename).absolute().parent))
-        except ConfigError as error:  # a broken pyproject.toml on the way up
-            configuration = printable(f"dagroute-lint cannot run: {error}")
-        if isinstance(configuration, str):
-            yield 1, 0, f"{UNUSABLE} {configuration}", type(self)
+        project = _project(Path(self.filename).absolute().parent)
+        if isinstance(project, str):
+            yield 1, 0, f"{UNUSABLE} {project}", type(self)
             return
-        settings, inventory = configuration
-        if walk_excludes(self.filename, settings.excludes(), settings.root):
-            return
-        buffer = (self.filename, _source_bytes(self.lines))
         try:
-            repository = analyse([self.filename], settings, inventory, stdin=buffer)
-            diagnostics = lint(repository, selected_rules(settings), settings)
+            found = api.lint_buffer(self.filename, _source_bytes(self.lines), project)
         except Exception as error:  # flake8 would print a traceback; say it in one line instead
             yield 1, 0, f"{UNUSABLE} internal error: {type(error).__name__}: {error}", type(self)
             return
-        for diagnostic in diagnostics:
+        for diagnostic in found.diagnostics:
             # flake8 columns are 0-based and printed plus one; ours are 1-based.
             # The severity as the command line's text shows it, so both print the same line.
             message = printable(f"{diagnostic.code} [{diagnostic.severity}] {diagnostic.message}")
@@ -65,15 +52,15 @@ class DagrouteChecker:
 
 
 @functools.cache
-def _configuration(project: Project) -> tuple[Settings, Inventory | None] | str:
-    """A project's settings and inventory, read once per process, or why they cannot be used.
+def _project(folder: Path) -> api.BufferProject | str:
+    """The settings and inventory of a folder's files, read once per process, or why they
+    cannot be used.
 
     flake8 turns a plugin's exception into a traceback (from its worker processes), so a broken
     inventory becomes one ``DRL000`` line per file instead, naming the file, key and position.
     """
     try:
-        settings = settings_of(project)
-        return settings, settings.load_inventory()
+        return api.buffer_project(folder)
     except ConfigError as error:
         return printable(f"dagroute-lint cannot run: {error}")
 

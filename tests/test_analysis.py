@@ -57,16 +57,15 @@ def placed_ids(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
 
 def test_each_dispatched_task_is_placed_once(repo: Path, placed_ids: list[str | None]) -> None:
     inventory = load_inventory(repo / "dagroute.toml")
-    repository = analyse(["dags"], Settings(root=repo), inventory)
+    analysis = analyse(["dags"], Settings(root=repo), inventory)
+    repository = analysis.repository
     # The EmptyOperator is completed by the scheduler and sent to no executor.
     assert [task.task_id for task in repository.tasks] == ["start", "build", "ship"]
     assert sorted(placed_ids) == ["build", "ship"]
     where = {task.task_id: [w.name for w in found.workers] for task, found in repository.placed}
     assert where == {"build": [], "ship": ["k8s-pods"]}
-    diagnostics = runner.lint(
-        repository, runner.selected_rules(Settings(root=repo)), Settings(root=repo)
-    )
-    assert [d.code for d in diagnostics] == ["DRL101", "DRL102"]
+    linted = runner.lint(analysis, runner.selected_rules(Settings(root=repo)))
+    assert [d.code for d in linted.diagnostics] == ["DRL101", "DRL102"]
     assert sorted(placed_ids) == ["build", "ship"], "rules read the placements, never place again"
 
 
@@ -78,12 +77,13 @@ def test_without_an_inventory_nothing_is_placed_and_deployment_rules_do_not_run(
 
     watched = replace(UNSERVED_QUEUE, check=must_not_run)
     settings = Settings(root=repo)
-    repository = analyse(["dags"], settings, None)
+    analysis = analyse(["dags"], settings, None)
+    repository = analysis.repository
     assert (len(repository.tasks), repository.placed, placed_ids) == (3, [], [])
-    assert runner.lint(repository, [watched], settings) == []
+    assert runner.lint(analysis, [watched]).diagnostics == []
     deployed = analyse(["dags"], settings, load_inventory(repo / "dagroute.toml"))
     with pytest.raises(AssertionError, match=r"ran on dags/dag\.py"):
-        runner.lint(deployed, [watched], settings)
+        runner.lint(deployed, [watched])
 
 
 def test_routes_starts_from_the_analysis_without_linting(

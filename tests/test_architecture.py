@@ -37,6 +37,7 @@ STAGES: tuple[tuple[str, ...], ...] = (
     ("formatters",),
     ("config",),
     ("pipeline",),
+    ("api",),  # the public API: every front end's one way into the pipeline
     ("acceptance",),  # deployment acceptance: lints with inventories and compares
     ("cli", "flake8_plugin", "fix", "server", "__main__"),  # front ends
 )
@@ -57,8 +58,8 @@ def test_the_package_root_holds_only_front_ends_and_contracts() -> None:
     root = sorted(m.split(".")[1] for m in GRAPH if m.count(".") == 1 and m.split(".")[1] in RANK)
     folders = {p.name for p in (REPO / "dagroute_lint").iterdir() if p.is_dir()} - {"__pycache__"}
     assert set(root) - folders == {
-        "__main__", "cli", "config", "diagnostics", "errors", "fix", "flake8_plugin", "model",
-        "records", "wording",
+        "__main__", "api", "cli", "config", "diagnostics", "errors", "fix", "flake8_plugin",
+        "model", "records", "wording",
     }  # fmt: skip
 
 
@@ -67,6 +68,38 @@ def test_imports_point_down_the_pipeline(module: str) -> None:
     rank = RANK[graph_script.stage(module)]
     upward = sorted(t for t in _internal(module) if RANK[graph_script.stage(t)] > rank)
     assert upward == [], f"{module} imports a later stage"
+
+
+FRONT_ENDS = ("cli", "flake8_plugin", "server", "acceptance", "__main__")
+ANALYSIS = "dagroute_lint.pipeline.analysis"
+
+
+def _reachable(start: str, without: str) -> set[str]:
+    """The package's modules ``start`` imports, directly or not, not passing through ``without``."""
+    seen: set[str] = set()
+    pending = [start]
+    while pending:
+        module = pending.pop()
+        for target in _internal(module) - seen - {without}:
+            seen.add(target)
+            pending.append(target)
+    return seen
+
+
+@pytest.mark.parametrize("module", sorted(m for m in GRAPH if graph_script.stage(m) in FRONT_ENDS))
+def test_every_front_end_reaches_the_analysis_only_through_the_api(module: str) -> None:
+    """One way from paths to a repository: a front end that lints imports ``api``, and no
+    import chain of any front end reaches ``analyse()`` around it."""
+    assert ANALYSIS not in _reachable(module, without="dagroute_lint.api")
+
+
+def test_the_front_ends_that_lint_use_the_api() -> None:
+    users = {m for m in GRAPH if "dagroute_lint.api" in GRAPH[m]}
+    assert {
+        "dagroute_lint.cli", "dagroute_lint.flake8_plugin", "dagroute_lint.server.app",
+        "dagroute_lint.acceptance.coverage",
+    } <= users  # fmt: skip
+    assert ANALYSIS in _reachable("dagroute_lint.api", without="")
 
 
 def test_libcst_lives_only_in_extraction_and_the_fixer() -> None:

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from dagroute_lint.cli import main
-from dagroute_lint.pipeline import incremental
+from dagroute_lint.pipeline import runner
 from dagroute_lint.pipeline.results import FORMAT, KEPT_INDEXES
 from tests.helpers import CELERY_K8S, SETTINGS_WITH_DAGS, write_repo
 
@@ -89,23 +89,34 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
+# Set while ``lint`` runs without the cache: every file is linted then, and not recorded.
+_UNCACHED = [False]
+
+
 @pytest.fixture
 def relinted(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """The files whose results a cached run worked out (rather than read from the index)."""
     seen: list[str] = []
-    real = incremental.lint_file
+    real = runner.lint_file
 
     def recording(file, *args, **kwargs):  # type: ignore[no-untyped-def]
-        seen.append(file.source.display)
+        if not _UNCACHED[0]:
+            seen.append(file.source.display)
         return real(file, *args, **kwargs)
 
-    monkeypatch.setattr(incremental, "lint_file", recording)
+    monkeypatch.setattr(runner, "lint_file", recording)
     yield seen
 
 
 def lint(*args: str) -> tuple[int, str, str]:
     """Exit code, standard output and standard error of one run over ``dags``."""
-    result = CliRunner().invoke(main, ["dags", "--inventory", "dagroute.toml", "-j", "1", *args])
+    _UNCACHED[0] = "--no-cache" in args
+    try:
+        result = CliRunner().invoke(
+            main, ["dags", "--inventory", "dagroute.toml", "-j", "1", *args]
+        )
+    finally:
+        _UNCACHED[0] = False
     assert result.exception is None or isinstance(result.exception, SystemExit), result.output
     return result.exit_code, result.stdout, result.stderr
 

@@ -252,7 +252,7 @@ def test_internal_error_is_one_line_with_exit_two(
     def explode(*args: object, **kwargs: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("dagroute_lint.cli.check_paths", explode)
+    monkeypatch.setattr("dagroute_lint.api.lint", explode)
     code, _, err = invoke("dags")
     assert code == 2
     assert err.strip().splitlines()[-1] == (
@@ -335,11 +335,21 @@ def test_repository_commands_refuse_stdin(repo: Path, args: list[str], command: 
     assert f"{command} reads files, not stdin" in err
 
 
-def test_repository_commands_read_one_project(repo: Path) -> None:
-    """A routing map describes one deployment: paths in two projects (each with its own
-    inventory) are refused, naming both roots."""
-    write_repo(repo / "other", {"dags/dag.py": DAG, "dagroute.toml": CELERY_K8S})
+def test_routes_reads_each_path_under_its_own_project(repo: Path) -> None:
+    """As ``check`` does: each path under its nearest project's settings, in one table; a
+    routing map describes one deployment, so projects whose inventories differ are refused,
+    naming both inventories."""
+    other = DAG.replace('"lab"', '"other_lab"').replace('"reports"', '"imports"')
+    write_repo(repo / "other", {"dags/dag.py": other, "dagroute.toml": CELERY_K8S})
+    code, out, err = invoke("routes", "dags", "other/dags", "--format", "json")
+    assert code == 0, err
+    tasks = json.loads(out)["tasks"]
+    assert [(task["dag_id"], task["queue"]) for task in tasks] == [
+        ("lab", "reports"),
+        ("other_lab", "imports"),
+    ]
+    (repo / "other" / "dagroute.toml").write_text(CELERY_K8S.replace("imports", "etl"))
     code, _, err = invoke("routes", "dags", "other/dags")
     assert code == 2
-    assert "routes reads one project at a time; these paths span" in err
-    assert str(repo / "other") in err
+    assert "these paths span projects with different inventories" in err
+    assert str(repo / "dagroute.toml") in err and str(repo / "other" / "dagroute.toml") in err

@@ -48,7 +48,7 @@ def test_a_deployment_rule_checks_files_that_parsed_and_nothing_else(tmp_path: P
 def _reports(root: Path, *, with_inventory: bool) -> dict[str, list[tuple[int, int, str, str]]]:
     """What the rule yields for each file of ``root/dags``, called directly, not by the runner."""
     inventory = load_inventory(root / "dagroute.toml") if with_inventory else None
-    repository = analyse([str(root / "dags")], Settings(root=root), inventory)
+    repository = analyse([str(root / "dags")], Settings(root=root), inventory).repository
     return {
         Path(file.source.display).name: [
             (d.line, d.column, d.code, d.message) for d in EVERY_FILE.diagnostics(file, repository)

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import fnmatch
+import json
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from dagroute_lint.cli import main
 from dagroute_lint.config import Settings, load_settings
 from dagroute_lint.deployment.inventory import load_inventory
 from dagroute_lint.errors import ConfigError
@@ -163,3 +168,77 @@ def test_exclude_patterns_mean_what_fnmatch_means(
     expected = [path for path in sorted(EXCLUDE_TREE) if kept(path)]
     assert [source.display for source in discover(["dags"], exclude)] == expected
     assert len(expected) < len(EXCLUDE_TREE) or not exclude
+
+
+def _command(root: Path, *args: str) -> tuple[int, str, str]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(root)
+        result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_a_run_that_leaves_every_file_out_says_how_many_and_why(tmp_path: Path) -> None:
+    """As ruff says "No Python files found under the given paths", never a silent
+    "0 tasks in 0 DAGs checked", and names what left them out."""
+    write_repo(
+        tmp_path,
+        {
+            "pyproject.toml": '[tool.dagroute-lint]\nextend-exclude = ["dags/old", "*_tmp.py"]\n',
+            "dags/old/a.py": UNSERVED.format(name="a"),
+            "dags/old/b.py": UNSERVED.format(name="b"),
+            "dags/x_tmp.py": UNSERVED.format(name="x"),
+            "dags/scratch.py": UNSERVED.format(name="s"),
+            "dags/skipped.py": UNSERVED.format(name="k"),
+            "dags/.airflowignore": "skipped.py\n",
+            ".gitignore": "dags/scratch.py\n",
+        },
+    )
+    git = shutil.which("git")
+    assert git is not None, "git is needed to tell what .gitignore leaves out"
+    subprocess.run([git, "init", "-q", str(tmp_path)], check=True)
+    for command in (["dags"], ["routes", "dags"]):
+        code, _, err = _command(tmp_path, *command)
+        assert code == 0, err
+        assert (
+            "dagroute-lint: no Python files found under the given paths: 1 file and 1 folder "
+            "matched an exclude pattern; 1 file matched .airflowignore; 1 file ignored by git "
+            "(see --show-settings)"
+        ) in err.splitlines(), err
+    # A folder with nothing in it says so, with no reasons to give.
+    (tmp_path / "empty").mkdir()
+    code, _, err = _command(tmp_path, "empty")
+    assert "dagroute-lint: no Python files found under the given paths" in err.splitlines()
+
+
+def test_routes_takes_the_file_selection_options_of_check(tmp_path: Path) -> None:
+    """``routes`` and ``check`` select files alike: ``--extend-exclude``, ``--force-exclude``
+    and ``--no-respect-gitignore`` mean the same to both."""
+
+    write_repo(
+        tmp_path,
+        {
+            "dags/kept.py": UNSERVED.format(name="kept"),
+            "dags/generated.py": UNSERVED.format(name="generated"),
+            "dags/scratch.py": UNSERVED.format(name="scratch"),
+            ".gitignore": "dags/scratch.py\n",
+            "dagroute.toml": CELERY_K8S,
+        },
+    )
+    git = shutil.which("git")
+    assert git is not None
+    subprocess.run([git, "init", "-q", str(tmp_path)], check=True)
+
+    def dag_ids(*args: str) -> tuple[list[str], list[str]]:
+        _, out, _ = _command(tmp_path, "routes", "--format", "json", *args)
+        routed = sorted({task["dag_id"] for task in json.loads(out)["tasks"]})
+        _, out, _ = _command(tmp_path, "--format", "json", "--no-cache", *args)
+        linted = sorted({Path(item["file"]).stem for item in json.loads(out)})
+        return routed, linted
+
+    assert dag_ids("dags") == (["generated", "kept"], ["generated", "kept"])
+    assert dag_ids("dags", "--extend-exclude", "generated.py") == (["kept"], ["kept"])
+    everything = ["generated", "kept", "scratch"]
+    assert dag_ids("dags", "--no-respect-gitignore") == (everything, everything)
+    named = ["dags/generated.py", "dags/kept.py", "--extend-exclude", "generated.py"]
+    assert dag_ids(*named) == (["generated", "kept"], ["generated", "kept"])
+    assert dag_ids(*named, "--force-exclude") == (["kept"], ["kept"])

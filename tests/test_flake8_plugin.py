@@ -154,6 +154,23 @@ def test_exclude_setting_applies_to_files_flake8_walks(repo: Path) -> None:
     assert flake8_rows(flake8(repo, "--format", FIELDS, "dags").stdout) == expected
 
 
+def test_extend_exclude_applies_to_files_named_from_another_folder(
+    repo: Path, tmp_path: Path
+) -> None:
+    """``extend-exclude`` as the command line applies it, also when flake8 runs outside the
+    project and is handed absolute paths (as editors run it)."""
+    write_repo(repo, {"dags/legacy/copy.py": REPORT})
+    settings = '[tool.dagroute-lint]\ndags = ["dags"]\nextend-exclude = ["dags/legacy"]\n'
+    (repo / "pyproject.toml").write_text(settings)
+    expected = cli_rows(repo, "dags")
+    assert {row[0] for row in expected} == {"dags/report.py"}
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    named = [str(repo / "dags" / "legacy" / "copy.py"), str(repo / "dags" / "report.py")]
+    found = flake8_rows(flake8(elsewhere, "--format", FIELDS, *named).stdout)
+    assert {row[0] for row in found} == {str(repo / "dags" / "report.py")}
+
+
 def test_internal_error_is_one_line_not_a_traceback(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -161,7 +178,7 @@ def test_internal_error_is_one_line_not_a_traceback(
         raise RuntimeError("boom")
 
     monkeypatch.chdir(repo)
-    monkeypatch.setattr(flake8_plugin, "analyse", crash)
+    monkeypatch.setattr(flake8_plugin.api, "lint_buffer", crash)
     checker = flake8_plugin.DagrouteChecker(ast.Module(body=[], type_ignores=[]), "dags/x.py", [])
     assert [result[:3] for result in checker.run()] == [
         (1, 0, "DRL000 internal error: RuntimeError: boom")

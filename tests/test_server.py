@@ -4,7 +4,10 @@ stdio, talked to by pygls's own ``LanguageClient``."""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
+import shutil
+import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -114,8 +117,10 @@ def _edited(text: str, edit: types.TextEdit) -> str:
 
 
 @asynccontextmanager
-async def editor(root: Path) -> AsyncIterator[Editor]:
-    """A started server process with an initialised session, shut down cleanly after."""
+async def editor(root: Path, cwd: Path | None = None) -> AsyncIterator[Editor]:
+    """A started server process with an initialised session on the workspace ``root``, shut
+    down cleanly after; the process runs in ``cwd`` (default: the workspace), as an editor
+    started elsewhere runs it."""
     client = LanguageClient("test-editor", "1")
     session = Editor(client)
 
@@ -129,7 +134,7 @@ async def editor(root: Path) -> AsyncIterator[Editor]:
     def _register(params: types.RegistrationParams) -> None:
         session.registrations.extend(params.registrations)
 
-    await client.start_io(sys.executable, "-m", "dagroute_lint", "server", cwd=str(root))
+    await client.start_io(sys.executable, "-m", "dagroute_lint", "server", cwd=str(cwd or root))
     capabilities = types.ClientCapabilities(
         workspace=types.WorkspaceClientCapabilities(
             did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(
@@ -293,6 +298,44 @@ def test_a_changed_inventory_or_imported_module_lints_open_documents_again(tmp_p
             found = await session.diagnostics(uri, lambda d: len(d) == 1 and d[0].code is None)
             assert "cannot run" in found[0].message
             assert "pyproject.toml: tool.dagroute-lint.selekt: unknown setting" in found[0].message
+
+    run(test)
+
+
+def test_documents_the_project_leaves_out_get_no_diagnostics(tmp_path: Path) -> None:
+    """The editor shows what the command line reports: a file that ``extend-exclude``,
+    ``.gitignore`` or ``.airflowignore`` leaves out of a lint of the project gets none, also
+    with the server started outside the project; a file beside them still gets its own."""
+    repo = repository(tmp_path / "repo")
+    settings = (repo / "pyproject.toml").read_text(encoding="utf-8")
+    (repo / "pyproject.toml").write_text(settings + 'extend-exclude = ["dags/legacy"]\n')
+    for name in ("legacy/old.py", "scratch.py", "ignored_by_airflow.py"):
+        (repo / "dags" / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / "dags" / name).write_text(DAG_FILE, encoding="utf-8")
+    (repo / ".gitignore").write_text("dags/scratch.py\n")
+    (repo / "dags" / ".airflowignore").write_text("ignored_by_airflow.py\n")
+    git = shutil.which("git")
+    assert git is not None, "git is needed to tell what .gitignore leaves out"
+    subprocess.run([git, "init", "-q", str(repo)], check=True)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    cli = subprocess.run(
+        [sys.executable, "-m", "dagroute_lint", "dags", "--output-format", "json", "--no-cache"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    reported = {item["file"] for item in json.loads(cli.stdout)}
+    assert reported == {"dags/report.py"}, cli.stderr
+
+    async def test() -> None:
+        async with editor(repo, cwd=elsewhere) as session:
+            for name in ("legacy/old.py", "scratch.py", "ignored_by_airflow.py"):
+                uri = session.open(repo / "dags" / name)
+                assert await session.diagnostics(uri) == [], name
+            uri = session.open(repo / "dags" / "report.py")
+            assert codes(await session.diagnostics(uri)) == [(0, "DRL204"), (5, "DRL101")]
 
     run(test)
 

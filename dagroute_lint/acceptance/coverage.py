@@ -2,8 +2,8 @@
 
 The rules already decide, soundly, whether a task is served; this module only sorts what they
 report by the kind of coverage it is about (queue, executor, pool, provider, package, triggerer)
-and the item lacking, so that a platform engineer reads one table instead of a lint log.
-``lint`` is the one place that runs the pipeline for the acceptance commands.
+and the item lacking, so that a platform engineer reads one table (of ``api.report``) instead
+of a lint log.
 """
 
 from __future__ import annotations
@@ -12,11 +12,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from dagroute_lint.config import Settings
-from dagroute_lint.deployment.inventory import Inventory
+from dagroute_lint.api import Report
 from dagroute_lint.diagnostics import Diagnostic
-from dagroute_lint.pipeline.analysis import Execution
-from dagroute_lint.pipeline.runner import Report, run
 from dagroute_lint.records import record
 
 # The coverage each rule is about, and how its message names the item lacking. A rule not listed
@@ -122,10 +119,3 @@ def checked(report: Report) -> Checked:
         unmodelled=report.repository.coverage.unseen,
         files=report.files,
     )
-
-
-def lint(
-    paths: Sequence[str], settings: Settings, inventory: Inventory, execution: Execution
-) -> Report:
-    """The DAGs linted against ``inventory`` (the pipeline's one entry point for acceptance)."""
-    return run(paths, settings, inventory, None, execution)

@@ -13,9 +13,9 @@ from collections import Counter
 from collections.abc import Sequence
 
 from dagroute_lint.acceptance.coverage import Checked, Gap, checked, gaps, per_task
+from dagroute_lint.api import Report
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.formatters.routes import summary
-from dagroute_lint.pipeline.runner import Report
 from dagroute_lint.records import record
 
 

@@ -1,48 +1,56 @@
-"""The analysis every front end starts from: discover → extract → resolve → place, once."""
+"""The analysis every front end starts from: discover → read → extract → resolve → place.
+
+``analyse()`` finds and reads the files a run reports on and returns an ``Analysis``: the
+repository those files make, each file extracted, resolved and placed when first asked for. A
+run that lints only a few files (pre-commit), or takes most results from the result cache
+(``pipeline.runner``), extracts only what those files reach; ``routes`` asks for every file.
+"""
 
 from __future__ import annotations
 
-import os
-import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
+from types import TracebackType
+from typing import overload
 
 from dagroute_lint.catalog.airflow_defaults import DEFAULT_AIRFLOW_MAJOR, DEFAULT_QUEUE
 from dagroute_lint.config import Settings
 from dagroute_lint.deployment.inventory import Inventory
-from dagroute_lint.model import Expr, Module, Position, Ref, Source, SyntaxProblem
-from dagroute_lint.pipeline.cache import SummaryCache
+from dagroute_lint.model import Module, SyntaxProblem
+from dagroute_lint.pipeline.cache import SummaryCache, extraction_fingerprint
 from dagroute_lint.pipeline.collector import rare_collections
 from dagroute_lint.pipeline.dependents import importers
-from dagroute_lint.pipeline.extraction import Extractor, Request
-from dagroute_lint.pipeline.import_index import ImportIndex, imports_nothing
+from dagroute_lint.pipeline.extraction import Extractor
+from dagroute_lint.pipeline.import_index import ImportIndex, imports_nothing, index_key
 from dagroute_lint.pipeline.progress import ProgressLine
-from dagroute_lint.records import record, replace
-from dagroute_lint.resolve.parse_imports import reached_imports
+from dagroute_lint.pipeline.world import Reads, RecordingRoots, ReportedFile, World
+from dagroute_lint.records import record
 from dagroute_lint.resolve.placement import place_dispatched
-from dagroute_lint.resolve.repository import AnalysedFile, Repository
+from dagroute_lint.resolve.repository import AnalysedFile, Definition, Repository
 from dagroute_lint.resolve.tasks import Resolver
-from dagroute_lint.resolve.values import Known, SymbolTable, as_expr
+from dagroute_lint.resolve.values import SymbolTable
 from dagroute_lint.sources.discovery import (
+    LeftOut,
     SourceFile,
     absolute,
     cwd_relative,
     discover,
-    force_excluded,
     might_define_dags,
-    module_candidates,
     module_name,
 )
-from dagroute_lint.sources.files import DEFAULT_MAX_FILE_BYTES, read_source_status
-from dagroute_lint.sources.first_party import FirstParty
+
+# A file found, with its bytes or why it cannot be read.
+FoundFile = tuple[SourceFile, bytes | SyntaxProblem]
+# The modules a reported file runs by importing, when known without extracting it (``None``).
+KnownImports = Callable[[ReportedFile], Sequence[str] | None]
 
 
 @record
 class Execution:
     """How a run does its work; the output never depends on any of it.
 
-    ``jobs`` worker processes extract files, ``cache_dir`` keeps their summaries between runs
-    (``None``: no cache), and ``progress`` is told of every file extracted.
+    ``jobs`` worker processes extract files, ``cache_dir`` keeps summaries, results and import
+    lists between runs (``None``: no cache), and ``progress`` is told of every file extracted.
     """
 
     jobs: int = 1
@@ -54,148 +62,272 @@ class Execution:
         return Extractor(self.jobs, cache, self.progress)
 
 
-class ModuleIndex:
-    """Extracted modules by name; files outside the report set are read only when referenced.
+def analyse(
+    paths: Sequence[str],
+    settings: Settings,
+    inventory: Inventory | None,
+    stdin: tuple[str, bytes] | None = None,
+    execution: Execution | None = None,
+) -> Analysis:
+    """The analysis of ``paths`` (or of one buffer from stdin, named as a file) under one
+    project's ``settings`` and ``inventory``; close it (or use it as a context manager) to
+    write its caches and end its worker processes."""
+    execution = execution or Execution()
+    roots = import_roots([stdin[0]] if stdin else paths, settings)
+    world = World(roots, execution.extractor(), settings.max_file_size)
+    if execution.cache_dir is not None:
+        world.imports = ImportIndex(
+            execution.cache_dir, lambda: index_key(extraction_fingerprint(), world.roots)
+        )
+    left_out = LeftOut()
+    dependents: list[FoundFile] = []
+    with rare_collections():
+        if stdin is not None:
+            files = _buffer(stdin, settings, inventory, left_out)
+        else:
+            files, dependents = read_reported(paths, settings, inventory, world, left_out)
+    analysis = Analysis(world, files, dependents, settings, inventory, execution, stdin is not None)
+    analysis.left_out = left_out
+    return analysis
 
-    pre-commit passes only changed files, so a constant imported from ``common/`` must still be
-    found on disk: ``lookup`` searches the import roots as Python would, and remembers misses.
+
+class Analysis:
+    """One run's files and the repository they make, analysed as they are asked for.
+
+    ``repository`` is what rules and formatters read; its files are resolved when first asked
+    for (every one, for ``routes``), and kept. ``analysed`` resolves one file, recording what
+    it read, for the lint run (``pipeline.runner``), which keeps nothing it has reported on.
     """
 
     def __init__(
         self,
-        roots: Sequence[Path],
-        extractor: Extractor | None = None,
-        max_bytes: int = DEFAULT_MAX_FILE_BYTES,
+        world: World,
+        files: Sequence[FoundFile],
+        dependents: Sequence[FoundFile],
+        settings: Settings,
+        inventory: Inventory | None,
+        execution: Execution,
+        from_stdin: bool = False,
     ) -> None:
-        self.roots = list(dict.fromkeys(roots))
-        self.extractor = extractor or Extractor()
-        self.max_bytes = max_bytes
-        self._by_name: dict[str, Module | None] = {}
-        # Told of every file read, when the run keeps an import index (a run with a cache).
-        self.imports: ImportIndex | None = None
+        self.world = world
+        self.files = files
+        self.settings = settings
+        self.inventory = inventory
+        self.execution = execution
+        self.from_stdin = from_stdin
+        self.left_out = LeftOut()  # what discovery passed over, and why
+        self.airflow_major = airflow_major(inventory)
+        self.default_queue = inventory.default_queue if inventory is not None else DEFAULT_QUEUE
+        self._reported: list[ReportedFile] | None = None
+        # The repository's files, by the name shown, with what analysing them read.
+        self._kept: dict[str, tuple[AnalysedFile, Reads]] = {}
+        self._closed = False
+        self.roots = RecordingRoots(world.roots, world)
+        self.repository = Repository(
+            _LazyFiles(self),
+            inventory,
+            self.airflow_major,
+            self.roots,
+            tuple(source.display for source, _ in dependents),
+            lookup=world.final,
+            locations=self.roots,
+            dags=_LazyDags(self),
+        )
 
-    def request(self, source: SourceFile, data: bytes) -> Request:
-        name, is_package = module_name(source.real, self.roots)
-        return Request(data, source.display, name, is_package)
+    def __enter__(self) -> Analysis:
+        return self
 
-    def add(self, module: Module, replace: bool = False) -> None:
-        if replace or module.module_name not in self._by_name:
-            self._by_name[module.module_name] = module
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
 
-    def with_loop_values(
-        self, requests: Sequence[Request], modules: Sequence[Module], symbols: SymbolTable
-    ) -> list[Module]:
-        """Extract again the files that loop over other modules' names, with those values, and
-        the files that call other modules' functions, with those modules' sources."""
-        again: list[tuple[int, Request]] = []
-        for position, (request, module) in enumerate(zip(requests, modules)):
-            externals: dict[str, Expr] = {}
-            for qualname in module.loop_refs:
-                resolved = symbols.evaluate(Ref(qualname))
-                if isinstance(resolved, Known):
-                    externals[qualname] = as_expr(resolved.value)
-            sources = self.sources_for(module.call_refs)
-            if externals or sources:
-                again.append((position, replace(request, externals=externals, sources=sources)))
-        result = list(modules)
-        redone = self.extractor.extract([request for _, request in again])
-        for (position, _), module in zip(again, redone):
-            result[position] = module
-            self.add(module, replace=True)
-        return result
-
-    def sources_for(self, qualnames: Sequence[str]) -> dict[str, Source]:
-        """The repository modules defining the called names, and the repository modules they
-        import (one level: a helper calling another helper), by module name."""
-        found: dict[str, Source] = {}
-        pending = [self._defining_module(qualname) for qualname in qualnames]
-        for depth in range(2):
-            following: list[str | None] = []
-            for name in pending:
-                if name is None or name in found:
-                    continue
-                source = self._source(name)
-                if source is None:
-                    continue
-                found[name] = source
-                module = self.lookup(name)
-                if depth == 0 and module is not None:
-                    following += [self._defining_module(site.module) for site in module.imports]
-            pending = following
-        return found
-
-    def _defining_module(self, qualname: str) -> str | None:
-        """The longest prefix of ``qualname`` that is a readable module of the repository."""
-        parts = qualname.split(".")
-        for cut in range(len(parts), 0, -1):
-            name = ".".join(parts[:cut])
-            module = self.lookup(name)
-            if module is not None and module.syntax_error is None:
-                return name
-        return None
-
-    def _source(self, name: str) -> Source | None:
-        for candidate in module_candidates(name, self.roots):
-            if candidate.is_file():
-                source = SourceFile(str(candidate), str(absolute(candidate)))
-                data = self.read(source)
-                if not isinstance(data, bytes):
-                    return None
-                _, is_package = module_name(source.real, self.roots)
-                return Source(data, is_package, source.display)
-        return None
-
-    def lookup(self, name: str) -> Module | None:
-        if name in self._by_name:
-            return self._by_name[name]
-        found: Module | None = None
-        for candidate in module_candidates(name, self.roots):
-            if candidate.is_file():
-                source = SourceFile(str(candidate), str(absolute(candidate)))
-                data = self.read(source)
+    def close(self) -> None:
+        """Write what this run learnt to the caches and end the worker processes. Files asked
+        for afterwards are still analysed, in this process."""
+        if self._closed:
+            return
+        self._closed = True
+        imports = self.world.imports
+        if imports is not None:
+            for module in self.world.extracted():
+                imports.learn(module)
+            for source, data in self.files:
                 if isinstance(data, bytes):
-                    found = self.extractor.extract([self.request(source, data)])[0]
-                else:
-                    found = self.unreadable(source, data)
-                break
-        self._by_name[name] = found
+                    imports.learn_unextracted(source.display, data)
+            imports.save()
+        self.world.extractor.close()
+
+    def reported(self, known: KnownImports | None = None) -> list[ReportedFile]:
+        """The files the run reports on, in display order: every file found that may define a
+        DAG or was named, and the files found elsewhere that one of those imports (the DAG
+        processor runs them too, so their problems are the importer's problems).
+
+        ``known`` tells what an unchanged file imports without extracting it; the answer is
+        the same with or without it, and is worked out once.
+        """
+        if self._reported is None:
+            with rare_collections():
+                self._reported = _reported(self.files, self.world, known or _unknown)
+        return self._reported
+
+    def analysed(self, file: ReportedFile, keep: bool = False) -> tuple[AnalysedFile, Reads]:
+        """The file's model, resolved tasks and placements, with what working them out read;
+        ``keep``: as the repository's file (a file kept is never analysed again)."""
+        kept = self._kept.get(file.source.display)
+        if kept is not None:
+            return kept
+        found = self._analysed(file)
+        if keep:
+            self._kept[file.source.display] = found
         return found
 
-    def read(self, source: SourceFile) -> bytes | SyntaxProblem:
-        """A module file's bytes (or why not): the one place modules are read from disk."""
-        read_at = time.time_ns()
-        data, status = read_file(source, self.max_bytes)
-        if status is not None and self.imports is not None:
-            self.imports.saw(source.display, source.real, status, read_at)
-        return data
+    def _analysed(self, file: ReportedFile) -> tuple[AnalysedFile, Reads]:
+        world = self.world
+        with world.reading_for(Reads()) as reads:
+            module = world.final_of(file)
+            # Memos of a resolver span the files it resolves: one per file keeps reads apart.
+            resolver = Resolver(SymbolTable(world.final), self.default_queue, self.airflow_major)
+            tasks = tuple(resolver.tasks(module))
+            inventory = self.inventory
+            placed = place_dispatched(tasks, inventory) if inventory is not None else ()
+            dag_ids = tuple(resolver.dag_ids(module))
+        return AnalysedFile(file.source, module, tasks, placed, dag_ids), reads
 
-    def extracted(self) -> Iterator[Module]:
-        """The summaries made or looked up so far."""
-        return (module for module in self._by_name.values() if module is not None)
+    def certain_dags(self, file: ReportedFile) -> tuple[Definition, ...]:
+        """The DAGs of a file that another file's DAG id can clash with (DRL002): only their
+        ids are resolved, which is all a file whose results are cached needs."""
+        module = self.world.final_of(file)
+        resolver = Resolver(SymbolTable(self.world.final), DEFAULT_QUEUE, self.airflow_major)
+        dag_ids = tuple(resolver.dag_ids(module))
+        return AnalysedFile(file.source, module, (), (), dag_ids).certain_dags()
 
-    def unreadable(self, source: SourceFile, problem: SyntaxProblem) -> Module:
-        """The model of a file that could not be read: only its name and why."""
-        name, _ = module_name(source.real, self.roots)
-        return Module(path=source.display, module_name=name, syntax_error=problem)
+    def file(self, file: ReportedFile) -> AnalysedFile:
+        """The repository's analysis of a reported file: worked out once, then kept."""
+        return self.analysed(file, keep=True)[0]
+
+    def prepare(self, files: Sequence[ReportedFile]) -> None:
+        """Extract these files' final summaries as one batch (in parallel when it is large)."""
+        with rare_collections():
+            self.world.prepare_final(files)
 
 
-def read_file(
-    source: SourceFile, limit: int = DEFAULT_MAX_FILE_BYTES
-) -> tuple[bytes | SyntaxProblem, os.stat_result | None]:
-    """The file's bytes, or why it cannot be read (``limit``: the ``max-file-size`` setting),
-    with its status when it was read whole."""
-    try:
-        data, status = read_source_status(source.real, limit + 1)
-    except OSError as error:
-        reason = error.strerror or type(error).__name__
-        return SyntaxProblem(f"cannot read file: {reason}", Position(1, 1), skipped=True), None
-    if len(data) > limit:
-        return SyntaxProblem(
-            f"file is larger than max-file-size ({limit:,} bytes; raise the setting to lint it)",
-            Position(1, 1),
-            skipped=True,
-        ), None
-    return data, status
+def _unknown(file: ReportedFile) -> None:
+    return None
+
+
+class _LazyFiles(Sequence[AnalysedFile]):
+    """The repository's files, each analysed when first asked for and kept."""
+
+    def __init__(self, analysis: Analysis) -> None:
+        self._analysis = analysis
+
+    def __len__(self) -> int:
+        return len(self._analysis.reported())
+
+    @overload
+    def __getitem__(self, index: int) -> AnalysedFile: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[AnalysedFile]: ...
+
+    def __getitem__(self, index: int | slice) -> AnalysedFile | Sequence[AnalysedFile]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self))[index]]
+        return self._analysis.file(self._analysis.reported()[index])
+
+    def __iter__(self) -> Iterator[AnalysedFile]:
+        self._analysis.prepare(self._analysis.reported())
+        return (self[i] for i in range(len(self)))
+
+
+class _LazyDags(Mapping[str, tuple[Definition, ...]]):
+    """Every reported file's certain DAG definitions, by display path, worked out when first
+    asked for (only DRL002 compares files)."""
+
+    def __init__(self, analysis: Analysis) -> None:
+        self._analysis = analysis
+        self._found: dict[str, tuple[Definition, ...]] | None = None
+
+    def _all(self) -> dict[str, tuple[Definition, ...]]:
+        if self._found is None:
+            analysis = self._analysis
+            reported = analysis.reported()
+            analysis.prepare(reported)
+            # Read for every file at once: not what the file being linted read.
+            with analysis.world.reading_for(Reads()):
+                self._found = {
+                    file.source.display: analysis.certain_dags(file) for file in reported
+                }
+        return self._found
+
+    def __getitem__(self, display: str) -> tuple[Definition, ...]:
+        return self._all()[display]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
+def _buffer(
+    stdin: tuple[str, bytes], settings: Settings, inventory: Inventory | None, left_out: LeftOut
+) -> list[FoundFile]:
+    """The one file of a run over a buffer, named as a file: none when that file, named on the
+    command line, would be left out (``.airflowignore``, and with ``force-exclude`` the
+    excludes and git's ignores)."""
+    display, data = stdin
+    found = _discover([display], settings, inventory, left_out)
+    return [(found[0], data)] if found else []
+
+
+def _discover(
+    paths: Sequence[str], settings: Settings, inventory: Inventory | None, left_out: LeftOut
+) -> list[SourceFile]:
+    return discover(
+        paths,
+        settings.excludes(),
+        settings.dags,
+        ignore_syntax(settings, inventory),
+        force_exclude=settings.force_exclude,
+        respect_gitignore=settings.respect_gitignore,
+        root=settings.root,
+        skip=settings.skip_folders,
+        left_out=left_out,
+    )
+
+
+def _reported(files: Sequence[FoundFile], world: World, known: KnownImports) -> list[ReportedFile]:
+    """See ``Analysis.reported``: a file found in a folder that cannot define a DAG waits until
+    a reported file imports it."""
+    waiting: dict[str, FoundFile] = {}
+    batch: list[FoundFile] = []
+    for source, data in files:
+        if source.named or not isinstance(data, bytes) or might_define_dags(data):
+            batch.append((source, data))
+        else:
+            waiting.setdefault(module_name(source.real, world.roots)[0], (source, data))
+    found: list[ReportedFile] = []
+    while batch:
+        made = [
+            ReportedFile(source, data, *module_name(source.real, world.roots))
+            for source, data in batch
+        ]
+        for file in made:
+            world.report(file)
+        answers = [known(file) for file in made]
+        world.prepare([file for file, answer in zip(made, answers) if answer is None])
+        imported: list[str] = []
+        for file, answer in zip(made, answers):
+            imported += answer if answer is not None else imported_modules(world.plain(file))
+        found += made
+        batch = [waiting.pop(name) for name in imported if name in waiting]
+    found.sort(key=lambda file: file.source.display)
+    return found
 
 
 def import_roots(paths: Sequence[str], settings: Settings) -> list[Path]:
@@ -214,102 +346,24 @@ def import_roots(paths: Sequence[str], settings: Settings) -> list[Path]:
     return [*roots, *settings.roots, settings.root]
 
 
-def analyse(
-    paths: Sequence[str],
-    settings: Settings,
-    inventory: Inventory | None,
-    stdin: tuple[str, bytes] | None = None,
-    execution: Execution | None = None,
-) -> Repository:
-    """The model of ``paths`` (or of one buffer from stdin, named as a file): every reported
-    file's summary and resolved tasks, each dispatched task placed in the inventory's deployment.
-    """
-    execution = execution or Execution()
-    with rare_collections(), execution.extractor() as extractor:
-        return _analyse(paths, settings, inventory, stdin, extractor)
-
-
-def _analyse(
-    paths: Sequence[str],
-    settings: Settings,
-    inventory: Inventory | None,
-    stdin: tuple[str, bytes] | None,
-    extractor: Extractor,
-) -> Repository:
-    roots = import_roots([stdin[0]] if stdin else paths, settings)
-    index = ModuleIndex(roots, extractor, settings.max_file_size)
-    symbols = SymbolTable(index.lookup)
-    if stdin is not None:
-        display, data = stdin
-        source = SourceFile(display, str(absolute(Path(display))), named=True)
-        files: list[tuple[SourceFile, bytes | SyntaxProblem]] = [(source, data)]
-        if settings.force_exclude and force_excluded(
-            display, settings.excludes(), settings.respect_gitignore, settings.root
-        ):
-            files = []
-        dependents: list[tuple[SourceFile, bytes | SyntaxProblem]] = []
-    else:
-        files, dependents = read_reported(paths, settings, inventory, index)
-    sources, modules = _extract_reported(files, index, symbols)
-    resolver = Resolver(
-        symbols,
-        inventory.default_queue if inventory is not None else DEFAULT_QUEUE,
-        airflow_major(inventory),
-    )
-    analysed = []
-    for source, module in zip(sources, modules):
-        tasks = tuple(resolver.tasks(module))
-        placed = place_dispatched(tasks, inventory) if inventory is not None else ()
-        dag_ids = tuple(resolver.dag_ids(module))
-        analysed.append(AnalysedFile(source, module, tasks, placed, dag_ids))
-        # Read the repository modules that loading the file runs while the extractor is open.
-        for _ in reached_imports(module, index.lookup):
-            pass
-    first_party = FirstParty(index.roots)
-    return Repository(
-        tuple(analysed),
-        inventory,
-        resolver.airflow_major,
-        first_party,
-        tuple(source.display for source, _ in dependents),
-        lookup=index.lookup,
-        locations=first_party,
-    )
-
-
-# A file found, with its bytes or why it cannot be read.
-ReadFile = tuple[SourceFile, bytes | SyntaxProblem]
-
-
 def read_reported(
-    paths: Sequence[str], settings: Settings, inventory: Inventory | None, index: ModuleIndex
-) -> tuple[
-    list[tuple[SourceFile, bytes | SyntaxProblem]], list[tuple[SourceFile, bytes | SyntaxProblem]]
-]:
+    paths: Sequence[str],
+    settings: Settings,
+    inventory: Inventory | None,
+    world: World,
+    left_out: LeftOut,
+) -> tuple[list[FoundFile], list[FoundFile]]:
     """The files a run over ``paths`` reports on, read, with (also listed second) the DAG files
     it reports on only because they import a named file."""
-    syntax = ignore_syntax(settings, inventory)
-    sources = discover(
-        paths,
-        settings.excludes(),
-        settings.dags,
-        syntax,
-        force_exclude=settings.force_exclude,
-        respect_gitignore=settings.respect_gitignore,
-        root=settings.root,
-        skip=settings.skip_folders,
-    )
-    files = [(source, index.read(source)) for source in sources]
-    dependents = dependents_of(files, settings, syntax, index)
+    sources = _discover(paths, settings, inventory, left_out)
+    files = [(source, world.read(source)) for source in sources]
+    dependents = dependents_of(files, settings, ignore_syntax(settings, inventory), world)
     return files + dependents, dependents
 
 
 def dependents_of(
-    files: Sequence[tuple[SourceFile, bytes | SyntaxProblem]],
-    settings: Settings,
-    syntax: str,
-    index: ModuleIndex,
-) -> list[tuple[SourceFile, bytes | SyntaxProblem]]:
+    files: Sequence[FoundFile], settings: Settings, syntax: str, world: World
+) -> list[FoundFile]:
     """The DAG files of the DAG folders (or the project) that import a file named on the command
     line and are not being linted already: their problems are that file's problems."""
     named = [source for source, data in files if source.named and isinstance(data, bytes)]
@@ -317,7 +371,7 @@ def dependents_of(
         return []
     folders = [str(cwd_relative(folder)) for folder in settings.dags or (settings.root,)]
     linted = {source.real for source, _ in files}
-    imports = index.imports
+    imports = world.imports
     candidates = []
     known = []
     found = list(discover(folders, settings.exclude, settings.dags, syntax))
@@ -328,7 +382,7 @@ def dependents_of(
         if source.real in held:
             known.append(source)
             continue
-        data = index.read(source)
+        data = world.read(source)
         if not isinstance(data, bytes):
             continue
         if imports_nothing(data):  # it cannot import a named file
@@ -340,74 +394,17 @@ def dependents_of(
         imports.keep_only(source.real for source in found)
 
     def name_of(source: SourceFile) -> str:
-        return module_name(source.real, index.roots)[0]
+        return module_name(source.real, world.roots)[0]
 
     def extract(batch: Sequence[tuple[SourceFile, bytes]]) -> list[Module]:
-        modules = index.extractor.extract([index.request(s, data) for s, data in batch])
+        modules = world.extractor.extract([world.request(s, data) for s, data in batch])
         if imports is not None:
             for module in modules:
                 imports.learn(module)
         return modules
 
     readers = imports.readers if imports is not None else lambda reals, names: set()
-    return list(importers(named, candidates, known, readers, name_of, extract, index.read))
-
-
-def _extract_reported(
-    files: Sequence[tuple[SourceFile, bytes | SyntaxProblem]],
-    index: ModuleIndex,
-    symbols: SymbolTable,
-) -> tuple[list[SourceFile], list[Module]]:
-    """Summaries of the files to report on, in display order.
-
-    Files found in folders that cannot define a DAG are left out, unless a reported file imports
-    them (then the DAG processor runs them too, so their problems are the importer's problems).
-    """
-    waiting: dict[str, tuple[SourceFile, bytes | SyntaxProblem]] = {}
-    batch: list[tuple[SourceFile, bytes | SyntaxProblem]] = []
-    for source, data in files:
-        if source.named or not isinstance(data, bytes) or might_define_dags(data):
-            batch.append((source, data))
-        else:
-            waiting.setdefault(module_name(source.real, index.roots)[0], (source, data))
-    reported: list[tuple[SourceFile, Request | None, Module]] = []
-    while batch:
-        found = _summaries(batch, index)
-        reported.extend(found)
-        batch = [
-            waiting.pop(name)
-            for _, _, module in found
-            for name in imported_modules(module)
-            if name in waiting
-        ]
-    reported.sort(key=lambda entry: entry[0].display)
-    readable = [(request, module) for _, request, module in reported if request is not None]
-    redone = iter(
-        index.with_loop_values(
-            [request for request, _ in readable], [module for _, module in readable], symbols
-        )
-    )
-    modules = [module if request is None else next(redone) for _, request, module in reported]
-    return [source for source, _, _ in reported], modules
-
-
-def _summaries(
-    batch: Sequence[tuple[SourceFile, bytes | SyntaxProblem]], index: ModuleIndex
-) -> list[tuple[SourceFile, Request | None, Module]]:
-    """Extract a batch together (in parallel when it is large) and add it to the index."""
-    requests = [
-        index.request(source, data) if isinstance(data, bytes) else None for source, data in batch
-    ]
-    extracted = iter(index.extractor.extract([r for r in requests if r is not None]))
-    found: list[tuple[SourceFile, Request | None, Module]] = []
-    for (source, data), request in zip(batch, requests):
-        if isinstance(data, SyntaxProblem):
-            module = index.unreadable(source, data)
-        else:
-            module = next(extracted)
-        index.add(module)
-        found.append((source, request, module))
-    return found
+    return list(importers(named, candidates, known, readers, name_of, extract, world.read))
 
 
 def imported_modules(module: Module) -> Iterator[str]:

@@ -68,7 +68,8 @@ class Extractor:
     """Turns requests into summaries, using ``jobs`` processes and an optional cache.
 
     The pool starts with the first batch large enough to need it and serves every later batch
-    (files that loop over other modules' names are extracted twice); ``close`` ends it.
+    (files that loop over other modules' names are extracted twice); ``close`` ends it, and
+    files asked for afterwards are extracted in this process.
     """
 
     def __init__(
@@ -81,6 +82,7 @@ class Extractor:
         self.cache = cache
         self.progress = progress
         self._pool: Executor | None = None
+        self._closed = False
 
     def __enter__(self) -> Extractor:
         return self
@@ -89,6 +91,7 @@ class Extractor:
         self.close()
 
     def close(self) -> None:
+        self._closed = True
         if self.cache is not None:
             self.cache.flush()
         if self._pool is not None:
@@ -109,7 +112,7 @@ class Extractor:
                 results[index] = cached
         self._advance(len(requests) - len(missing))
         work = [requests[i] for i in missing]
-        if self.jobs > 1 and len(work) >= MIN_FILES_FOR_POOL:
+        if self.jobs > 1 and len(work) >= MIN_FILES_FOR_POOL and not self._closed:
             chunksize = max(1, len(work) // (self.jobs * CHUNKS_PER_WORKER))
             payloads = self._started_pool().map(_extract_one, work, chunksize=chunksize)
             for index, payload in zip(missing, payloads):

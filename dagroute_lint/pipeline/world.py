@@ -1,31 +1,36 @@
 """The modules a run resolves against, recording which ones each file's results read.
 
-A file's results read other modules in two ways, as a full run does (``pipeline.analysis``):
-its summary is extracted again with the values of the names it loops over and the sources of
-the functions it calls, looked up among the *plain* summaries; its tasks and rules then look
-modules up among the *final* ones, where a reported file is its re-extracted summary. Both are
-built lazily here, so a run that lints a few files extracts only what those files reach, and
-every name looked up is recorded for the file being worked on (with what re-extracting a
+A file's results read other modules in two ways: its summary is extracted again with the values
+of the names it loops over and the sources of the functions it calls, looked up among the
+*plain* summaries; its tasks and rules then look modules up among the *final* ones, where a
+reported file is its re-extracted summary. Both are built lazily, so a run that lints a few
+files extracts only what those files reach. pre-commit passes only changed files, so a constant
+imported from ``common/`` must still be found on disk: a name that no reported file defines is
+searched on the import roots as Python would, and misses are remembered.
+
+Every name looked up is recorded for the file being worked on (with what re-extracting a
 reported module read, when that module is used), together with each question the rules ask
-about the import roots. ``ModuleStates`` says what a name resolves to now, which is how a
-cached entry is checked.
+about the import roots: that is what a cached result is checked against (``pipeline.results``).
+``ModuleStates`` says what a name resolves to now.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import field
 from pathlib import Path
 
-from dagroute_lint.model import Expr, Module, Ref, SyntaxProblem
-from dagroute_lint.pipeline.analysis import ModuleIndex
+from dagroute_lint.model import Expr, Module, Position, Ref, Source, SyntaxProblem
 from dagroute_lint.pipeline.extraction import Extractor, Request
+from dagroute_lint.pipeline.import_index import ImportIndex
 from dagroute_lint.pipeline.results import Probe, State, content_hash
 from dagroute_lint.records import record, replace
 from dagroute_lint.resolve.values import Known, SymbolTable, as_expr
-from dagroute_lint.sources.discovery import SourceFile
+from dagroute_lint.sources.discovery import SourceFile, absolute, module_candidates, module_name
+from dagroute_lint.sources.files import DEFAULT_MAX_FILE_BYTES, read_source_status
 from dagroute_lint.sources.first_party import FirstParty
 
 
@@ -39,43 +44,60 @@ class Reads:
 
 @record
 class ReportedFile:
-    """A file the run reports on, with its content, module name and key (``results.own_key``)."""
+    """A file the run reports on, with its content and module name."""
 
     source: SourceFile
     data: bytes | SyntaxProblem
-    own: str
     name: str
     is_package: bool
 
 
-class World(ModuleIndex):
-    """The plain summaries (``lookup``, as ``ModuleIndex``) and the final ones (``final``).
+class World:
+    """The plain summaries (``lookup``) and the final ones (``final``) of a run's modules.
 
     ``reported`` maps module names to the reported files that define them: those names are
-    answered with that file, never with another candidate on the import roots.
+    answered with that file, never with another candidate on the import roots. Two reported
+    files with one module name (which Python would never both import) are both reported; the
+    name is answered with the first.
     """
 
     def __init__(
         self,
         roots: Sequence[Path],
         extractor: Extractor,
-        reported: dict[str, ReportedFile],
-        max_bytes: int,
+        max_bytes: int = DEFAULT_MAX_FILE_BYTES,
+        imports: ImportIndex | None = None,
     ) -> None:
-        super().__init__(roots, extractor, max_bytes)
-        self.reported = reported
+        self.roots = list(dict.fromkeys(roots))
+        self.extractor = extractor
+        self.max_bytes = max_bytes
+        # Told of every file read, when the run keeps an import index (a run with a cache).
+        self.imports = imports
+        self.reported: dict[str, ReportedFile] = {}
         self.symbols = SymbolTable(self.lookup)
-        self._final: dict[str, Module | None] = {}
+        self._by_name: dict[str, Module | None] = {}  # names found on the roots
+        self._plain: dict[str, Module] = {}  # reported files', by the name shown
+        self._final: dict[str, Module] = {}
         self._again_reads: dict[str, set[str]] = {}
         self._reads = Reads()
         self.contents: dict[str, bytes | SyntaxProblem] = {}  # each file read, by path text
 
+    def report(self, file: ReportedFile) -> None:
+        """``file`` is reported: its module name is answered with it (the first one wins)."""
+        self.reported.setdefault(file.name, file)
+
     def read(self, source: SourceFile) -> bytes | SyntaxProblem:
-        data = super().read(source)
-        # By the path found and the candidate searched (``ModuleStates`` asks by the latter), so
-        # that an entry records the content its results were made from, not a later one. Kept
-        # as read, and hashed only when asked: a one-file run reads every file of the DAG
-        # folders to find the file's importers, and asks about a few.
+        """A module file's bytes (or why not): the one place modules are read from disk.
+
+        Kept by the path found and the candidate searched (``ModuleStates`` asks by the
+        latter), so that an entry records the content its results were made from, not a later
+        one; hashed only when asked, since a one-file run reads every file of the DAG folders
+        to find the file's importers, and asks about a few.
+        """
+        read_at = time.time_ns()
+        data, status = read_file(source, self.max_bytes)
+        if status is not None and self.imports is not None:
+            self.imports.saw(source.display, source.real, status, read_at)
         self.contents[source.real] = self.contents[source.display] = data
         return data
 
@@ -88,28 +110,53 @@ class World(ModuleIndex):
         finally:
             self._reads = previous
 
+    def request(self, source: SourceFile, data: bytes) -> Request:
+        name, is_package = module_name(source.real, self.roots)
+        return Request(data, source.display, name, is_package)
+
     def lookup(self, name: str) -> Module | None:
+        """The plain summary of the module ``name``: a reported file's, else the first file on
+        the import roots (``None`` when there is none)."""
         self._reads.names.add(name)
-        if name not in self._by_name and name in self.reported:
-            self.prepare([self.reported[name]])
-        return super().lookup(name)
+        file = self.reported.get(name)
+        if file is not None:
+            return self.plain(file)
+        if name in self._by_name:
+            return self._by_name[name]
+        found: Module | None = None
+        for candidate in module_candidates(name, self.roots):
+            if candidate.is_file():
+                source = SourceFile(str(candidate), str(absolute(candidate)))
+                data = self.read(source)
+                if isinstance(data, bytes):
+                    found = self.extractor.extract([self.request(source, data)])[0]
+                else:
+                    found = self.unreadable(source, data)
+                break
+        self._by_name[name] = found
+        return found
+
+    def plain(self, file: ReportedFile) -> Module:
+        """A reported file's summary as extraction alone gives it."""
+        found = self._plain.get(file.source.display)
+        if found is None:
+            self.prepare([file])
+            found = self._plain[file.source.display]
+        return found
 
     def prepare(self, files: Sequence[ReportedFile]) -> None:
         """Plain summaries of reported files, extracted as one batch (in parallel if large)."""
-        pending = [
-            file
-            for file in files
-            if self.reported.get(file.name) is file and file.name not in self._by_name
-        ]
+        pending = [file for file in files if file.source.display not in self._plain]
         readable = [file for file in pending if isinstance(file.data, bytes)]
-        extracted = iter(self.extractor.extract([self.request_for(file) for file in readable]))
+        extracted = iter(self.extractor.extract([self._request_for(file) for file in readable]))
         for file in pending:
             if isinstance(file.data, SyntaxProblem):
-                self.add(self.unreadable(file.source, file.data))
+                module = self.unreadable(file.source, file.data)
             else:
-                self.add(next(extracted))
+                module = next(extracted)
+            self._plain[file.source.display] = module
 
-    def request_for(self, file: ReportedFile) -> Request:
+    def _request_for(self, file: ReportedFile) -> Request:
         data = file.data if isinstance(file.data, bytes) else b""
         return Request(data, file.source.display, file.name, file.is_package)
 
@@ -119,21 +166,21 @@ class World(ModuleIndex):
         self.prepare(files)
         again: list[tuple[str, Request]] = []
         for file in files:
-            name = file.name
-            if name in self._final or self.reported.get(name) is not file:
+            display = file.source.display
+            if display in self._final:
                 continue
-            request = self._again(name, file)
+            request = self._again(file)
             if request is None:
-                self._final[name] = self._by_name.get(name)
+                self._final[display] = self._plain[display]
             else:
-                again.append((name, request))
-        for (name, _), module in zip(again, self.extractor.extract([r for _, r in again])):
-            self._final[name] = module
+                again.append((display, request))
+        for (display, _), module in zip(again, self.extractor.extract([r for _, r in again])):
+            self._final[display] = module
 
-    def _again(self, name: str, file: ReportedFile) -> Request | None:
+    def _again(self, file: ReportedFile) -> Request | None:
         """The request extracting ``file`` again with what it reads of other modules, if any."""
-        module = self._by_name.get(name)
-        if module is None or not isinstance(file.data, bytes):
+        module = self._plain[file.source.display]
+        if not isinstance(file.data, bytes):
             return None
         with self.reading_for(Reads()) as reads:
             externals: dict[str, Expr] = {}
@@ -142,30 +189,105 @@ class World(ModuleIndex):
                 if isinstance(resolved, Known):
                     externals[qualname] = as_expr(resolved.value)
             sources = self.sources_for(module.call_refs)
-        self._again_reads[name] = reads.names
+        self._again_reads[file.source.display] = reads.names
         if not externals and not sources:
             return None
-        return replace(self.request_for(file), externals=externals, sources=sources)
+        return replace(self._request_for(file), externals=externals, sources=sources)
 
-    def final(self, name: str) -> Module | None:
-        """The module as resolution and rules see it; records the name and, for a reported
-        module extracted again, what that extraction read."""
-        self._reads.names.add(name)
-        file = self.reported.get(name)
-        if file is None:
-            return super().lookup(name)
-        if name not in self._final:
+    def final_of(self, file: ReportedFile) -> Module:
+        """A reported file's module as resolution and rules see it; records what extracting it
+        again read."""
+        display = file.source.display
+        if display not in self._final:
             previous, self._reads = self._reads, Reads()
             try:
                 self.prepare_final([file])
             finally:
                 self._reads = previous
-        self._reads.names |= self._again_reads.get(name, set())
-        return self._final[name]
+        self._reads.names |= self._again_reads.get(display, set())
+        return self._final[display]
+
+    def final(self, name: str) -> Module | None:
+        """The module ``name`` as resolution and rules see it; records the name."""
+        self._reads.names.add(name)
+        file = self.reported.get(name)
+        if file is None:
+            return self.lookup(name)
+        return self.final_of(file)
+
+    def sources_for(self, qualnames: Sequence[str]) -> dict[str, Source]:
+        """The repository modules defining the called names, and the repository modules they
+        import (one level: a helper calling another helper), by module name."""
+        found: dict[str, Source] = {}
+        pending = [self._defining_module(qualname) for qualname in qualnames]
+        for depth in range(2):
+            following: list[str | None] = []
+            for name in pending:
+                if name is None or name in found:
+                    continue
+                source = self._source(name)
+                if source is None:
+                    continue
+                found[name] = source
+                module = self.lookup(name)
+                if depth == 0 and module is not None:
+                    following += [self._defining_module(site.module) for site in module.imports]
+            pending = following
+        return found
+
+    def _defining_module(self, qualname: str) -> str | None:
+        """The longest prefix of ``qualname`` that is a readable module of the repository."""
+        parts = qualname.split(".")
+        for cut in range(len(parts), 0, -1):
+            name = ".".join(parts[:cut])
+            module = self.lookup(name)
+            if module is not None and module.syntax_error is None:
+                return name
+        return None
+
+    def _source(self, name: str) -> Source | None:
+        for candidate in module_candidates(name, self.roots):
+            if candidate.is_file():
+                source = SourceFile(str(candidate), str(absolute(candidate)))
+                data = self.read(source)
+                if not isinstance(data, bytes):
+                    return None
+                _, is_package = module_name(source.real, self.roots)
+                return Source(data, is_package, source.display)
+        return None
+
+    def extracted(self) -> Iterator[Module]:
+        """The plain summaries made so far."""
+        yield from self._plain.values()
+        yield from (module for module in self._by_name.values() if module is not None)
+
+    def unreadable(self, source: SourceFile, problem: SyntaxProblem) -> Module:
+        """The model of a file that could not be read: only its name and why."""
+        name, _ = module_name(source.real, self.roots)
+        return Module(path=source.display, module_name=name, syntax_error=problem)
 
     def probe(self, question: Probe, answer: object) -> object:
         self._reads.probes[question] = answer
         return answer
+
+
+def read_file(
+    source: SourceFile, limit: int = DEFAULT_MAX_FILE_BYTES
+) -> tuple[bytes | SyntaxProblem, os.stat_result | None]:
+    """The file's bytes, or why it cannot be read (``limit``: the ``max-file-size`` setting),
+    with its status when it was read whole."""
+    try:
+        data, status = read_source_status(source.real, limit + 1)
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        return SyntaxProblem(f"cannot read file: {reason}", Position(1, 1), skipped=True), None
+    if len(data) > limit:
+        return SyntaxProblem(
+            f"file is larger than max-file-size ({limit:,} bytes; raise the setting to lint it)",
+            Position(1, 1),
+            skipped=True,
+        ), None
+    return data, status
 
 
 class RecordingRoots(FirstParty):
@@ -227,6 +349,7 @@ class ModuleStates:
         self,
         roots: Sequence[Path],
         reported: Mapping[str, ReportedFile],
+        own: Callable[[ReportedFile], str],
         known: Mapping[str, bytes | SyntaxProblem],
         read: Callable[[SourceFile], bytes | SyntaxProblem],
     ) -> None:
@@ -234,6 +357,7 @@ class ModuleStates:
         self._read = read  # as the run reads files (its ``max-file-size``)
         self._root_texts = [os.path.join(str(root), "") for root in self.roots]
         self.reported = reported
+        self._own = own
         self._known = known  # path text -> content, for files read already
         self._states: dict[str, State] = {}
 
@@ -241,13 +365,13 @@ class ModuleStates:
         found = self._states.get(name)
         if found is None:
             file = self.reported.get(name)
-            mine: State = (file.source.display, file.own) if file is not None else ()
+            mine: State = (file.source.display, self._own(file)) if file is not None else ()
             found = self._states[name] = (mine, self._on_roots(name))
         return found
 
     def _on_roots(self, name: str) -> State:
-        """As ``ModuleIndex.lookup`` searches (``module_candidates``), in plain strings: this
-        runs for every name every file read, on every warm run."""
+        """As ``World.lookup`` searches (``module_candidates``), in plain strings: this runs
+        for every name every file read, on every warm run."""
         relative = os.path.join(*name.split("."))
         for root in self._root_texts:
             for candidate in (f"{root}{relative}.py", f"{root}{relative}{os.sep}__init__.py"):

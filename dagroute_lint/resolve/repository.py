@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import field
 from typing import Any
 
@@ -49,8 +49,9 @@ def _no_module(name: str) -> Module | None:
 
 @record
 class Repository:
-    """What every front end starts from: the files to report on, in display order, and what they
-    were analysed under.
+    """What rules and formatters read: the files to report on, in display order, and what they
+    were analysed under. In a run, ``files`` are analysed as they are first asked for
+    (``pipeline.analysis``).
 
     ``first_party`` tells whether a module name is the repository's own (on the import roots).
     ``dependents`` are the files reported only because they import a file that was named (as
@@ -58,12 +59,12 @@ class Repository:
     repository module by name, reported or not (``None`` for any other), and ``locations``
     answers where on (or off) the import roots a module lies. ``derived`` keeps what several
     rules derive from one file, worked out once (see ``derive``). ``dags`` holds the certain DAG
-    definitions of every file of the run, by display path, when ``files`` is only some of them
-    (a run that takes the other files' results from the cache); rules that compare files read
-    it through ``all_dags``.
+    definitions of every file of the run, by display path (a lint run takes those of files whose
+    results are cached from their entries); rules that compare files read it through
+    ``all_dags``.
     """
 
-    files: tuple[AnalysedFile, ...]
+    files: Sequence[AnalysedFile]
     inventory: Inventory | None
     airflow_major: int
     first_party: Callable[[str], bool]

@@ -15,13 +15,11 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
-from dagroute_lint import __version__
+from dagroute_lint import __version__, api
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.fix import fix_source
 from dagroute_lint.model import Position
-from dagroute_lint.pipeline.analysis import analyse
-from dagroute_lint.pipeline.runner import lint, selected_rules
 from dagroute_lint.records import record
 from dagroute_lint.resolve.repository import AnalysedFile
 from dagroute_lint.server.hover import routing_markdown, tasks_on_line
@@ -35,7 +33,6 @@ from dagroute_lint.server.protocol import (
     unusable,
     workspace_edit,
 )
-from dagroute_lint.sources.discovery import walk_excludes
 
 # What the server re-reads: configuration and inventories, and the modules DAG files import.
 _WATCHED = ("**/*.toml", "**/*.py")
@@ -102,16 +99,12 @@ class DagrouteServer(LanguageServer):
         project = self.projects.for_document(path)
         if isinstance(project, ConfigError):
             return Linted(text, (), None, str(project))
-        settings = project.settings
-        if walk_excludes(str(path), settings.exclude):
-            return Linted(text, (), None)
-        buffer = (str(path), text.encode("utf-8", "surrogateescape"))
+        data = text.encode("utf-8", "surrogateescape")
         try:
-            repository = analyse([str(path)], settings, project.inventory, stdin=buffer)
-            found = lint(repository, selected_rules(settings), settings)
+            found = api.lint_buffer(path, data, project)
         except Exception as error:  # a crash on one buffer must not end the editor's server
             return Linted(text, (), None, f"internal error: {type(error).__name__}: {error}")
-        return Linted(text, tuple(found), repository.files[0] if repository.files else None)
+        return Linted(text, found.diagnostics, found.file)
 
     def forget_projects(self) -> None:
         """A configuration changed: read projects again and lint every open document."""

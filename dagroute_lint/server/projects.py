@@ -4,21 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dagroute_lint.config import Settings, load_settings
-from dagroute_lint.deployment.inventory import Inventory
+from dagroute_lint.api import BufferProject, buffer_project
+from dagroute_lint.config import Settings
 from dagroute_lint.errors import ConfigError
-from dagroute_lint.records import record
 
 # Files whose change can change what any open document reports.
 CONFIG_NAMES = frozenset({"pyproject.toml", "dagroute.toml"})
-
-
-@record
-class Project:
-    """The settings and inventory a document is linted under."""
-
-    settings: Settings
-    inventory: Inventory | None
 
 
 class Projects:
@@ -30,9 +21,9 @@ class Projects:
     """
 
     def __init__(self) -> None:
-        self._by_folder: dict[Path, Project | ConfigError] = {}
+        self._by_folder: dict[Path, BufferProject | ConfigError] = {}
 
-    def for_document(self, path: Path) -> Project | ConfigError:
+    def for_document(self, path: Path) -> BufferProject | ConfigError:
         """The project of the file at ``path``, or the configuration error that prevents it."""
         folder = path.parent
         if folder not in self._by_folder:
@@ -58,10 +49,9 @@ class Projects:
         self._by_folder.clear()
 
 
-def _load(folder: Path) -> Project | ConfigError:
+def _load(folder: Path) -> BufferProject | ConfigError:
     try:
-        settings = load_settings(None, folder)
-        return Project(settings, settings.load_inventory())
+        return buffer_project(folder)
     except ConfigError as error:
         return error
 

@@ -8,7 +8,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from operator import attrgetter
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from dagroute_lint.records import record
 from dagroute_lint.sources.airflowignore import AirflowIgnore
@@ -33,6 +33,8 @@ DEFAULT_EXCLUDES = (
 )
 
 
+_DEFAULT_EXCLUDED = frozenset(DEFAULT_EXCLUDES)
+
 # Whether a file or folder name, or a path, is excluded (truthy: a match).
 Excluded = Callable[[str], object]
 
@@ -43,6 +45,48 @@ _WILDCARD = re.compile(r"[*?[]")
 # wants "airflow" and one of "dag"/"asset"; either word is enough here, so that a broken DAG file
 # that lost its import line is still reported).
 _DAG_WORDS = (b"airflow", b"dag")
+
+
+@record(frozen=False)
+class LeftOut:
+    """The Python files and folders a walk passed over, by why: what a run that finds nothing
+    to lint says. The folders no repository wants linted (``DEFAULT_EXCLUDES``) are not counted.
+    """
+
+    excluded: int = 0  # by ``exclude`` / ``extend-exclude`` (named files: ``--force-exclude``)
+    excluded_folders: int = 0
+    airflowignored: int = 0
+    airflowignored_folders: int = 0
+    gitignored: int = 0
+
+    def __add__(self, other: LeftOut) -> LeftOut:
+        return LeftOut(
+            self.excluded + other.excluded,
+            self.excluded_folders + other.excluded_folders,
+            self.airflowignored + other.airflowignored,
+            self.airflowignored_folders + other.airflowignored_folders,
+            self.gitignored + other.gitignored,
+        )
+
+    def reasons(self) -> list[str]:
+        """``["3 files matched an exclude pattern", "1 file ignored by git"]``, without zeros."""
+        parts = [
+            (self.excluded, self.excluded_folders, "matched an exclude pattern"),
+            (self.airflowignored, self.airflowignored_folders, "matched .airflowignore"),
+            (self.gitignored, 0, "ignored by git"),
+        ]
+        return [
+            f"{_counted(files, folders)} {why}" for files, folders, why in parts if files or folders
+        ]
+
+
+def _counted(files: int, folders: int) -> str:
+    said = [
+        f"{count} {noun}{'' if count == 1 else 's'}"
+        for count, noun in ((files, "file"), (folders, "folder"))
+        if count
+    ]
+    return " and ".join(said)
 
 
 @record
@@ -92,6 +136,7 @@ def discover(
     respect_gitignore: bool = False,
     root: Path | None = None,
     skip: Sequence[Path] = (),
+    left_out: LeftOut | None = None,
 ) -> list[SourceFile]:
     """Files named directly and every ``*.py`` in folders, less excludes and ``.airflowignore``.
 
@@ -100,8 +145,10 @@ def discover(
     git ignores are left out of folders with ``respect_gitignore``; files named on the command
     line are linted even when excluded, unless ``force_exclude`` (as in ruff, for pre-commit);
     their excludes are also matched below the project ``root``. Folders in ``skip`` (projects
-    of their own, linted under their own settings) are not entered.
+    of their own, linted under their own settings) are not entered. ``left_out`` counts what
+    was passed over, and why.
     """
+    left_out = left_out if left_out is not None else LeftOut()
     found: dict[str, SourceFile] = {}  # by real path, as text: hashing a Path costs more
     excluded = _matcher((*DEFAULT_EXCLUDES, *exclude))
     ignores: dict[Path, AirflowIgnore] = {}
@@ -115,19 +162,22 @@ def discover(
         if path.is_dir():
             ignore = ignore_for(_dag_folder(resolved, dag_folders) or resolved)
             if ignore.ignores(resolved):
+                left_out.airflowignored_folders += 1
                 continue
-            _walk(path, excluded, ignore, frozenset(skip), found)
-        elif not ignore_for(_dag_folder(resolved, dag_folders) or resolved.parent).ignores(
-            resolved
-        ):
-            if force_exclude and walk_excludes(given, exclude, root):
-                continue
+            _walk(path, excluded, ignore, frozenset(skip), found, left_out)
+        elif ignore_for(_dag_folder(resolved, dag_folders) or resolved.parent).ignores(resolved):
+            left_out.airflowignored += 1
+        elif force_exclude and walk_excludes(given, exclude, root):
+            left_out.excluded += 1
+        else:
             found.setdefault(str(resolved), SourceFile(given, str(resolved), named=True))
     if respect_gitignore:
         ignored = git_ignored(
             [source.real for source in found.values() if force_exclude or not source.named]
         )
-        found = {text: source for text, source in found.items() if text not in ignored}
+        kept = {text: source for text, source in found.items() if text not in ignored}
+        left_out.gitignored += len(found) - len(kept)
+        found = kept
     return sorted(found.values(), key=attrgetter("display"))
 
 
@@ -142,6 +192,7 @@ def _walk(
     ignore: AirflowIgnore,
     skip: frozenset[Path],
     found: dict[str, SourceFile],
+    left_out: LeftOut,
 ) -> None:
     """Add each file under ``folder`` to ``found`` by its real path (resolving only symbolic
     links) as text, named as shown.
@@ -154,7 +205,7 @@ def _walk(
     sorting, and links to folders are not followed; a folder that cannot be listed is passed
     over, as ``os.walk`` does.
     """
-    _walk_folder(str(folder), Path(folder).resolve(), excluded, ignore, skip, found)
+    _walk_folder(str(folder), Path(folder).resolve(), excluded, ignore, skip, found, left_out)
 
 
 def _walk_folder(
@@ -164,6 +215,7 @@ def _walk_folder(
     ignore: AirflowIgnore,
     skip: frozenset[Path],
     found: dict[str, SourceFile],
+    left_out: LeftOut,
 ) -> None:
     try:
         with os.scandir(directory) as listing:
@@ -182,24 +234,28 @@ def _walk_folder(
         except OSError:
             is_folder = False
         if is_folder:
-            if (
-                not excluded(name)
-                and here / name not in skip
-                and not ignore.ignores_entry(here, here / name, True)
-                and not entry.is_symlink()
-            ):
+            if excluded(name) or excluded(prefix + name):
+                left_out.excluded_folders += name not in _DEFAULT_EXCLUDED
+            elif ignore.ignores_entry(here, here / name, True):
+                left_out.airflowignored_folders += 1
+            elif here / name not in skip and not entry.is_symlink():
                 folders.append(name)
             continue
-        if not name.endswith(".py") or excluded(name):
+        if not name.endswith(".py"):
             continue
         path = prefix + name
-        if excluded(path) or (rules and ignore.ignores_entry(here, here / name, False)):
+        if excluded(name) or excluded(path):
+            left_out.excluded += 1
+            continue
+        if rules and ignore.ignores_entry(here, here / name, False):
+            left_out.airflowignored += 1
             continue
         real = str(absolute(here / name)) if entry.is_symlink() else real_prefix + name
         if real not in found:
             found[real] = SourceFile(path, real)
     for name in folders:
-        _walk_folder(os.path.join(directory, name), here / name, excluded, ignore, skip, found)
+        folder = os.path.join(directory, name)
+        _walk_folder(folder, here / name, excluded, ignore, skip, found, left_out)
 
 
 def _entry_name(entry: os.DirEntry[str]) -> str:
@@ -292,16 +348,21 @@ def force_excluded(
 def walk_excludes(path: str, exclude: Sequence[str], root: Path | None = None) -> bool:
     """Whether linting a folder would pass over ``path``: for tools that hand files one by one.
 
-    The same patterns as the folder walk, matched against each folder and the file name below
-    the working directory, against the path as given, and against the path below the project
-    ``root`` (so an editor running elsewhere with an absolute path gets the same answer).
+    The same patterns as the folder walk, matched against each folder and the file name, and
+    against the path of each folder and of the file as the walk would spell them: below the
+    working directory, as given, and below the project ``root`` (so an editor running
+    elsewhere with an absolute path gets the same answer).
     """
     excluded = _matcher((*DEFAULT_EXCLUDES, *exclude))
     given = cwd_relative(Path(path))
-    candidates = [path]
+    spellings = [given]
     resolved = absolute(Path(path))
     if root is not None and resolved.is_relative_to(root):
-        candidates.append(resolved.relative_to(root).as_posix())
-    return any(excluded(part) for part in given.parts) or any(
-        excluded(candidate) for candidate in candidates
+        spellings.append(resolved.relative_to(root))
+    if any(excluded(part) for part in given.parts) or excluded(path):
+        return True
+    return any(
+        excluded(PurePath(*spelling.parts[:end]).as_posix())
+        for spelling in spellings
+        for end in range(1, len(spelling.parts) + 1)
     )

@@ -172,23 +172,42 @@ def test_fixture_folders_hold_only_cases_of_registered_rules() -> None:
     assert CASES and strays == []
 
 
+def _command_line_runs(case: Case, root: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What ``dagroute-lint dags --select CODE`` prints in the case's repository: without the
+    cache, then with it cold and warm (one pipeline: the cache only saves work)."""
+    files = {"pyproject.toml": b"[tool.dagroute-lint]\n", **case.files()}
+    for name, content in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(content if isinstance(content, bytes) else content.encode())
+    inventory = case.inventory()
+    if inventory is not None:
+        (root / "dagroute.toml").write_text(inventory, encoding="utf-8")
+    monkeypatch.chdir(root)
+    select = ",".join(case.select)
+    printed = []
+    for cache in (["--no-cache"], [], []):
+        result = CliRunner().invoke(main, ["dags", "--select", select, "--quiet", *cache])
+        assert result.exit_code == (1 if case.kind == "bad" else 0), result.output
+        printed.append(result.stdout)
+    assert (root / ".dagroute_cache").is_dir(), "the cached runs kept a cache"
+    return printed
+
+
 @pytest.mark.parametrize("case", [c for c in CASES if c.kind == "bad"], ids=lambda c: c.id)
 def test_snapshot_is_what_the_command_line_prints(
     case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The in-memory helper is faithful: ``dagroute-lint dags --select CODE`` run in the case's
-    repository prints the snapshot, and exits 1."""
-    files = {"pyproject.toml": b"[tool.dagroute-lint]\n", **case.files()}
-    for name, content in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_bytes(content if isinstance(content, bytes) else content.encode())
-    inventory = case.inventory()
-    if inventory is not None:
-        (tmp_path / "dagroute.toml").write_text(inventory, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    select = ",".join(case.select)
-    result = CliRunner().invoke(main, ["dags", "--select", select, "--quiet", "--no-cache"])
-    assert (result.exit_code, result.stdout) == (1, case.snapshot.read_text(encoding="utf-8"))
+    repository prints the snapshot and exits 1, with the cache off, cold and warm."""
+    expected = case.snapshot.read_text(encoding="utf-8")
+    assert _command_line_runs(case, tmp_path, monkeypatch) == [expected] * 3
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.kind == "good"], ids=lambda c: c.id)
+def test_good_case_is_clean_on_the_command_line(
+    case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert _command_line_runs(case, tmp_path, monkeypatch) == [""] * 3
 
 
 def test_lint_source_docstring_example_runs() -> None:
