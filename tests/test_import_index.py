@@ -46,7 +46,7 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         return real(path, limit)
 
     monkeypatch.setattr(files, "read_source_status", recording)
-    monkeypatch.setattr("dagroute_lint.pipeline.analysis.read_source_status", recording)
+    monkeypatch.setattr("dagroute_lint.pipeline.world.read_source_status", recording)
     return seen
 
 

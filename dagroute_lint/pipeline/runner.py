@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import field
 
 from dagroute_lint.config import Settings
@@ -28,7 +28,7 @@ from dagroute_lint.model import Position
 from dagroute_lint.pipeline.analysis import Analysis, Execution, analyse, imported_modules
 from dagroute_lint.pipeline.collector import rare_collections
 from dagroute_lint.pipeline.results import Entry, ResultIndex, canonical, own_key, run_key
-from dagroute_lint.pipeline.world import ModuleStates, ProbeAnswers, ReportedFile
+from dagroute_lint.pipeline.world import ModuleStates, ProbeAnswers, Reads, ReportedFile
 from dagroute_lint.records import record, replace
 from dagroute_lint.resolve.coverage import Coverage, coverage
 from dagroute_lint.resolve.repository import AnalysedFile, Definition, Repository
@@ -128,52 +128,59 @@ class _Run:
         self.rules = rules
         self.keep = keep
         self.index = _result_index(analysis, rules)
+        self._owns: dict[str, str] = {}
 
     def lint(self) -> Linted:
         analysis = self.analysis
-        entries = self.index.load(s.display for s, _ in analysis.files) if self.index else {}
-        owns: dict[str, str] = {}
-
-        def own(file: ReportedFile) -> str:
-            display = file.source.display
-            if display not in owns:
-                content = file.data if isinstance(file.data, bytes) else canonical(file.data)
-                owns[display] = own_key(display, file.name, file.is_package, content)
-            return owns[display]
+        index = self.index
+        entries = index.load(s.display for s, _ in analysis.files) if index is not None else {}
 
         def known(file: ReportedFile) -> Sequence[str] | None:
-            entry = entries.get(file.source.display)
-            return entry.imported if entry is not None and entry.own == own(file) else None
+            entry = entries.get(_at(file))
+            return entry.imported if entry is not None and entry.own == self.own(file) else None
 
-        reported = analysis.reported(known if self.index else None)
+        reported = analysis.reported(known if index is not None else None)
         names = [file.name for file in reported]
-        if len(names) != len(set(names)):
+        if index is not None and len(names) != len(set(names)):
             # Two reported files share a module name: which one a look-up finds depends on
             # their order, which an entry cannot record.
-            self.index, entries = None, {}
-        world = analysis.world
-        states = ModuleStates(world.roots, world.reported, own, world.contents, world.read)
-        now = ProbeAnswers(world.roots)
-        stale = [f for f in reported if not _holds(entries.get(_at(f)), own(f), states, now)]
-        fresh = self._lint_files(stale, reported, entries, own, states)
-        if fresh and self.index is not None:
-            self.index.store(fresh)
-        entries.update(fresh)
-        found = [d for file in reported for d in entries[_at(file)].diagnostics]
-        seen = sum((entries[_at(file)].coverage for file in reported), Coverage())
+            index, entries = None, {}
+        if index is None:
+            fresh = results = self._lint_every_file(reported)
+        else:
+            fresh = self._lint_stale(reported, entries)
+            if fresh:
+                index.store(fresh)
+            results = {**entries, **fresh}
+        found = [d for file in reported for d in results[_at(file)].diagnostics]
+        seen = sum((results[_at(file)].coverage for file in reported), Coverage())
         return Linted(sorted(found), seen, analysis.repository.dependents, len(fresh))
 
-    def _lint_files(
-        self,
-        stale: Sequence[ReportedFile],
-        reported: Sequence[ReportedFile],
-        entries: Mapping[str, Entry],
-        own: Callable[[ReportedFile], str],
-        states: ModuleStates,
-    ) -> dict[str, Entry]:
-        """Lint the ``stale`` files, each recording what it read, as new entries; with them, the
-        unchanged files whose DAG ids another file now shares or stops sharing."""
+    def own(self, file: ReportedFile) -> str:
+        """The key of a file by itself (``results.own_key``), worked out once."""
+        display = _at(file)
+        if display not in self._owns:
+            content = file.data if isinstance(file.data, bytes) else canonical(file.data)
+            self._owns[display] = own_key(display, file.name, file.is_package, content)
+        return self._owns[display]
+
+    def _lint_every_file(self, reported: Sequence[ReportedFile]) -> dict[str, Entry]:
+        """A run without a result index: every file is linted; nothing it read is kept."""
         analysis = self.analysis
+        analysis.prepare(reported)
+        return {_at(file): self._linted(file, analysis.repository)[0] for file in reported}
+
+    def _lint_stale(
+        self, reported: Sequence[ReportedFile], entries: Mapping[str, Entry]
+    ) -> dict[str, Entry]:
+        """Lint the files whose entries no longer hold, each recording what it read, as new
+        entries; with them, the unchanged files whose DAG ids another file now shares or stops
+        sharing."""
+        analysis = self.analysis
+        world = analysis.world
+        states = ModuleStates(world.roots, world.reported, self.own, world.contents, world.read)
+        now = ProbeAnswers(world.roots)
+        stale = [f for f in reported if not _holds(entries.get(_at(f)), self.own(f), states, now)]
         linted = {_at(file) for file in stale}
         if stale:
             analysis.prepare(stale)
@@ -192,21 +199,28 @@ class _Run:
         repository = replace(analysis.repository, dags=dags)
         fresh: dict[str, Entry] = {}
         for file in (*stale, *clashing):
-            found, reads = analysis.analysed(file, self.keep)
-            with analysis.world.reading_for(reads):
-                diagnostics = lint_file(found, repository, self.rules, analysis.settings)
-            plain = analysis.world.plain(file)
-            fresh[_at(file)] = Entry(
-                own=own(file),
+            found, reads = self._linted(file, repository)
+            plain = world.plain(file)
+            fresh[_at(file)] = replace(
+                found,
+                own=self.own(file),
                 imported=tuple(imported_modules(plain)),
                 states=tuple((read, states(read)) for read in sorted(reads.names)),
                 probes=tuple(sorted(reads.probes.items())),
-                diagnostics=tuple(diagnostics),
-                coverage=coverage([(found.module, found.tasks)]),
                 dags=tuple((i, p.line, p.column) for i, p in dags[_at(file)]),
                 peers=peers(_at(file)),
             )
         return fresh
+
+    def _linted(self, file: ReportedFile, repository: Repository) -> tuple[Entry, Reads]:
+        """The file's diagnostics and coverage (as an entry without its keys), and what working
+        them out read."""
+        analysis = self.analysis
+        found, reads = analysis.analysed(file, self.keep)
+        with analysis.world.reading_for(reads):
+            diagnostics = lint_file(found, repository, self.rules, analysis.settings)
+        covered = coverage([(found.module, found.tasks)])
+        return Entry("", (), (), (), tuple(diagnostics), covered), reads
 
 
 def _at(file: ReportedFile) -> str:
