@@ -221,7 +221,7 @@ def _execution(
 @click.argument("paths", nargs=-1)
 @_inventory_option
 @_config_option
-# -- rule and file selection, as ruff's (README "Selecting rules and files") --
+# -- rule and file selection, as ruff's (docs/configuration.md) --
 @click.option(
     "--select", multiple=True, help="Rules to run, replacing every selection (ALL, DRL1, DRL101)."
 )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from pathlib import Path
 
 from dagroute_lint.config import SECTION, SETTINGS, Setting
@@ -60,6 +61,11 @@ def flags_cell(setting: Setting) -> str:
     return ", ".join(f"`{flag}`" for flag in setting.flags) or "none"
 
 
+def wrap(paragraph: str) -> str:
+    """A paragraph in lines of at most 100 characters, as the other pages are written."""
+    return textwrap.fill(paragraph, width=100, break_long_words=False, break_on_hyphens=False)
+
+
 def render() -> str:
     lines = [INTRODUCTION, "| key | type | default | flags |", "|---|---|---|---|"]
     lines += [
@@ -67,15 +73,10 @@ def render() -> str:
         for key, setting in SETTINGS.items()
     ]
     for key, setting in SETTINGS.items():
-        lines += [
-            "",
-            f"## `{key}`",
-            "",
-            f"Type: {setting.kind}. Default: {default_cell(setting)}. "
-            f"Flags: {flags_cell(setting)}.",
-            "",
-            setting.description,
-        ]
+        facts = (
+            f"Type: {setting.kind}. Default: {default_cell(setting)}. Flags: {flags_cell(setting)}."
+        )
+        lines += ["", f"## `{key}`", "", wrap(facts), "", wrap(setting.description)]
     return "\n".join(lines) + "\n"
 
 

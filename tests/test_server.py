@@ -297,12 +297,14 @@ def test_a_changed_inventory_or_imported_module_lints_open_documents_again(tmp_p
     run(test)
 
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+EDITORS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "editors.md"
 
 
-def test_the_readme_starts_the_server_the_tests_start() -> None:
-    """Helix's and Neovim's snippets run ``dagroute-lint server``, the command tested above."""
-    section = README.split("### Language server", 1)[1].split("\n### ", 1)[0]
+def test_the_editors_page_starts_the_server_the_tests_start() -> None:
+    """Helix's, Neovim's and VS Code's snippets run ``dagroute-lint server``, the command tested
+    above."""
+    page = EDITORS_PAGE.read_text(encoding="utf-8")
+    section = page.split("\n## Language server\n", 1)[1].split("\n## ", 1)[0]
     helix = re.search(r"```toml\n(.*?)```", section, re.S)
     assert helix is not None
     config = toml.loads(helix.group(1))
