@@ -197,8 +197,8 @@ def _execution_options(function: Any) -> Any:
 
 
 def _file_options(function: Any) -> Any:
-    """Which files a command reads, the same for every command that reads DAG files (README
-    "Selecting rules and files")."""
+    """Which files a command reads, the same for every command that reads DAG files
+    (docs/configuration.md)."""
     for option in reversed(
         (
             _inventory_option,
@@ -258,7 +258,7 @@ def _options(
 @main.command()
 @click.argument("paths", nargs=-1)
 @_file_options
-# -- rule selection, as ruff's (README "Selecting rules and files") --
+# -- rule selection, as ruff's (docs/configuration.md) --
 @click.option(
     "--select", multiple=True, help="Rules to run, replacing every selection (ALL, DRL1, DRL101)."
 )

@@ -25,23 +25,125 @@ from dagroute_lint.wording import did_you_mean
 
 SECTION = "dagroute-lint"
 DEFAULT_INVENTORY = "dagroute.toml"
-_KEYS = (
-    "inventory",
-    "select",
-    "ignore",
-    "extend-select",
-    "extend-ignore",
-    "per-file-ignores",
-    "exclude",
-    "extend-exclude",
-    "force-exclude",
-    "respect-gitignore",
-    "dags",
-    "roots",
-    "dag-ignore-file-syntax",
-    "max-file-size",
-)
 COMMAND_LINE = "the command line"
+
+
+@record
+class Setting:
+    """One key of ``[tool.dagroute-lint]``: the TOML type it takes, its default, what it does,
+    and the flags of ``check`` that set it too. ``SETTINGS`` is what the parser accepts and the
+    reference ``docs/settings.md`` is written from (``scripts/settings_reference.py``).
+
+    ``default`` is the value an absent key means, as TOML would write it; ``None`` when no value
+    written in the file means the same, and then ``default_text`` says what the default is.
+    """
+
+    kind: str
+    default: object
+    description: str
+    flags: tuple[str, ...] = ()
+    default_text: str = ""
+
+
+SETTINGS: dict[str, Setting] = {
+    "inventory": Setting(
+        "string (a path)",
+        None,
+        "The deployment inventory, relative to the project folder.",
+        ("--inventory",),
+        f"`{DEFAULT_INVENTORY}` in the project folder, when there is one",
+    ),
+    "select": Setting(
+        "list of rule selectors",
+        [],
+        "The rules to run: codes (`DRL101`), prefixes (`DRL1`) or `ALL`, replacing the default "
+        "set. Empty or absent: every rule except the opt-in ones.",
+        ("--select",),
+    ),
+    "ignore": Setting(
+        "list of rule selectors",
+        [],
+        "Rules not to run. A more specific selector wins over a less specific one, and at equal "
+        "specificity `ignore` wins over `select`.",
+        ("--ignore",),
+    ),
+    "extend-select": Setting(
+        "list of rule selectors",
+        [],
+        "Rules to run besides those `select` chooses; naming an opt-in rule turns it on.",
+        ("--extend-select",),
+    ),
+    "extend-ignore": Setting(
+        "list of rule selectors",
+        [],
+        "Rules not to run: the same list as `ignore`, as in ruff.",
+        ("--extend-ignore",),
+    ),
+    "per-file-ignores": Setting(
+        "table of glob = list of rule selectors",
+        {},
+        "Rules turned off in the files a glob matches. Globs follow ruff's (the `globset` "
+        "crate): anchored at the project folder, `**/` matches any number of folders, `*` and "
+        "`?` match `/` too, and a pattern without `/` also matches the file name anywhere.",
+    ),
+    "exclude": Setting(
+        "list of globs",
+        [],
+        "Files and folders to leave out of folder walks: `fnmatch` globs matched against each "
+        "name and each path. They add to the folders always left out, "
+        + ", ".join(f"`{name}`" for name in DEFAULT_EXCLUDES)
+        + "; ruff's `exclude` replaces its defaults instead.",
+    ),
+    "extend-exclude": Setting(
+        "list of globs",
+        [],
+        "More globs to leave out, added to `exclude`; the flag adds to the file's list.",
+        ("--extend-exclude",),
+    ),
+    "force-exclude": Setting(
+        "boolean",
+        False,
+        "Apply the excludes and `.gitignore` to files named on the command line and to "
+        "`--stdin-filename` too, not only to folder walks (the pre-commit hook passes the flag).",
+        ("--force-exclude", "--no-force-exclude"),
+    ),
+    "respect-gitignore": Setting(
+        "boolean",
+        True,
+        "Leave out the files git ignores (`.gitignore`, `.git/info/exclude`, the global "
+        "excludes file), as git decides: a tracked file is kept.",
+        ("--respect-gitignore", "--no-respect-gitignore"),
+    ),
+    "dags": Setting(
+        "list of paths",
+        [],
+        "The DAG folders, relative to the project folder: what a run without paths lints, "
+        "import roots (as Airflow puts them on `sys.path`), where `.airflowignore` files apply "
+        "from, where the DAG files importing a changed module are looked for, and what a change "
+        "to the inventory or the settings re-lints. Absent: a run without paths lints the "
+        "working directory, and the rest covers the whole project.",
+    ),
+    "roots": Setting(
+        "list of paths",
+        [],
+        "More import roots, relative to the project folder (`plugins`): where modules the DAG "
+        "files import are found, besides the DAG folders and the project folder.",
+    ),
+    "dag-ignore-file-syntax": Setting(
+        f"string, one of {', '.join(f'`{syntax}`' for syntax in SYNTAXES)}",
+        None,
+        "The syntax of `.airflowignore` files, Airflow's `[core] dag_ignore_file_syntax`.",
+        (),
+        "`glob` (Airflow 3's), or `regexp` when the inventory's `airflow_version` is 2.x",
+    ),
+    "max-file-size": Setting(
+        f"integer (bytes, 1 to {MAX_FILE_BYTES:,})",
+        DEFAULT_MAX_FILE_BYTES,
+        "Larger files are not analysed: DRL001 reports each as skipped, saying so.",
+        (),
+        f"{DEFAULT_MAX_FILE_BYTES // (1024 * 1024)} MiB",
+    ),
+}
 
 
 @record
@@ -255,18 +357,18 @@ def _read_config(path: Path) -> dict[str, object]:
 def _settings_from_table(table: dict[str, object], path: Path) -> Settings:
     where = f"{path}: tool.{SECTION}"
     for key in table:
-        if key not in _KEYS:
-            raise ConfigError(f"{where}.{key}: unknown setting{did_you_mean(key, _KEYS)}")
+        if key not in SETTINGS:
+            raise ConfigError(f"{where}.{key}: unknown setting{did_you_mean(key, SETTINGS)}")
     root = path.parent
 
     def strings(key: str) -> tuple[str, ...]:
-        value = table.get(key, [])
+        value = table.get(key, SETTINGS[key].default)
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
             raise ConfigError(f"{where}.{key}: expected a list of strings")
         return tuple(value)
 
-    def flag(key: str, default: bool) -> bool:
-        value = table.get(key, default)
+    def flag(key: str) -> bool:
+        value = table.get(key, SETTINGS[key].default)
         if not isinstance(value, bool):
             raise ConfigError(f"{where}.{key}: expected true or false")
         return value
@@ -277,7 +379,7 @@ def _settings_from_table(table: dict[str, object], path: Path) -> Settings:
     syntax = table.get("dag-ignore-file-syntax")
     if syntax is not None and syntax not in SYNTAXES:
         raise ConfigError(f"{where}.dag-ignore-file-syntax: expected one of {', '.join(SYNTAXES)}")
-    max_file_size = table.get("max-file-size", DEFAULT_MAX_FILE_BYTES)
+    max_file_size = table.get("max-file-size", SETTINGS["max-file-size"].default)
     if (
         not isinstance(max_file_size, int)
         or isinstance(max_file_size, bool)
@@ -297,8 +399,8 @@ def _settings_from_table(table: dict[str, object], path: Path) -> Settings:
         per_file_ignores=_per_file_ignores(table.get("per-file-ignores", {}), root, where),
         exclude=strings("exclude"),
         extend_exclude=strings("extend-exclude"),
-        force_exclude=flag("force-exclude", False),
-        respect_gitignore=flag("respect-gitignore", True),
+        force_exclude=flag("force-exclude"),
+        respect_gitignore=flag("respect-gitignore"),
         dags=tuple((root / item).resolve() for item in strings("dags")),
         roots=tuple((root / item).resolve() for item in strings("roots")),
         dag_ignore_file_syntax=syntax,

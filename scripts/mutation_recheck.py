@@ -20,7 +20,19 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-LINKED = ("tests", "rules", "examples", "scripts", "benchmarks", "README.md", "pyproject.toml")
+LINKED = (
+    "tests",
+    "rules",
+    "examples",
+    "scripts",
+    "benchmarks",
+    "docs",
+    "README.md",
+    "CONTRIBUTING.md",
+    ".ci",
+    ".pre-commit-hooks.yaml",
+    "pyproject.toml",
+)
 TIMEOUT = 180.0
 
 

@@ -1,8 +1,8 @@
-"""Editor use: a buffer on stdin linted as a file, and the README's editor snippets at work.
+"""Editor use: a buffer on stdin linted as a file, and the snippets of docs/editors.md at work.
 
-The problem-matcher patterns are read from README.md itself, so the documentation cannot drift
-from the output: the VS Code regexp with Python's ``re``, the Vim ``errorformat`` both through a
-faithful translation and through the real Vim when it is installed.
+The problem-matcher patterns are read from docs/editors.md itself, so the documentation cannot
+drift from the output: the VS Code regexp with Python's ``re``, the Vim ``errorformat`` both
+through a faithful translation and through the real Vim when it is installed.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from tests.helpers import dag_repository, run_command
 from tests.test_cli import invoke
 
 REPO = Path(__file__).resolve().parents[1]
-README = (REPO / "README.md").read_text(encoding="utf-8")
+EDITORS_PAGE = (REPO / "docs" / "editors.md").read_text(encoding="utf-8")
 BIN = Path(sys.executable).parent
 
 REPORT = """
@@ -100,22 +100,22 @@ def test_stdin_with_an_absolute_name_keeps_settings_by_path(repo: Path) -> None:
     assert [row[3] for row in rows] == ["DRL101"]
 
 
-# ---- the README's snippets ----
+# ---- the snippets of docs/editors.md ----
 
 
-def readme_blocks(language: str) -> list[str]:
-    return re.findall(rf"^```{language}\n(.*?)^```$", README, flags=re.S | re.M)
+def page_blocks(language: str) -> list[str]:
+    return re.findall(rf"^```{language}\n(.*?)^```$", EDITORS_PAGE, flags=re.S | re.M)
 
 
 def vscode_task() -> dict[str, object]:
-    (block,) = [block for block in readme_blocks("json") if "problemMatcher" in block]
+    (block,) = [block for block in page_blocks("json") if "problemMatcher" in block]
     (task,) = json.loads(block)["tasks"]
     assert isinstance(task, dict)
     return task
 
 
 def vim_snippet() -> str:
-    (block,) = [block for block in readme_blocks("vim") if "errorformat" in block]
+    (block,) = [block for block in page_blocks("vim") if "errorformat" in block]
     return block
 
 
@@ -125,7 +125,7 @@ def vim_errorformat() -> str:
 
 
 def errorformat_to_regex(errorformat: str) -> re.Pattern[str]:
-    """Vim's own translation (quickfix.c, efm_to_regpat) for the items the README uses.
+    """Vim's own translation (quickfix.c, efm_to_regpat) for the items the page uses.
 
     ``%f`` followed by a literal character becomes ``.\\{-1,}`` + that character (shortest
     match, so a ``:`` in the message does not end the file name); ``%l`` and ``%c`` become
@@ -158,7 +158,7 @@ def text_output() -> tuple[str, list[Row]]:
     return text, expected
 
 
-def test_vscode_problem_matcher_from_the_readme_parses_real_output(repo: Path) -> None:
+def test_vscode_problem_matcher_from_the_page_parses_real_output(repo: Path) -> None:
     matcher = vscode_task()["problemMatcher"]
     assert isinstance(matcher, dict)
     spec = matcher["pattern"]
@@ -199,7 +199,7 @@ def test_vscode_task_command_runs(repo: Path) -> None:
     ]
 
 
-def test_vim_errorformat_from_the_readme_parses_real_output(repo: Path) -> None:
+def test_vim_errorformat_from_the_page_parses_real_output(repo: Path) -> None:
     regex = errorformat_to_regex(vim_errorformat())
     text, expected = text_output()
     parsed = []
@@ -213,7 +213,7 @@ def test_vim_errorformat_from_the_readme_parses_real_output(repo: Path) -> None:
 
 
 def test_nvim_lint_snippet_uses_the_same_errorformat_and_a_stdin_buffer() -> None:
-    (block,) = [block for block in readme_blocks("lua") if "from_errorformat" in block]
+    (block,) = [block for block in page_blocks("lua") if "from_errorformat" in block]
     (errorformat,) = re.findall(r'from_errorformat\("([^"]+)"', block)
     assert errorformat == vim_errorformat()
     assert '"-", "--stdin-filename"' in block and "stdin = true" in block
@@ -221,7 +221,7 @@ def test_nvim_lint_snippet_uses_the_same_errorformat_and_a_stdin_buffer() -> Non
 
 
 @pytest.mark.skipif(shutil.which("vim") is None, reason="vim is not installed")
-def test_real_vim_make_with_the_readme_snippet(repo: Path) -> None:
+def test_real_vim_make_with_the_page_snippet(repo: Path) -> None:
     (repo / "dags" / "report.py").write_text(BUFFER)
     snippet = repo / "snippet.vim"
     snippet.write_text(vim_snippet())

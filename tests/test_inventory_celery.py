@@ -47,7 +47,9 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 def broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     server = shutil.which("redis-server")
     if server is None:
-        pytest.fail("redis-server is not installed (apt-get install redis-server; see README)")
+        pytest.fail(
+            "redis-server is not installed (apt-get install redis-server; see CONTRIBUTING.md)"
+        )
     port = free_port()
     folder = tmp_path_factory.mktemp("redis")
     process = subprocess.Popen(

@@ -237,7 +237,7 @@ def test_check_against_lists_what_the_dags_need(repo: Path) -> None:
 
 
 def test_a_scripted_deployment_change_is_gated(tmp_path: Path) -> None:
-    """The deployment repository's CI step, as the README gives it, on a real git history."""
+    """The deployment repository's CI step, as docs/ci.md gives it, on a real git history."""
     git = shutil.which("git")
     assert git is not None
     dags = write_repo(tmp_path / "dags-repo", DAGS)

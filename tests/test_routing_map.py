@@ -295,8 +295,10 @@ def test_the_readme_map_of_the_examples_is_up_to_date(monkeypatch: pytest.Monkey
         + " --output-file "
         + "docs/routing-map.svg"
     )
+    command = "dagroute-lint " + " ".join(MAP_COMMAND) + " --output-file docs/routing-map.svg"
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert "![Routing map of examples/](docs/routing-map.svg)" in readme
-    assert (
-        "dagroute-lint " + " ".join(MAP_COMMAND) + " --output-file docs/routing-map.svg" in readme
-    )
+    assert command in readme
+    page = (REPO / "docs" / "routes.md").read_text(encoding="utf-8")
+    assert "![Routing map of examples/](routing-map.svg)" in page
+    assert command in page

@@ -1,7 +1,8 @@
 """Where users expect ruff's behaviour: settings found per file, file selection, ``noqa``,
 severity in every format, the summary line, and the command line's corners.
 
-Each test names the behaviour it pins; the README's "Behaving like ruff" section lists them.
+Each test names the behaviour it pins; the "Behaving like ruff" table of docs/configuration.md
+lists them.
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ fresh repository, with the page's inventory as ``dagroute.toml`` and ``--select 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import venv
@@ -219,10 +220,25 @@ def _run(*command: object) -> str:
     return done.stdout.strip()
 
 
-def test_the_readme_rule_table_lists_every_rule_with_its_name_and_boundary() -> None:
+def test_the_rule_index_lists_every_rule_as_the_registry_has_it() -> None:
+    """docs/rules.md: a row per rule, linking its page, with its name, boundary, severity,
+    opt-in and whether it needs an inventory, as the registry says."""
     rows = {}
-    for line in (REPO / "README.md").read_text(encoding="utf-8").splitlines():
+    for line in (REPO / "docs" / "rules.md").read_text(encoding="utf-8").splitlines():
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        if len(cells) == 4 and cells[0].startswith("DRL"):
-            rows[cells[0]] = (cells[1], cells[3])
-    assert rows == {rule.code: (rule.name, rule.boundary) for rule in RULES}
+        found = re.fullmatch(r"\[(DRL\d+)\]\(\.\./rules/(DRL\d+)\.md\)", cells[0])
+        if len(cells) == 5 and found:
+            assert found.group(1) == found.group(2), line
+            warning = "**warning**" in cells[2]
+            opt_in = "**opt-in**" in cells[2]
+            rows[found.group(1)] = (cells[1], cells[3], warning, opt_in, cells[4] == "needed")
+    assert rows == {
+        rule.code: (
+            rule.name,
+            rule.boundary,
+            rule.severity == "warning",
+            not rule.default_enabled,
+            rule.needs_inventory,
+        )
+        for rule in RULES
+    }

@@ -1,4 +1,4 @@
-"""Rule selection as ruff resolves it (the README's precedence table, row by row), and
+"""Rule selection as ruff resolves it (docs/configuration.md's precedence table, row by row), and
 ``per-file-ignores`` globs with ruff's globset semantics."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ def family(prefix: str) -> frozenset[str]:
     return frozenset(code for code in ALL if code.startswith(prefix))
 
 
-# (settings file, command line, codes that run) — the README's table, in its order.
+# (settings file, command line, codes that run) — docs/configuration.md's table, in its order.
 ROWS = [
     ({}, {}, DEFAULT),
     ({"select": ["DRL1"]}, {}, family("DRL1")),
@@ -54,9 +54,10 @@ def test_precedence_table_row(
     assert settings.selected_codes() == expected
 
 
-def test_every_row_of_the_table_is_in_the_readme() -> None:
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    table = readme.split("<!-- selection table -->\n")[1].split("\n\n")[0].splitlines()
+def test_every_row_of_the_table_is_in_the_configuration_page() -> None:
+    page = Path(__file__).resolve().parents[1] / "docs" / "configuration.md"
+    table = page.read_text(encoding="utf-8").split("<!-- selection table -->\n")[1]
+    table = table.split("\n\n")[0].splitlines()
     assert len(table) - 2 == len(ROWS)  # one line per row, besides the header and its rule
 
 

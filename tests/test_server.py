@@ -340,12 +340,14 @@ def test_documents_the_project_leaves_out_get_no_diagnostics(tmp_path: Path) -> 
     run(test)
 
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+EDITORS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "editors.md"
 
 
-def test_the_readme_starts_the_server_the_tests_start() -> None:
-    """Helix's and Neovim's snippets run ``dagroute-lint server``, the command tested above."""
-    section = README.split("### Language server", 1)[1].split("\n### ", 1)[0]
+def test_the_editors_page_starts_the_server_the_tests_start() -> None:
+    """Helix's, Neovim's and VS Code's snippets run ``dagroute-lint server``, the command tested
+    above."""
+    page = EDITORS_PAGE.read_text(encoding="utf-8")
+    section = page.split("\n## Language server\n", 1)[1].split("\n## ", 1)[0]
     helix = re.search(r"```toml\n(.*?)```", section, re.S)
     assert helix is not None
     config = toml.loads(helix.group(1))
