@@ -50,9 +50,12 @@ def test_lint_paths_reports_what_the_command_line_reports(example: Path) -> None
 def test_options_select_and_exclude_as_the_flags_do(example: Path) -> None:
     selected = api.lint_paths(["dags"], api.Options(select=("DRL202",)))
     assert {d.code for d in selected.diagnostics} == {"DRL202"}
-    assert selected.diagnostics == api.lint(
-        api.plan(["dags"], api.Options(select=("DRL202",))), api.Options(select=("DRL202",))
-    ).diagnostics
+    assert (
+        selected.diagnostics
+        == api.lint(
+            api.plan(["dags"], api.Options(select=("DRL202",))), api.Options(select=("DRL202",))
+        ).diagnostics
+    )
     excluded = api.lint_paths(["dags"], api.Options(extend_exclude=("warehouse_sync.py",)))
     assert "dags/warehouse_sync.py" not in {d.path for d in excluded.diagnostics}
     assert excluded.left_out.excluded == 1
