@@ -13,7 +13,7 @@ from importlib import metadata
 
 import pytest
 
-from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.diagnostics import Diagnostic, Facts
 from dagroute_lint.formatters import sarif
 from dagroute_lint.formatters.gitlab import format_gitlab
 from dagroute_lint.formatters.json import format_json
@@ -23,10 +23,12 @@ from dagroute_lint.formatters.statistics import format_statistics
 QUEUE = Diagnostic("dags/a.py", 3, 5, "DRL101", "no worker")
 POOL = Diagnostic("dags/a.py", 7, 12, "DRL301", "no pool")
 PLUGIN = Diagnostic("dags/b.py", 1, 1, "XYZ100", "a plugin's")
+FACTS = Facts("queue", "reports", "lab", "build", (("lab", "build"),), (("general", "base"),))
+UNSERVED = Diagnostic("dags/a.py", 3, 5, "DRL101", "no worker", facts=FACTS)
 
 
 def test_json_document() -> None:
-    assert format_json([QUEUE, PLUGIN]) == textwrap.dedent("""\
+    assert format_json([UNSERVED, PLUGIN]) == textwrap.dedent("""\
         [
           {
             "file": "dags/a.py",
@@ -38,7 +40,26 @@ def test_json_document() -> None:
             "name": "unserved-queue",
             "severity": "error",
             "message": "no worker",
-            "fix": null
+            "fix": null,
+            "facts": {
+              "kind": "queue",
+              "item": "reports",
+              "dag_id": "lab",
+              "task_id": "build",
+              "tasks": [
+                {
+                  "dag_id": "lab",
+                  "task_id": "build"
+                }
+              ],
+              "workers": [
+                {
+                  "worker": "general",
+                  "runtime": "base"
+                }
+              ],
+              "runtime": null
+            }
           },
           {
             "file": "dags/b.py",
@@ -50,7 +71,16 @@ def test_json_document() -> None:
             "name": null,
             "severity": "error",
             "message": "a plugin's",
-            "fix": null
+            "fix": null,
+            "facts": {
+              "kind": "other",
+              "item": null,
+              "dag_id": null,
+              "task_id": null,
+              "tasks": [],
+              "workers": [],
+              "runtime": null
+            }
           }
         ]
         """)
