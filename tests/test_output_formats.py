@@ -19,6 +19,7 @@ from dagroute_lint.formatters.gitlab import format_gitlab
 from dagroute_lint.formatters.json import format_json
 from dagroute_lint.formatters.sarif import format_sarif
 from dagroute_lint.formatters.statistics import format_statistics
+from dagroute_lint.records import replace
 
 QUEUE = Diagnostic("dags/a.py", 3, 5, "DRL101", "no worker")
 POOL = Diagnostic("dags/a.py", 7, 12, "DRL301", "no pool")
@@ -106,6 +107,22 @@ def test_gitlab_report_numbers_identical_problems_and_ignores_lines() -> None:
         "severity": "major",
         "location": {"path": "dags/a.py", "lines": {"begin": 3}},
     }
+
+
+def fingerprint(diagnostic: Diagnostic) -> str:
+    (issue,) = json.loads(format_gitlab([diagnostic]))
+    return str(issue["fingerprint"])
+
+
+def test_gitlab_fingerprints_follow_the_facts_not_the_wording() -> None:
+    """A reworded message, or other workers lacking the item, is the same problem to GitLab;
+    another item is another problem. Facts that name no item leave it to the message."""
+    same = fingerprint(UNSERVED)
+    assert fingerprint(replace(UNSERVED, message="worded otherwise")) == same
+    assert fingerprint(replace(UNSERVED, facts=replace(FACTS, workers=()))) == same
+    assert fingerprint(replace(UNSERVED, facts=replace(FACTS, item="imports"))) != same
+    assert fingerprint(replace(UNSERVED, facts=replace(FACTS, tasks=(("lab", "x"),)))) != same
+    assert fingerprint(replace(QUEUE, message="worded otherwise")) != fingerprint(QUEUE)
 
 
 def test_statistics_text_most_frequent_first_then_by_code() -> None:
