@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import ClassVar, Generic, TypeVar
 
 from dagroute_lint.deployment.inventory import Inventory, Worker
-from dagroute_lint.diagnostics import Diagnostic, Facts, ImportFix, Kind, Severity
+from dagroute_lint.diagnostics import Diagnostic, Facts, ImportFix, Kind, Severity, TaskKey
 from dagroute_lint.model import Module, Position
 from dagroute_lint.records import record
 from dagroute_lint.resolve.placement import PlacedTask
@@ -66,12 +66,18 @@ class _Bound:
         it is about, ``tasks`` the several one cause breaks; ``dag_id`` the DAG of a report
         about a DAG. ``cause``: what it shares with other reports of the rule (see
         ``Diagnostic``)."""
-        covered = (task,) if task is not None else tuple(tasks)
-        keys = tuple((one.dag_id, one.task_id) for one in covered)
-        task_id = keys[0][1] if len(keys) == 1 else None
-        if dag_id is None and keys and all(key[0] == keys[0][0] for key in keys):
+        # Most reports are about one task and name no worker: that path builds no generator.
+        task_id = None
+        if task is not None:
+            keys: tuple[TaskKey, ...] = ((task.dag_id, task.task_id),)
+        else:
+            keys = tuple((one.dag_id, one.task_id) for one in tasks)
+        if len(keys) == 1:
+            task_id = keys[0][1]
+            dag_id = keys[0][0] if dag_id is None else dag_id
+        elif dag_id is None and keys and all(key[0] == keys[0][0] for key in keys):
             dag_id = keys[0][0]
-        lacking = tuple(dict.fromkeys((worker.name, worker.runtime) for worker in workers))
+        lacking = tuple(dict.fromkeys((w.name, w.runtime) for w in workers)) if workers else ()
         facts = Facts(kind, item, dag_id, task_id, keys, lacking, runtime)
         return Diagnostic(
             self.module.path,
