@@ -12,6 +12,16 @@ from dagroute_lint.records import record
 # What code-scanning tools show: "error" for a task that will fail, "warning" where the failure is
 # possible but unproven.
 Severity = Literal["error", "warning"]
+# What a diagnostic is about, in the order the acceptance reports list them: what the deployment
+# lacks first (a queue, an executor...), then what the DAG code gets wrong. A closed set, so that
+# a consumer can switch on it; a plugin rule that says nothing is "other".
+Kind = Literal[
+    "queue", "executor", "pool", "provider", "package", "triggerer", "connection",
+    "airflow-version", "module", "routing", "unmodelled", "parse", "credential", "suppression",
+    "other",
+]  # fmt: skip
+# A task as the facts name it: (dag_id, task_id), each ``None`` where it cannot be known.
+TaskKey = tuple[str | None, str | None]
 
 
 @record
@@ -29,6 +39,35 @@ class ImportFix:
     new_name: str
 
 
+@record
+class Facts:
+    """What a diagnostic is about, as values rather than words: what reads diagnostics (the
+    acceptance reports, the outputs for tools) reads these, never the message, which may be
+    reworded at any time.
+
+    ``kind`` is what is lacking or wrong, and ``item`` which one (the queue, the provider's
+    distribution, the pool, the argument...), ``None`` where the kind itself is the item (no
+    triggerer runs). ``tasks`` are the tasks the report is about, each ``(dag_id, task_id)``:
+    one for a report about one task, several when one cause breaks several tasks (a
+    module-level import), none when it is about a file or a DAG; ``dag_id`` and ``task_id``
+    name the one task, or the DAG a report about a DAG is about (``dag_id`` too when every task
+    is of one DAG). ``workers`` are the workers concerned, each ``(name, runtime)``: those
+    lacking the item; ``runtime`` a runtime concerned that is no worker's (the DAG processor's).
+    """
+
+    kind: Kind = "other"
+    item: str | None = None
+    dag_id: str | None = None
+    task_id: str | None = None
+    tasks: tuple[TaskKey, ...] = ()
+    workers: tuple[tuple[str, str], ...] = ()
+    runtime: str | None = None
+
+
+# The facts of a diagnostic that gives none (a plugin rule's): shared, since records are frozen.
+NO_FACTS = Facts()
+
+
 @record(order=True)
 class Diagnostic:
     """One reported problem; ordering is the output order (file, line, column, code).
@@ -36,8 +75,8 @@ class Diagnostic:
     ``fix`` describes an automatic fix, when the rule knows a safe one (``--fix``, ``--diff``);
     ``severity`` is the reporting rule's. ``cause`` names what several diagnostics of one rule
     share (DRL101: the unserved queue), so that ``--statistics`` and the summary count causes,
-    not only reports. ``tasks`` are the labels of the tasks one report covers (a module-level
-    import breaking many tasks, DRL202/DRL203), for the reports that count per task.
+    not only reports. ``facts`` say what the message says, as values (see ``Facts``); like the
+    fix, severity and cause, they take no part in equality or ordering.
     """
 
     path: str
@@ -48,7 +87,7 @@ class Diagnostic:
     fix: ImportFix | None = field(default=None, compare=False)
     severity: Severity = field(default="error", compare=False)
     cause: str | None = field(default=None, compare=False)
-    tasks: tuple[str, ...] = field(default=(), compare=False)
+    facts: Facts = field(default=NO_FACTS, compare=False)
 
 
 UNUSED_NOQA = "DRL901"
@@ -123,4 +162,5 @@ def _unused(
                 f"unused `# {marker}` code {selector}: no {selector} diagnostic is reported "
                 + ("in this file" if marker != "noqa" else "on this line"),
                 severity="warning",
+                facts=Facts("suppression", selector),
             )

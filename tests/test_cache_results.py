@@ -3,6 +3,7 @@ re-lints exactly the files whose results read something that changed."""
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import shutil
@@ -360,3 +361,48 @@ print(canonical(Kept(frozenset(map(str, range(40))))), canonical(Plugin(set(map(
     assert len(outputs) == 1
     (text,) = outputs
     assert text.startswith("Kept({") and " Plugin({" in text
+
+
+BROKEN_ON_WORKERS = """
+import pandas
+import polars
+from airflow.providers.standard.operators.bash import BashOperator
+from airflow.sdk import DAG
+
+with DAG("grouped"):
+    BashOperator(task_id="one", bash_command="x")
+    BashOperator(task_id="two", bash_command="x")
+    BashOperator(task_id="three", bash_command="x", queue="nowhere")
+"""
+PARSER_HAS_PANDAS = (
+    CELERY_K8S.replace(
+        'dag_processor = { runtime = "base" }', 'dag_processor = { runtime = "parser" }'
+    )
+    + '\n[runtimes.parser]\nproviders = ["standard", "celery"]\npackages = ["pandas"]\n'
+)
+
+
+def test_a_warm_run_prints_the_facts_a_cold_one_prints(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, relinted: list[str]
+) -> None:
+    """Facts of every shape (several tasks, workers, a runtime) come back from the index."""
+    files = {
+        "pyproject.toml": SETTINGS_WITH_DAGS,
+        "dagroute.toml": PARSER_HAS_PANDAS,
+        "dags/grouped.py": BROKEN_ON_WORKERS,
+    }
+    write_repo(tmp_path, files)
+    monkeypatch.chdir(tmp_path)
+    cold = lint("--no-cache", "--format", "json")
+    assert lint("--format", "json") == cold  # writes the index
+    relinted.clear()
+    warm = lint("--format", "json")
+    assert relinted == [] and warm == cold
+    facts = {item["code"]: item["facts"] for item in json.loads(warm[1])}
+    assert facts["DRL203"]["tasks"] == [
+        {"dag_id": "grouped", "task_id": "one"},
+        {"dag_id": "grouped", "task_id": "two"},
+    ]
+    assert facts["DRL203"]["workers"] == [{"worker": "celery-general", "runtime": "base"}]
+    assert (facts["DRL205"]["item"], facts["DRL205"]["runtime"]) == ("polars", "parser")
+    assert (facts["DRL101"]["item"], facts["DRL101"]["task_id"]) == ("nowhere", "three")

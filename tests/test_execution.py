@@ -369,10 +369,10 @@ def test_the_summaries_of_an_older_format_are_removed(repo: Path) -> None:
     older = repo / "c" / "v1" / "ab"
     older.mkdir(parents=True)
     (older / ("ab" + "0" * 62)).write_bytes(b"an entry of the older layout")
-    (repo / "c" / "results-v3").mkdir()
+    (repo / "c" / f"results-v{RESULTS_FORMAT}").mkdir()
     lint("--cache-dir", "c", "-j", "1")
     assert not (repo / "c" / "v1").exists() and cache_entries(repo / "c")
-    assert (repo / "c" / "results-v3").is_dir()  # the result index prunes its own
+    assert (repo / "c" / f"results-v{RESULTS_FORMAT}").is_dir()  # the result index prunes its own
 
 
 def _spawn(repo: Path, cache: str) -> subprocess.Popen[bytes]:

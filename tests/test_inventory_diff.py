@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -17,9 +18,11 @@ from click.testing import CliRunner
 from dagroute_lint.acceptance.coverage import checked, gaps
 from dagroute_lint.acceptance.render import needs_table
 from dagroute_lint.cli import main
+from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.model import Module, Position, Unmodelled
 from dagroute_lint.pipeline.runner import Report
 from dagroute_lint.resolve.repository import AnalysedFile, Repository
+from dagroute_lint.rules.base import _Bound
 from dagroute_lint.sources.discovery import SourceFile
 from tests.helpers import write_repo
 
@@ -400,3 +403,47 @@ def test_an_executor_and_a_package_lost(tmp_path: Path) -> None:
     )
     assert code == 1
     assert summary_of(document["lost"]) == [("DRL203", "package", "pandas", "spark.run")]
+
+
+def without_messages(document: object) -> object:
+    if isinstance(document, dict):
+        return {key: without_messages(value) for key, value in document.items() if key != "message"}
+    if isinstance(document, list):
+        return [without_messages(value) for value in document]
+    return document
+
+
+def test_reworded_messages_change_nothing_the_acceptance_reports_find(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The acceptance reports read the diagnostics' facts: with every rule's every message
+    reworded beyond recognition (no "task '...' in dag '...'", no "queue '...'" left), `check
+    --against` prints the same table and `diff` finds the same losses and gains."""
+    lacking = inventory(
+        repo,
+        "lacking.toml",
+        text=parser_keeps_postgres(
+            INVENTORY.replace('"imports", "reports"', '"imports"')
+            .replace('["celery", "postgres"]', '["celery"]')
+            .replace("triggerer = true", "triggerer = false")
+        ),
+    )
+    full = inventory(repo, "full.toml", text=parser_keeps_postgres(INVENTORY))
+    check = ("check", str(lacking), "--against", str(repo / "dags"), "--no-cache")
+    diff = ("diff", str(full), str(lacking), str(repo / "dags"), "--format", "json", "--no-cache")
+    table, changes = invoke(*check), invoke(*diff)
+    assert table[0] == changes[0] == 1
+    assert "report.render" in table[1] and "report.wait" in table[1]
+
+    report = _Bound.report
+
+    def reworded(self: _Bound, position: Position, message: str, **facts: Any) -> Diagnostic:
+        return report(self, position, f"reworded: {message[::-1]}", **facts)
+
+    monkeypatch.setattr(_Bound, "report", reworded)
+    assert invoke(*check) == table
+    code, out, _ = invoke(*diff)
+    document = json.loads(out)
+    assert code == changes[0]
+    assert all(gap["message"].startswith("reworded: ") for gap in document["lost"])
+    assert without_messages(document) == without_messages(json.loads(changes[1]))

@@ -13,20 +13,23 @@ from importlib import metadata
 
 import pytest
 
-from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.diagnostics import Diagnostic, Facts
 from dagroute_lint.formatters import sarif
 from dagroute_lint.formatters.gitlab import format_gitlab
 from dagroute_lint.formatters.json import format_json
 from dagroute_lint.formatters.sarif import format_sarif
 from dagroute_lint.formatters.statistics import format_statistics
+from dagroute_lint.records import replace
 
 QUEUE = Diagnostic("dags/a.py", 3, 5, "DRL101", "no worker")
 POOL = Diagnostic("dags/a.py", 7, 12, "DRL301", "no pool")
 PLUGIN = Diagnostic("dags/b.py", 1, 1, "XYZ100", "a plugin's")
+FACTS = Facts("queue", "reports", "lab", "build", (("lab", "build"),), (("general", "base"),))
+UNSERVED = Diagnostic("dags/a.py", 3, 5, "DRL101", "no worker", facts=FACTS)
 
 
 def test_json_document() -> None:
-    assert format_json([QUEUE, PLUGIN]) == textwrap.dedent("""\
+    assert format_json([UNSERVED, PLUGIN]) == textwrap.dedent("""\
         [
           {
             "file": "dags/a.py",
@@ -38,7 +41,26 @@ def test_json_document() -> None:
             "name": "unserved-queue",
             "severity": "error",
             "message": "no worker",
-            "fix": null
+            "fix": null,
+            "facts": {
+              "kind": "queue",
+              "item": "reports",
+              "dag_id": "lab",
+              "task_id": "build",
+              "tasks": [
+                {
+                  "dag_id": "lab",
+                  "task_id": "build"
+                }
+              ],
+              "workers": [
+                {
+                  "worker": "general",
+                  "runtime": "base"
+                }
+              ],
+              "runtime": null
+            }
           },
           {
             "file": "dags/b.py",
@@ -50,7 +72,16 @@ def test_json_document() -> None:
             "name": null,
             "severity": "error",
             "message": "a plugin's",
-            "fix": null
+            "fix": null,
+            "facts": {
+              "kind": "other",
+              "item": null,
+              "dag_id": null,
+              "task_id": null,
+              "tasks": [],
+              "workers": [],
+              "runtime": null
+            }
           }
         ]
         """)
@@ -76,6 +107,22 @@ def test_gitlab_report_numbers_identical_problems_and_ignores_lines() -> None:
         "severity": "major",
         "location": {"path": "dags/a.py", "lines": {"begin": 3}},
     }
+
+
+def fingerprint(diagnostic: Diagnostic) -> str:
+    (issue,) = json.loads(format_gitlab([diagnostic]))
+    return str(issue["fingerprint"])
+
+
+def test_gitlab_fingerprints_follow_the_facts_not_the_wording() -> None:
+    """A reworded message, or other workers lacking the item, is the same problem to GitLab;
+    another item is another problem. Facts that name no item leave it to the message."""
+    same = fingerprint(UNSERVED)
+    assert fingerprint(replace(UNSERVED, message="worded otherwise")) == same
+    assert fingerprint(replace(UNSERVED, facts=replace(FACTS, workers=()))) == same
+    assert fingerprint(replace(UNSERVED, facts=replace(FACTS, item="imports"))) != same
+    assert fingerprint(replace(UNSERVED, facts=replace(FACTS, tasks=(("lab", "x"),)))) != same
+    assert fingerprint(replace(QUEUE, message="worded otherwise")) != fingerprint(QUEUE)
 
 
 def test_statistics_text_most_frequent_first_then_by_code() -> None:

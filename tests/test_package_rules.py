@@ -82,7 +82,8 @@ def test_a_virtualenv_seeing_the_workers_packages_names_unknowns_of_both() -> No
 def test_one_report_for_a_module_level_import_covers_every_task_it_breaks() -> None:
     (found,) = lint_source(MODULE_LEVEL, INVENTORY, select=("DRL203",))
     assert found.line == 1
-    assert found.tasks == ("task 'fetch' in dag 'features'", "task 'fit' in dag 'features'")
+    assert found.facts.tasks == (("features", "fetch"), ("features", "fit"))
+    assert (found.facts.dag_id, found.facts.task_id) == ("features", None)
 
 
 def test_check_against_counts_each_task_a_module_level_import_breaks(

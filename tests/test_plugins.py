@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -416,3 +417,17 @@ def test_a_deployment_rule_from_a_plugin_is_guarded_too(
     (tmp_path / "dagroute.toml").write_text(CELERY_K8S, encoding="utf-8")
     result = CliRunner().invoke(main, ["dags", "--quiet"])
     assert (result.exit_code, result.stderr) == (2, "dagroute-lint: " + message.format(pack=pack))
+
+
+def test_a_plugin_rule_that_gives_no_facts_still_counts_as_other(
+    pack: str, installed: Callable[..., None], tmp_path: Path
+) -> None:
+    installed(entry("deployed", f"{pack}:DEPLOYED"))
+    (tmp_path / "dagroute.toml").write_text(CELERY_K8S, encoding="utf-8")
+    lint = CliRunner().invoke(main, ["dags", "--select", "ABC700", "--format", "json"])
+    assert [item["facts"]["kind"] for item in json.loads(lint.stdout)] == ["other"] * 3
+    check = ["inventory", "check", "dagroute.toml", "--against", "dags", "--no-cache"]
+    result = CliRunner().invoke(main, check)
+    assert result.exit_code == 1, result.stderr
+    rows = [re.split(r"\s{2,}", line) for line in result.stdout.splitlines()[2:-1]]
+    assert rows[-1] == ["other", "-", "ABC700", "1: dags/dag.py"]

@@ -96,6 +96,25 @@ def test_hostile_files_and_messages_give_valid_sarif(
     }
 
 
+def test_each_result_carries_its_diagnostics_facts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In ``properties``, as the JSON format's ``facts``, and still valid with hostile ids."""
+    write_repo(tmp_path, {"dagroute.toml": CELERY_K8S, "dags/report.py": HOSTILE_DAG})
+    monkeypatch.chdir(tmp_path)
+    log = sarif_of(["dags"])
+    validate(log)
+    results = log["runs"][0]["results"]
+    document = json.loads(CliRunner().invoke(main, ["dags", "--format", "json"]).stdout)
+    assert [r["properties"] for r in results] == [d["facts"] for d in document]
+    (queue,) = [r["properties"] for r in results if r["ruleId"] == "DRL101"]
+    assert (queue["kind"], queue["item"]) == ("queue", "r\u00e9ports")
+    assert (queue["dag_id"], queue["task_id"]) == (
+        'lab "quoted" \u00e9t\u00e9 \U0001f680',
+        'line\nbreak "q" <b>&amp;',
+    )
+
+
 def test_paths_that_are_absolute_or_not_utf8_are_still_uris() -> None:
     undecodable = os.fsdecode(b"dags/caf\xe9.py")
     diagnostics = [

@@ -18,9 +18,16 @@ from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
 
 from dagroute_lint.deployment.toml import toml
-from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.diagnostics import Diagnostic, Facts
+from dagroute_lint.formatters.json import facts_object
 from dagroute_lint.model import Position
-from dagroute_lint.server.protocol import lines_of, lsp_position, noqa_edit, replacement
+from dagroute_lint.server.protocol import (
+    lines_of,
+    lsp_diagnostic,
+    lsp_position,
+    noqa_edit,
+    replacement,
+)
 from tests.helpers import CELERY_K8S, dag_repository
 
 DAG_FILE = """\
@@ -180,6 +187,16 @@ def test_diagnostics_follow_the_buffer_as_it_is_opened_and_changed(tmp_path: Pat
             assert queue.range.start.character == 4
             assert "reports" in queue.message
             assert queue.severity == types.DiagnosticSeverity.Error
+            # Its facts reach the editor in ``data``, as the JSON format's ``facts`` object.
+            assert queue.data == {
+                "kind": "queue",
+                "item": "reports",
+                "dag_id": "lab",
+                "task_id": "build",
+                "tasks": [{"dag_id": "lab", "task_id": "build"}],
+                "workers": [],
+                "runtime": None,
+            }
             # An unsaved edit: the buffer is linted, not the file on disk.
             session.replace_text(uri, DAG_FILE.replace("queue=REPORTS_QUEUE", 'queue="imports"'))
             assert codes(await session.diagnostics(uri)) == [(0, "DRL204")]
@@ -382,6 +399,17 @@ def test_noqa_adds_the_code_to_an_existing_list_or_appends_a_comment() -> None:
     assert added("x = f()  # why  # NOQA:E501,W291\n") == (
         "x = f()  # why  # NOQA:E501,W291, DRL101\n"
     )
+
+
+def test_a_published_diagnostic_carries_its_facts_in_data() -> None:
+    facts = Facts("package", "polars", "features", None, (("features", "a"), ("features", "b")))
+    diagnostic = Diagnostic("dag.py", 1, 1, "DRL203", "m", facts=facts)
+    data = lsp_diagnostic(["import polars\n"], diagnostic).data
+    assert data == facts_object(facts)
+    assert data["tasks"] == [
+        {"dag_id": "features", "task_id": "a"},
+        {"dag_id": "features", "task_id": "b"},
+    ]
 
 
 def test_columns_are_utf16_code_units() -> None:

@@ -1,64 +1,38 @@
-"""What the DAGs need that a deployment lacks, read from the rules' own diagnostics.
+"""What the DAGs need that a deployment lacks, read from the facts of the rules' diagnostics.
 
-The rules already decide, soundly, whether a task is served; this module only sorts what they
-report by the kind of coverage it is about (queue, executor, pool, provider, package, triggerer)
-and the item lacking, so that a platform engineer reads one table (of ``api.report``) instead
-of a lint log.
+The rules already decide, soundly, whether a task is served, and say what each report is about
+(``Diagnostic.facts``); this module only sorts the reports of ``api.report`` by kind of coverage
+(queue, executor, pool, provider, package, triggerer...) and the item lacking, one row per task
+they break, so that a platform engineer reads one table instead of a lint log. Messages are
+never read: a reworded message changes nothing here.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Iterator, Sequence
+from typing import get_args
 
 from dagroute_lint.api import Report
-from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.diagnostics import Diagnostic, Kind, TaskKey
 from dagroute_lint.records import record
 
-# The coverage each rule is about, and how its message names the item lacking. A rule not listed
-# (a plugin's, say) still counts, as kind "other".
-_QUOTED_QUEUE = r"queue '(?P<item>[^']*)'"
-_NEEDS = r"needs (?P<item>[^\s;,()]+)"
-KINDS: dict[str, tuple[str, str | None]] = {
-    "DRL101": ("queue", _QUOTED_QUEUE),
-    "DRL102": ("queue", _QUOTED_QUEUE),
-    "DRL103": ("executor", r"executor '(?P<item>[^']*)'"),
-    "DRL104": ("routing", None),
-    "DRL105": ("routing", None),
-    "DRL106": ("unmodelled", None),
-    "DRL201": ("provider", _NEEDS),
-    "DRL202": ("provider", _NEEDS),
-    "DRL203": ("package", _NEEDS),
-    "DRL204": ("airflow version", r"'(?P<item>[^']*)'"),
-    "DRL205": ("package", _NEEDS),
-    "DRL206": ("module", r"'(?P<item>[^']*)'"),
-    "DRL301": ("pool", r"pool '(?P<item>[^']*)'"),
-    "DRL302": ("pool", r"pool '(?P<item>[^']*)'"),
-    "DRL303": ("triggerer", None),
-    "DRL304": ("triggerer", None),
-    "DRL402": ("connection", r"='(?P<item>[^']*)'"),
-    "DRL501": ("executor", None),
-}
-KIND_ORDER = (
-    "queue", "executor", "pool", "provider", "package", "triggerer", "connection",
-    "airflow version", "module", "routing", "unmodelled", "other",
-)  # fmt: skip
-# Kinds whose rules name no item: what is lacking is the kind itself.
-_ITEMLESS = {
+# The order of the rows: the kinds as ``Kind`` declares them.
+KIND_ORDER: tuple[Kind, ...] = get_args(Kind)
+# Kinds where what is lacking is the kind itself, whatever the facts' item names (the field whose
+# value is unknown, say): the table says what would make the task covered.
+_ITEMLESS: dict[Kind, str] = {
     "triggerer": "a running triggerer",
     "routing": "a value known statically",
     "unmodelled": "tasks the evaluator follows",
 }
-_TASK = re.compile(r"task '(?P<task>[^']*)' in dag '(?P<dag>[^']*)'")
-_PATTERNS = {code: re.compile(pattern) for code, (_, pattern) in KINDS.items() if pattern}
 
 
 @record(order=True)
 class Gap:
-    """One diagnostic, sorted by what it is about: ``item`` lacks for ``who``."""
+    """One diagnostic for one task it is about, sorted by what it is about: ``item`` lacks for
+    ``who`` (``dag.task``, or the file for a report about no task)."""
 
-    kind: str
+    kind: Kind
     item: str
     code: str
     who: str
@@ -69,35 +43,35 @@ class Gap:
         d = self.diagnostic
         return f"{d.path}:{d.line}:{d.column}"
 
-
-def gap(diagnostic: Diagnostic) -> Gap:
-    kind, _ = KINDS.get(diagnostic.code, ("other", None))
-    pattern = _PATTERNS.get(diagnostic.code)
-    found = pattern.search(diagnostic.message) if pattern is not None else None
-    item = found.group("item") if found is not None else _ITEMLESS.get(kind, "")
-    task = _TASK.search(diagnostic.message)
-    who = f"{task.group('dag')}.{task.group('task')}" if task is not None else diagnostic.path
-    return Gap(kind, item, diagnostic.code, who, diagnostic)
+    @property
+    def key(self) -> tuple[object, ...]:
+        """The problem, whatever the inventory: where, which rule, what about and for whom; not
+        the message or the workers concerned, which change with the inventory."""
+        d = self.diagnostic
+        return (d.path, d.line, d.column, d.code, d.facts.kind, d.facts.item, self.who)
 
 
-def per_task(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
-    """Each report that covers several tasks (``Diagnostic.tasks``) as one per task, worded
-    without what may change between inventories (the workers lacking, the other tasks)."""
-    found: list[Diagnostic] = []
-    for diagnostic in diagnostics:
-        if not diagnostic.tasks:
-            found.append(diagnostic)
-            continue
-        cause = diagnostic.message.partition(", which ")[0]
-        found.extend(
-            replace(diagnostic, message=f"{label}: {cause}", tasks=()) for label in diagnostic.tasks
-        )
-    return found
+def task_name(task: TaskKey) -> str:
+    """``dag.task``, as the acceptance reports name a task (an id not known shown as such)."""
+    dag_id, task_id = task
+    dag = dag_id if dag_id is not None else "<unknown dag>"
+    return f"{dag}.{task_id if task_id is not None else '<unknown id>'}"
+
+
+def per_task(diagnostic: Diagnostic) -> Iterator[Gap]:
+    """The diagnostic as one gap for each task it is about (one report may cover several: a
+    module-level import breaks every task of its file), or one for its file."""
+    facts = diagnostic.facts
+    item = _ITEMLESS.get(facts.kind) or facts.item or ""
+    whom = [task_name(task) for task in facts.tasks] or [diagnostic.path]
+    for who in whom:
+        yield Gap(facts.kind, item, diagnostic.code, who, diagnostic)
 
 
 def gaps(diagnostics: Sequence[Diagnostic]) -> list[Gap]:
     order = {kind: rank for rank, kind in enumerate(KIND_ORDER)}
-    return sorted((gap(d) for d in per_task(diagnostics)), key=lambda g: (order.get(g.kind, 99), g))
+    found = (gap for diagnostic in diagnostics for gap in per_task(diagnostic))
+    return sorted(found, key=lambda g: (order[g.kind], g))
 
 
 @record

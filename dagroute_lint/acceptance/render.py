@@ -9,6 +9,8 @@ from dagroute_lint.acceptance.coverage import Checked, Gap
 from dagroute_lint.acceptance.diff import CoverageDiff
 from dagroute_lint.deployment.diff import Change
 from dagroute_lint.formatters.escape import printable
+from dagroute_lint.rules.dispatch import UNRESOLVED_ROUTING
+from dagroute_lint.rules.unmodelled import UNMODELLED_TASKS
 
 REPORT_VERSION = 1
 MAX_NAMED = 3
@@ -31,7 +33,9 @@ def _gap_record(gap: Gap) -> dict[str, object]:
 def _gap_line(gap: Gap) -> str:
     d = gap.diagnostic
     lacking = f"{gap.kind} {gap.item}".strip()
-    return printable(f"  {gap.where}: {gap.code} [{lacking}] {d.message}")
+    # A report covering several tasks is listed once for each: say which one this line is.
+    whose = f"{gap.who}: " if len(d.facts.tasks) > 1 else ""
+    return printable(f"  {gap.where}: {gap.code} [{lacking}] {whose}{d.message}")
 
 
 def _checked(checked: Checked) -> str:
@@ -39,12 +43,12 @@ def _checked(checked: Checked) -> str:
     if checked.unresolved:
         text += (
             f"; {checked.unresolved} of them take a routing value known only when the file runs, "
-            "so their coverage is unproven (DRL105)"
+            f"so their coverage is unproven ({UNRESOLVED_ROUTING.code})"
         )
     if checked.unmodelled:
         text += (
             f"; in {checked.unmodelled} places tasks may exist that were not seen, so not "
-            "checked (DRL106)"
+            f"checked ({UNMODELLED_TASKS.code})"
         )
     return text
 

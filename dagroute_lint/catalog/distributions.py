@@ -127,6 +127,12 @@ class ImportNeed:
         return f"an unknown distribution providing '{self.key}'"
 
     @property
+    def distribution(self) -> str:
+        """The distribution as a diagnostic's facts name it: as ``display`` does when a table
+        knows it, else by the import name that decides it (which is all that is known)."""
+        return self.display if self.known else self.key
+
+    @property
     def airflow_brings_it(self) -> bool:
         """Whether installing Airflow installs it (then every Airflow environment has it)."""
         dependencies = airflow_dependencies()

@@ -1,7 +1,8 @@
 """A JSON array of diagnostics, for scripts: one object per diagnostic, 1-based positions.
 
 ``end_line`` and ``end_column`` are ``null``: rules report where a problem starts only. ``fix``
-is the automatic fix ``--fix`` would apply, or ``null``.
+is the automatic fix ``--fix`` would apply, or ``null``. ``facts`` say what the message says, as
+values (``facts_object``): scripts read those, since messages may be reworded.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from dagroute_lint.diagnostics import Diagnostic, ImportFix
+from dagroute_lint.diagnostics import Diagnostic, Facts, ImportFix
 from dagroute_lint.rules.registry import rule_name
 
 
@@ -26,6 +27,23 @@ def _fix(fix: ImportFix | None) -> dict[str, object] | None:
     }
 
 
+def facts_object(facts: Facts) -> dict[str, object]:
+    """A diagnostic's facts as one JSON object, the same in every output that carries them
+    (JSON, SARIF's ``properties``, the language server's ``data``): ``kind``, ``item``,
+    ``dag_id``, ``task_id``, ``tasks`` (``[{"dag_id", "task_id"}]``), ``workers``
+    (``[{"worker", "runtime"}]``) and ``runtime``; a value not known or not concerned is
+    ``null``, a list with nothing in it empty."""
+    return {
+        "kind": facts.kind,
+        "item": facts.item,
+        "dag_id": facts.dag_id,
+        "task_id": facts.task_id,
+        "tasks": [{"dag_id": dag_id, "task_id": task_id} for dag_id, task_id in facts.tasks],
+        "workers": [{"worker": name, "runtime": runtime} for name, runtime in facts.workers],
+        "runtime": facts.runtime,
+    }
+
+
 def format_json(diagnostics: Sequence[Diagnostic]) -> str:
     items = [
         {
@@ -39,6 +57,7 @@ def format_json(diagnostics: Sequence[Diagnostic]) -> str:
             "severity": d.severity,
             "message": d.message,
             "fix": _fix(d.fix),
+            "facts": facts_object(d.facts),
         }
         for d in diagnostics
     ]

@@ -2,7 +2,8 @@
 
 Every registered rule is described, so that ``ruleIndex`` is stable from run to run and a viewer
 shows a rule's page beside each result. Paths are URIs relative to ``%SRCROOT%`` (the directory
-the linter ran in, normally the repository root); absolute paths become ``file:`` URIs.
+the linter ran in, normally the repository root); absolute paths become ``file:`` URIs. Each
+result's ``properties`` hold the diagnostic's facts, as the JSON format's ``facts`` object.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from urllib.parse import quote
 
 from dagroute_lint import __version__
 from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.formatters.json import facts_object
 from dagroute_lint.rules import AnyRule
 from dagroute_lint.rules.pages import description, page_text
 from dagroute_lint.rules.registry import all_rules
@@ -127,6 +129,7 @@ def _result(
             }
         }
     ]
+    result["properties"] = facts_object(diagnostic.facts)
     return result
 
 

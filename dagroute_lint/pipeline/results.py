@@ -23,14 +23,14 @@ from enum import Enum
 from pathlib import Path, PurePath
 
 from dagroute_lint import __version__
-from dagroute_lint.diagnostics import Diagnostic, ImportFix
+from dagroute_lint.diagnostics import Diagnostic, Facts, ImportFix
 from dagroute_lint.pipeline.shards import ignore_folder, keep_newest, read_shard, write_shard
 from dagroute_lint.records import field_values, is_record, record
 from dagroute_lint.resolve.coverage import Coverage
 from dagroute_lint.sources.files import stamp, stamps_below
 
 # Bump when the layout of entries changes.
-FORMAT = 3
+FORMAT = 4
 # Files an index is split into (see ``ResultIndex``).
 SHARDS = 64
 _MAGIC = b"dagroute-lint results\n"
@@ -207,7 +207,7 @@ def _fields(entry: Entry) -> tuple[object, ...]:
             field_values(d.fix) if d.fix is not None else None,
             d.severity,
             d.cause,
-            d.tasks,
+            field_values(d.facts),
         )
         for d in entry.diagnostics
     )
@@ -223,8 +223,16 @@ def _entry(fields: tuple[object, ...]) -> Entry:
     assert isinstance(covered, tuple) and isinstance(dags, tuple) and isinstance(peers, tuple)
     found = tuple(
         Diagnostic(
-            path, line, column, code, message, ImportFix(*fix) if fix else None, severity, *more
+            path,
+            line,
+            column,
+            code,
+            message,
+            ImportFix(*fix) if fix else None,
+            severity,
+            cause,
+            Facts(*facts),
         )
-        for path, line, column, code, message, fix, severity, *more in diagnostics
+        for path, line, column, code, message, fix, severity, cause, facts in diagnostics
     )
     return Entry(own, imported, states, probes, found, Coverage(*covered), dags, peers)

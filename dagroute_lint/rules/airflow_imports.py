@@ -80,7 +80,7 @@ def _check(context: Context, site: ImportSite, name: str | None) -> Iterator[Dia
         assert name is not None and replacement.name is not None
         fix = ImportFix(site.module, name, replacement.module, replacement.name)
     message = _message(old, verdict, replacement, site.module, name)
-    yield context.report(site.position, message, fix=fix)
+    yield context.report(site.position, message, kind="airflow-version", item=old, fix=fix)
 
 
 def _verdict(module: str, name: str | None, major: int) -> Verdict | None:
@@ -227,10 +227,13 @@ def _not_in_shim(context: Context, site: ImportSite, name: str) -> Iterator[Diag
         return
     targets = {m.new_module for m in module_moves(site.module) if m.new_module}
     went = f"; its other names moved to {targets.pop()}" if len(targets) == 1 else ""
+    path = f"{site.module}.{name}"
     yield context.report(
         site.position,
-        f"'{site.module}.{name}' fails to import on Airflow 3 (ImportError): '{site.module}' is "
+        f"'{path}' fails to import on Airflow 3 (ImportError): '{site.module}' is "
         f"only a deprecation shim that does not forward '{name}', so the file does not load{went}",
+        kind="airflow-version",
+        item=path,
     )
 
 

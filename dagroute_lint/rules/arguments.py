@@ -14,10 +14,13 @@ from dagroute_lint.resolve.tasks import ResolvedTask, Setting
 
 @record
 class Written:
-    """A setting and who it belongs to in messages: ``task 'x' in dag 'y'`` or its level."""
+    """A setting and who it belongs to in messages: ``task 'x' in dag 'y'`` or its level; for
+    the facts, the task whose own argument it is (``None`` for ``default_args``, which may be
+    written once for the tasks of several DAGs)."""
 
     setting: Setting
     owner: str
+    task: ResolvedTask | None
 
 
 def written_settings(tasks: Iterable[ResolvedTask]) -> Iterator[Written]:
@@ -25,9 +28,9 @@ def written_settings(tasks: Iterable[ResolvedTask]) -> Iterator[Written]:
     for task in tasks:
         for setting in task.settings:
             if "default_args" not in setting.origin:
-                yield Written(setting, task.label)
+                yield Written(setting, task.label, task)
                 continue
             key = (setting.position, setting.name, repr(setting.value))
             if key not in seen:
                 seen.add(key)
-                yield Written(setting, setting.origin)
+                yield Written(setting, setting.origin, None)

@@ -1,18 +1,19 @@
 """What a rule is, and what it sees: one file's model, its resolved tasks, the inventory.
 
 A rule declares its code once; its check reports through a context bound to it, so a diagnostic
-always carries the code and severity of the rule that found it. Rules that need the deployment
-are ``DeploymentRule``s: their context's inventory is never ``None``, because they do not run
-without one.
+always carries the code and severity of the rule that found it, and the facts the rule words its
+message with (``Diagnostic.facts``: what readers of diagnostics read instead of the message).
+Rules that need the deployment are ``DeploymentRule``s: their context's inventory is never
+``None``, because they do not run without one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import ClassVar, Generic, TypeVar
 
-from dagroute_lint.deployment.inventory import Inventory
-from dagroute_lint.diagnostics import Diagnostic, ImportFix, Severity
+from dagroute_lint.deployment.inventory import Inventory, Worker
+from dagroute_lint.diagnostics import Diagnostic, Facts, ImportFix, Kind, Severity, TaskKey
 from dagroute_lint.model import Module, Position
 from dagroute_lint.records import record
 from dagroute_lint.resolve.placement import PlacedTask
@@ -50,12 +51,34 @@ class _Bound:
         position: Position,
         message: str,
         *,
+        kind: Kind = "other",
+        item: str | None = None,
+        task: ResolvedTask | None = None,
+        tasks: Sequence[ResolvedTask] = (),
+        dag_id: str | None = None,
+        workers: Iterable[Worker] = (),
+        runtime: str | None = None,
         fix: ImportFix | None = None,
         cause: str | None = None,
-        tasks: tuple[str, ...] = (),
     ) -> Diagnostic:
-        """A diagnostic of this rule at ``position`` of this file; ``cause``: what it shares
-        with other reports of the rule (see ``Diagnostic``)."""
+        """A diagnostic of this rule at ``position`` of this file, with its facts: the rule
+        passes the values it words the message with (see ``Facts``). ``task`` is the one task
+        it is about, ``tasks`` the several one cause breaks; ``dag_id`` the DAG of a report
+        about a DAG. ``cause``: what it shares with other reports of the rule (see
+        ``Diagnostic``)."""
+        # Most reports are about one task and name no worker: that path builds no generator.
+        task_id = None
+        if task is not None:
+            keys: tuple[TaskKey, ...] = ((task.dag_id, task.task_id),)
+        else:
+            keys = tuple((one.dag_id, one.task_id) for one in tasks)
+        if len(keys) == 1:
+            task_id = keys[0][1]
+            dag_id = keys[0][0] if dag_id is None else dag_id
+        elif dag_id is None and keys and all(key[0] == keys[0][0] for key in keys):
+            dag_id = keys[0][0]
+        lacking = tuple(dict.fromkeys((w.name, w.runtime) for w in workers)) if workers else ()
+        facts = Facts(kind, item, dag_id, task_id, keys, lacking, runtime)
         return Diagnostic(
             self.module.path,
             position.line,
@@ -65,7 +88,7 @@ class _Bound:
             fix,
             self.severity,
             cause,
-            tasks,
+            facts,
         )
 
 

@@ -152,6 +152,8 @@ def check_circular_import(context: Context) -> Iterator[Diagnostic]:
             f"paused at its import on line {failure.paused}, and '{failure.name}' is {bound}; "
             "Python raises ImportError (cannot import name from "
             "partially initialized module) when the file is parsed, so the file does not load",
+            kind="parse",
+            item=site.module,
         )
         return
 

@@ -30,6 +30,9 @@ def check_undeclared_connection(context: DeploymentContext) -> Iterator[Diagnost
             f"{written.owner} sets {setting.name}='{conn_id}', a connection the deployment does "
             "not declare; the task fails when it looks the connection up"
             f"{did_you_mean(conn_id, declared)}",
+            kind="connection",
+            item=conn_id,
+            task=written.task,
         )
 
 

@@ -50,6 +50,9 @@ def check_duplicate_dag_id(context: Context) -> Iterator[Diagnostic]:
                 f"dag '{dag_id}' is defined again in this file (first at line {first.line}); "
                 "Airflow loads only one of them, without an error, and which one can change "
                 "from one parse of the file to the next: the tasks of the other never run",
+                kind="parse",
+                item=dag_id,
+                dag_id=dag_id,
             )
     for dag_id, first in seen.items():
         others = [
@@ -64,6 +67,9 @@ def check_duplicate_dag_id(context: Context) -> Iterator[Diagnostic]:
                 "keeps the DAG of one file and drops the other (the file read second gets "
                 "AirflowDagDuplicatedIdException), and which one depends on the order the "
                 "files are read",
+                kind="parse",
+                item=dag_id,
+                dag_id=dag_id,
             )
 
 
@@ -83,6 +89,9 @@ def check_duplicate_task_id(context: Context) -> Iterator[Diagnostic]:
                 f"{task.label} reuses a task id already given at line {earlier.line}{again}; "
                 "Airflow rejects the file when it parses it (DuplicateTaskIdFound), so none of its "
                 "DAGs load",
+                kind="parse",
+                item=task.task_id,
+                task=task,
             )
 
 
@@ -115,6 +124,9 @@ def check_invalid_id(context: Context) -> Iterator[Diagnostic]:
                 dag.position,
                 f"dag id '{shown}'{maybe} {problem}; DAG() raises when the file is parsed, "
                 "so the file does not load",
+                kind="parse",
+                item=dag_id,
+                dag_id=dag_id,
             )
     for task in context.tasks:
         problem = _id_problem(task.task_id) if task.task_id is not None else None
@@ -126,6 +138,9 @@ def check_invalid_id(context: Context) -> Iterator[Diagnostic]:
                 task.task.position,
                 f"{label}: the task id {problem}; the operator raises when the file is parsed, "
                 "so the file does not load",
+                kind="parse",
+                item=task.task_id,
+                task=task,
             )
 
 

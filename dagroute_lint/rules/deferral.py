@@ -26,6 +26,8 @@ def check_deferrable_without_triggerer(context: DeploymentContext) -> Iterator[D
                 f"{', '.join(shown(value) for value in deferrable.candidates)}: "
                 f"{deferrable.reason}), but the deployment runs no triggerer; the task then "
                 "stays DEFERRED and never resumes",
+                kind="triggerer",
+                task=task,
             )
         if not (deferrable.known and deferrable.value is True):
             continue
@@ -33,6 +35,8 @@ def check_deferrable_without_triggerer(context: DeploymentContext) -> Iterator[D
             task.task.position,
             f"{task.label} defers to the triggerer ({deferrable.reason}), but the "
             "deployment runs no triggerer; the task stays DEFERRED and never resumes",
+            kind="triggerer",
+            task=task,
         )
 
 
@@ -59,6 +63,8 @@ def check_poke_sensor_holds_slot(context: DeploymentContext) -> Iterator[Diagnos
             task.task.position,
             f"{task.label} waits in poke mode for up to {limit} ({how}), holding a worker slot "
             f"and a pool slot the whole time; {advice}",
+            kind="triggerer",
+            task=task,
         )
 
 

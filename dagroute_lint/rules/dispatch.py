@@ -40,7 +40,12 @@ def check_unserved_queue(context: DeploymentContext) -> Iterator[Diagnostic]:
             if message not in said:
                 said.add(message)
                 yield context.report(
-                    task.task.position, message, cause=f"queue '{placement.queue}'"
+                    task.task.position,
+                    message,
+                    kind="queue",
+                    item=placement.queue,
+                    task=task,
+                    cause=f"queue '{placement.queue}'",
                 )
 
 
@@ -62,6 +67,9 @@ def check_queue_ignored(context: DeploymentContext) -> Iterator[Diagnostic]:
                 f"{task.label} sets queue '{queue.value}'{one_of(task, 'queue', chosen)} "
                 f"({queue.origin}){when(task, chosen, 'queue')}, but its executor "
                 f"{executor.display_name} ignores queues; the queue does not decide where it runs",
+                kind="queue",
+                item=str(queue.value),
+                task=task,
             )
 
 
@@ -81,6 +89,9 @@ def check_unknown_executor(context: DeploymentContext) -> Iterator[Diagnostic]:
                 f"{one_of(task, 'executor', chosen)} ({executor.origin}), which the "
                 f"deployment does not configure (configured: {configured}); Airflow rejects the "
                 "whole DAG at parse time with UnknownExecutorException",
+                kind="executor",
+                item=executor.value,
+                task=task,
             )
 
 
@@ -103,6 +114,9 @@ def check_unresolved_routing(context: Context) -> Iterator[Diagnostic]:
                 position,
                 f"{task.label} takes its {named} from a value that cannot be known without "
                 f"running the DAG file ({reason}); whether a worker serves it is unproven",
+                kind="routing",
+                item=", ".join(fields),
+                task=task,
             )
 
 

@@ -60,7 +60,9 @@ def check_executor_config_ignored(context: DeploymentContext) -> Iterator[Diagno
         setting, problem = problems[key]
         others = len(tasks) - 1
         more = f" (and {others} more task{'s' if others > 1 else ''})" if others else ""
-        yield context.report(setting.position, f"{tasks[0].label}{more} {problem}")
+        yield context.report(
+            setting.position, f"{tasks[0].label}{more} {problem}", kind="executor", tasks=tasks
+        )
 
 
 EXECUTOR_CONFIG_IGNORED = DeploymentRule(

@@ -26,12 +26,18 @@ def check_unmappable_routing(context: Context) -> Iterator[Diagnostic]:
                         f"{task.label} expands '{key}', which Airflow cannot map: the DAG fails "
                         "to import (TypeError: unmappable or already specified argument); set it "
                         "in .partial() instead",
+                        kind="routing",
+                        item=key,
+                        task=task,
                     )
                 elif key in _IGNORED_WHEN_MAPPED:
                     yield context.report(
                         model.position,
                         f"{task.label} expands '{key}', but routing never varies per map index: "
                         f"the scheduler uses the .partial() value and ignores the expanded ones",
+                        kind="routing",
+                        item=key,
+                        task=task,
                     )
             continue
         for key in model.partial_keys:
@@ -40,6 +46,9 @@ def check_unmappable_routing(context: Context) -> Iterator[Diagnostic]:
                     model.position,
                     f"{task.label} passes '{key}' to a TaskFlow .partial(), which binds a "
                     f"function argument, not routing; use .override({key}=...) to route it",
+                    kind="routing",
+                    item=key,
+                    task=task,
                 )
 
 

@@ -54,6 +54,8 @@ def check_unknown_argument(context: Context) -> Iterator[Diagnostic]:
                 f"{task.label}: {operator} is given {given}; Airflow takes operator "
                 "arguments by keyword only and rejects the call when it parses the file (Use "
                 "keyword arguments when initializing operators), so the file does not load",
+                kind="parse",
+                task=task,
             )
         reported: set[str] = set()
         for setting in task.settings:
@@ -71,6 +73,9 @@ def check_unknown_argument(context: Context) -> Iterator[Diagnostic]:
                 f"{task.label}: {operator} takes no argument '{name}'{hint}; Airflow rejects "
                 f"the call when it parses the file (Invalid arguments were passed to "
                 f"{operator}), so the file does not load",
+                kind="parse",
+                item=name,
+                task=task,
             )
 
 
@@ -91,6 +96,9 @@ def check_argument_given_twice(context: Context) -> Iterator[Diagnostic]:
                     f"{task.label} is given '{setting.name}' twice, {how}; Python raises "
                     f"TypeError (got multiple values for keyword argument '{setting.name}') when "
                     "the file is parsed, so the file does not load",
+                    kind="parse",
+                    item=setting.name,
+                    task=task,
                 )
             seen.add(setting.name)
 
@@ -108,6 +116,9 @@ def check_pool_slots_type(context: Context) -> Iterator[Diagnostic]:
             f"{task.label} sets pool_slots={slots.value!r} ({slots.origin}), {kind}, not an "
             "int; BaseOperator raises TypeError when the file is parsed, so the file does not "
             "load",
+            kind="parse",
+            item="pool_slots",
+            task=task,
         )
 
 
@@ -147,6 +158,8 @@ def check_setup_teardown_arguments(context: Context) -> Iterator[Diagnostic]:
             f"{' and on_failure_fail_dagrun' if name == 'teardown' else ''} only); Python raises "
             "TypeError (unexpected keyword argument) when the file is parsed, so the file does "
             f"not load; put routing on an inner @task(...) under @{name}",
+            kind="parse",
+            item=name,
         )
 
 

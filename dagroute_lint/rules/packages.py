@@ -151,7 +151,10 @@ def check_package_on_worker(context: DeploymentContext) -> Iterator[Diagnostic]:
             item.site.position,
             f"module-level import of '{item.site.module}' needs {item.need.display}, which "
             f"{grouped_outcome(broken_tasks)}" + _caveat(lacking, inventory),
-            tasks=tuple(item.task.label for item in broken_tasks),
+            kind="package",
+            item=item.need.distribution,
+            tasks=[broken.task for broken in broken_tasks],
+            workers=lacking,
         )
 
 
@@ -171,6 +174,10 @@ def _on_workers(
         f"{workers_lacking(lacking)} lacks it"
         + outcome(lacking, serving, "it will fail when the import runs")
         + _caveat(lacking, inventory),
+        kind="package",
+        item=item.need.distribution,
+        task=task,
+        workers=lacking,
     )
 
 
@@ -202,6 +209,9 @@ def _in_virtualenv(
             task.task.position,
             f"{head} and system_site_packages=False hides the worker's packages; "
             "it will fail when the import runs" + caveat_for(venv.requirements),
+            kind="package",
+            item=item.need.distribution,
+            task=task,
         )
         return
     lacking = workers_without(item.need, serving, inventory)
@@ -214,6 +224,10 @@ def _in_virtualenv(
             + caveat_for(
                 itertools.chain(venv.requirements, *(listed(inventory, w) for w in lacking))
             ),
+            kind="package",
+            item=item.need.distribution,
+            task=task,
+            workers=lacking,
         )
 
 

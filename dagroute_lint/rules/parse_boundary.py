@@ -41,7 +41,7 @@ from dagroute_lint.catalog.optional_features import EXCEPTION as OPTIONAL_EXCEPT
 from dagroute_lint.catalog.optional_features import optional_needs
 from dagroute_lint.catalog.providers import provider_for_decorator, provider_for_module
 from dagroute_lint.deployment.inventory import Inventory, Runtime
-from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.diagnostics import Diagnostic, Kind
 from dagroute_lint.model import Position
 from dagroute_lint.records import record
 from dagroute_lint.resolve.parse_imports import ReachedImport, reached_imports
@@ -73,12 +73,16 @@ class LoadFailure:
 
     ``kind`` is ``provider`` (``key``: the distribution), ``package`` (``key``: the import name
     that decides the distribution) or ``module`` (``key``: the module Python will not find).
+    ``item`` is what the diagnostic's facts name (the key, or for a package its distribution),
+    and ``runtime`` the DAG processor's runtime that lacks it, if a runtime decides.
     """
 
-    kind: str
+    kind: Kind
     key: str
     position: Position
     message: str
+    item: str
+    runtime: str | None = None
 
 
 def has_provider(runtime: Runtime, distribution: str, airflow_major: int) -> bool:
@@ -188,6 +192,7 @@ def _failures(
                 f"relative import of '{target}' in a DAG file fails: Airflow loads the file as "
                 "a top-level module, with no parent package (ImportError: attempted relative "
                 "import with no known parent package); import it by its name from an import root",
+                target,
             )
             continue
         if context.first_party(target):
@@ -200,6 +205,7 @@ def _failures(
                     reached.site.position,
                     f"{_why(reached)}: '{missing}' is not found, because the repository's "
                     f"'{parent}' has no module or package '{last}' (ModuleNotFoundError)",
+                    missing,
                 )
             continue
         if is_stdlib(target):
@@ -230,6 +236,7 @@ def _third_party(
             f"{_why(reached)}: '{top}' is on no import root; {stray} lies beside the file, "
             "but Airflow puts the DAG folder on sys.path, not the folders inside it "
             "(ModuleNotFoundError)",
+            top,
         )
     elif processor is not None and need is not None:
         name, _ = processor
@@ -241,6 +248,8 @@ def _third_party(
             f"{_why(reached)}{which} needs {need.display}, which the DAG processor runtime "
             f"'{name}' does not list (ModuleNotFoundError)"
             + caveat_for(listed_distributions(processor[1])),
+            need.distribution,
+            name,
         )
 
 
@@ -262,6 +271,8 @@ def _provider(
         reached.site.position,
         f"{_why(reached)} needs {distribution}, which the DAG processor runtime "
         f"'{name}' lacks (has: {provider_names(runtime)})",
+        distribution,
+        name,
     )
 
 
@@ -290,6 +301,8 @@ def _optional_features(
                     reached.site.position,
                     f"{head}, which needs {distribution}; the DAG processor runtime '{name}' "
                     f"lacks it (has: {provider_names(runtime)})",
+                    distribution,
+                    name,
                 )
                 continue
             need = None if is_stdlib(needed) else import_need(needed)
@@ -301,6 +314,8 @@ def _optional_features(
                 reached.site.position,
                 f"{head}, which needs {need.display}; the DAG processor runtime '{name}' does "
                 "not list it" + caveat_for(listed_distributions(runtime)),
+                need.distribution,
+                name,
             )
 
 
@@ -352,19 +367,27 @@ def _decorators(
             task.position,
             f"the @task.{task.taskflow} decorator needs {distribution}, which the DAG processor "
             f"runtime '{name}' lacks (has: {provider_names(runtime)})",
+            distribution,
+            name,
         )
 
 
-def failing_at_parse(context: DeploymentContext, kind: str) -> frozenset[str]:
+def failing_at_parse(context: DeploymentContext, kind: Kind) -> frozenset[str]:
     """The keys of one kind of cause that already stop the file loading: startup rules leave
     them alone, since a file that does not load sends no task to a worker."""
     return frozenset(f.key for f in load_failures(context) if f.kind == kind)
 
 
-def _report(context: Context | DeploymentContext, kind: str) -> Iterator[Diagnostic]:
+def _report(context: Context | DeploymentContext, kind: Kind) -> Iterator[Diagnostic]:
     for failure in load_failures(context):
         if failure.kind == kind:
-            yield context.report(failure.position, f"{failure.message}; {consequence(context)}")
+            yield context.report(
+                failure.position,
+                f"{failure.message}; {consequence(context)}",
+                kind=kind,
+                item=failure.item,
+                runtime=failure.runtime,
+            )
 
 
 def check_provider_at_parse(context: DeploymentContext) -> Iterator[Diagnostic]:

@@ -12,7 +12,9 @@ The contract for a rule pack:
   when there is one (else ``None``), or a ``dagroute_lint.rules.DeploymentRule``, which runs only
   with an inventory and whose context's ``inventory`` is never ``None``. A check yields what
   ``context.report(position, message)`` returns: the context is bound to the rule, so each
-  diagnostic carries the rule's own code and severity.
+  diagnostic carries the rule's own code and severity. A check may pass facts by keyword
+  (``kind="pool", item=pool, task=task``, see ``Context.report``); a report without them is of
+  kind "other", and is counted as such by the acceptance reports.
 - Codes are letters then digits (``ACME101``), so that ``--select ACME``, ``--ignore ACME101``,
   ``per-file-ignores`` and ``# noqa: ACME101`` work as for the built-in rules. The ``DRL`` prefix
   belongs to the built-in rules.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.diagnostics import Diagnostic, Kind
 from dagroute_lint.resolve.tasks import ResolvedTask
 from dagroute_lint.rules.base import Context, DeploymentContext, DeploymentRule, Rule
 from dagroute_lint.rules.choices import one_of
@@ -43,6 +43,9 @@ def check_unknown_pool(context: DeploymentContext) -> Iterator[Diagnostic]:
                 f"which the deployment does not declare (pools: "
                 f"{', '.join(sorted(inventory.pools))}); the scheduler never schedules it "
                 f"and it stays SCHEDULED forever{did_you_mean(pool, inventory.pools)}",
+                kind="pool",
+                item=pool,
+                task=task,
             )
 
 
@@ -51,17 +54,20 @@ def check_pool_slots(context: Context) -> Iterator[Diagnostic]:
     for task in context.tasks:
         said: set[str] = set()
         for variant, chosen in task.variants(("pool_slots", "pool")):
-            message = _slots_problem(context, task, variant, chosen)
-            if message is not None and message not in said:
-                said.add(message)
-                position = task.task.arguments.positions.get("pool_slots", task.task.position)
-                yield context.report(position, message)
+            problem = _slots_problem(context, task, variant, chosen)
+            if problem is None or problem[0] in said:
+                continue
+            message, kind, item = problem
+            said.add(message)
+            position = task.task.arguments.positions.get("pool_slots", task.task.position)
+            yield context.report(position, message, kind=kind, item=item, task=task)
 
 
 def _slots_problem(
     context: Context, task: ResolvedTask, variant: ResolvedTask, chosen: dict[str, object]
-) -> str | None:
-    """What is wrong with the slots of one variant of the task, if anything."""
+) -> tuple[str, Kind, str] | None:
+    """What is wrong with the slots of one variant of the task, if anything: the message, and
+    what it is about (slots below 1 fail the parse; more than a pool holds, that pool)."""
     inventory = context.inventory
     slots = _slots(variant)
     if slots is None:
@@ -71,7 +77,9 @@ def _slots_problem(
     if slots < 1:
         return (
             f"{task.label} asks for pool_slots={slots}{asked} ({origin}); Airflow rejects "
-            "pool_slots below 1 when it parses the file (ValueError), so the DAG does not load"
+            "pool_slots below 1 when it parses the file (ValueError), so the DAG does not load",
+            "parse",
+            "pool_slots",
         )
     pool = _pool(variant)
     if inventory is None or inventory.pools is None or pool is None or not task.dispatched:
@@ -82,7 +90,9 @@ def _slots_problem(
     return (
         f"{task.label} asks for {int(slots)} slots{asked} ({origin}) of pool '{pool}'"
         f"{one_of(task, 'pool', chosen)}, which has only {size}; the scheduler never finds "
-        "room and it stays SCHEDULED forever"
+        "room and it stays SCHEDULED forever",
+        "pool",
+        pool,
     )
 
 

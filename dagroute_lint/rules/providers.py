@@ -89,13 +89,21 @@ def check_provider_on_worker(context: DeploymentContext) -> Iterator[Diagnostic]
                 at_imports.setdefault(need.distribution, (need, []))[1].append(broken)
                 continue
             yield context.report(
-                task.task.position, _worker_message(task, need, lacking, placement.workers)
+                task.task.position,
+                _worker_message(task, need, lacking, placement.workers),
+                kind="provider",
+                item=need.distribution,
+                task=task,
+                workers=lacking,
             )
     for need, broken_tasks in at_imports.values():
         yield context.report(
             need.position,
             f"{need.why} needs {need.distribution}, which {grouped_outcome(broken_tasks)}",
-            tasks=tuple(item.task.label for item in broken_tasks),
+            kind="provider",
+            item=need.distribution,
+            tasks=[broken.task for broken in broken_tasks],
+            workers=[worker for broken in broken_tasks for worker in broken.lacking],
         )
 
 

@@ -108,6 +108,9 @@ def check_hardcoded_credential(context: Context) -> Iterator[Diagnostic]:
                 f"{written.owner} sets {found.what} in '{found.where}'; anyone who can read the "
                 "DAG files or the task's rendered arguments sees it: read it from an Airflow "
                 "connection, Variable or secrets backend instead",
+                kind="credential",
+                item=found.where,
+                task=written.task,
             )
 
 

@@ -17,7 +17,7 @@ def check_syntax(context: Context) -> Iterator[Diagnostic]:
         if problem.skipped
         else "Airflow records an import error and loads no DAG from this file"
     )
-    yield context.report(problem.position, f"{problem.message}; {consequence}")
+    yield context.report(problem.position, f"{problem.message}; {consequence}", kind="parse")
 
 
 SYNTAX_ERROR = Rule(

@@ -16,7 +16,7 @@ from dagroute_lint.rules.base import Context, Rule
 
 def check_unmodelled_tasks(context: Context) -> Iterator[Diagnostic]:
     for position, message in unmodelled_places(context.module, context.tasks):
-        yield context.report(position, message)
+        yield context.report(position, message, kind="unmodelled")
 
 
 UNMODELLED_TASKS = Rule(

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from lsprotocol import types
 
 from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.formatters.json import facts_object
 from dagroute_lint.model import Position
 
 SOURCE = "dagroute-lint"
@@ -38,7 +39,8 @@ def lsp_position(lines: Sequence[str], position: Position) -> types.Position:
 
 
 def lsp_diagnostic(lines: Sequence[str], diagnostic: Diagnostic) -> types.Diagnostic:
-    """The diagnostic, spanning from its position to the end of its line's code."""
+    """The diagnostic, spanning from its position to the end of its line's code, with its facts
+    in ``data`` (as the JSON format's ``facts`` object) for clients that act on them."""
     start = lsp_position(lines, Position(diagnostic.line, diagnostic.column))
     text = lines[start.line] if lines else ""
     end = types.Position(start.line, max(utf16(text.rstrip()), start.character))
@@ -48,6 +50,7 @@ def lsp_diagnostic(lines: Sequence[str], diagnostic: Diagnostic) -> types.Diagno
         severity=_SEVERITY[diagnostic.severity],
         code=diagnostic.code,
         source=SOURCE,
+        data=facts_object(diagnostic.facts),
     )
 
 

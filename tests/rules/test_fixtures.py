@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import doctest
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from click.testing import CliRunner
 
 from dagroute_lint.cli import main
 from dagroute_lint.deployment.toml import toml
+from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.formatters.text import format_text
 from dagroute_lint.rules import RULES, Rule
 from tests import helpers
@@ -27,6 +29,8 @@ HERE = Path(__file__).parent
 KINDS = ("bad", "good")
 MINIMUM_CASES = 3
 SNAPSHOT = ".expected"
+# Each rule folder's snapshot of the facts of its bad cases' diagnostics (``test_facts.py``).
+FACTS = "facts.json"
 # One line of text-format output: path:line:column: CODE message.
 LINE = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+):(?P<column>\d+): (?P<code>[A-Z]+\d+) \S")
 
@@ -81,7 +85,14 @@ class Case:
 
     def output(self) -> str:
         """What ``dagroute-lint --select CODE`` prints for the case, in the text format."""
-        return format_text(lint_files(self.files(), self.inventory(), select=self.select))
+        return format_text(diagnostics_of(self))
+
+
+@functools.cache
+def diagnostics_of(case: Case) -> tuple[Diagnostic, ...]:
+    """What ``--select CODE`` reports for the case, worked out once for the text snapshots and
+    the facts (``test_facts.py``)."""
+    return tuple(lint_files(case.files(), case.inventory(), select=case.select))
 
 
 def cases() -> Iterator[Case]:
@@ -160,7 +171,7 @@ def test_fixture_folders_hold_only_cases_of_registered_rules() -> None:
         path.relative_to(HERE).as_posix()
         for folder in sorted(HERE.glob("DRL*"))
         for path in sorted(folder.iterdir())
-        if path.name not in (*KINDS, "inventory.toml", "select.txt")
+        if path.name not in (*KINDS, "inventory.toml", "select.txt", FACTS)
     ]
     strays += [
         path.relative_to(HERE).as_posix()
