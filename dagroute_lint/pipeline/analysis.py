@@ -86,9 +86,7 @@ def analyse(
             files = _buffer(stdin, settings, inventory, left_out)
         else:
             files, dependents = read_reported(paths, settings, inventory, world, left_out)
-    analysis = Analysis(world, files, dependents, settings, inventory, execution, stdin is not None)
-    analysis.left_out = left_out
-    return analysis
+    return Analysis(world, files, dependents, settings, inventory, execution, stdin, left_out)
 
 
 class Analysis:
@@ -107,15 +105,16 @@ class Analysis:
         settings: Settings,
         inventory: Inventory | None,
         execution: Execution,
-        from_stdin: bool = False,
+        stdin: tuple[str, bytes] | None = None,
+        left_out: LeftOut | None = None,
     ) -> None:
         self.world = world
         self.files = files
         self.settings = settings
         self.inventory = inventory
         self.execution = execution
-        self.from_stdin = from_stdin
-        self.left_out = LeftOut()  # what discovery passed over, and why
+        self.from_stdin = stdin is not None  # a buffer: its results are never cached
+        self.left_out = left_out or LeftOut()  # what discovery passed over, and why
         self.airflow_major = airflow_major(inventory)
         self.default_queue = inventory.default_queue if inventory is not None else DEFAULT_QUEUE
         self._reported: list[ReportedFile] | None = None
