@@ -816,8 +816,8 @@ def inventory_init(
     if output is None:
         return
     deployment = generated.inventory
-    providers = sum(len(body.providers) for body in deployment.runtimes.values())
-    packages = sum(len(body.packages) for body in deployment.runtimes.values())
+    providers = sum(len(body.providers or ()) for body in deployment.runtimes.values())
+    packages = sum(len(body.packages or ()) for body in deployment.runtimes.values())
     click.echo(
         f"{output}: written ({providers} providers, {packages} packages, "
         f"{len(deployment.workers)} workers, {len(deployment.runtimes)} runtimes)",

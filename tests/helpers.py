@@ -19,6 +19,7 @@ CELERY_K8S = """
 airflow_version = "3.3"
 executors = ["CeleryExecutor", "KubernetesExecutor"]
 dag_processor = { runtime = "base" }
+triggerer = false
 
 [[workers]]
 name = "celery-general"
@@ -33,9 +34,11 @@ runtime = "pods"
 
 [runtimes.base]
 providers = ["standard", "celery"]
+packages = []
 
 [runtimes.pods]
 providers = ["standard", "cncf.kubernetes"]
+packages = []
 """
 
 

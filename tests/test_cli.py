@@ -241,6 +241,7 @@ def test_rules_lists_every_code() -> None:
         "DRL402",
         "DRL501",
         "DRL901",
+        "DRL902",
     ]
     (poke,) = [line for line in out.splitlines() if line.startswith("DRL304")]
     assert poke.endswith("(opt-in)")

@@ -22,10 +22,7 @@ from airflow.providers.standard.sensors.time import TimeSensor, TimeSensorAsync
 from airflow.providers.amazon.aws.sensors.s3 import S3KeySensor
 from airflow.sdk import DAG, task
 """
-WITH_TRIGGERER = CELERY_K8S.replace(
-    'dag_processor = { runtime = "base" }',
-    'dag_processor = { runtime = "base" }\ntriggerer = { runtime = "base" }',
-)
+WITH_TRIGGERER = CELERY_K8S.replace("triggerer = false", 'triggerer = { runtime = "base" }')
 
 
 def dag_file(body: str) -> dict[str, str]:

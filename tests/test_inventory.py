@@ -801,7 +801,8 @@ def test_empty_file_takes_airflow_3_defaults(load: Loader) -> None:
     assert inventory.airflow_release is None
     assert inventory.default_queue == "default"
     assert inventory.dag_processor_runtime is None
-    assert (inventory.has_triggerer, inventory.triggerer_runtime) == (False, None)
+    # Absent: whether a triggerer runs is not known (DRL902 says so), never taken as "none".
+    assert (inventory.has_triggerer, inventory.triggerer_runtime) == (None, None)
     assert inventory.workers == ()
     assert inventory.runtimes == {}
     assert inventory.pools is None

@@ -381,6 +381,7 @@ def test_an_executor_and_a_package_lost(tmp_path: Path) -> None:
         runtime = "base"
 
         [runtimes.base]
+        providers = []
         packages = ["pandas"]
         """
     old = inventory(repo, "old.toml", text=both)

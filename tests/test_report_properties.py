@@ -151,6 +151,7 @@ def celery(default_queue: str, served: list[str]) -> str:
     queues = ", ".join(f'"{queue}"' for queue in served)
     return f"""
 [deployment]
+airflow_version = "3.3"
 executors = ["CeleryExecutor"]
 default_queue = "{default_queue}"
 
@@ -233,7 +234,8 @@ def configured(executors: list[str]) -> str:
         for index, name in enumerate(executors)
     )
     listed = ", ".join(f'"{name}"' for name in executors)
-    return f"[deployment]\nexecutors = [{listed}]\n{workers}\n[runtimes.base]\n{PROVIDERS}\n"
+    deployment = f'[deployment]\nairflow_version = "3.3"\nexecutors = [{listed}]\n'
+    return f"{deployment}{workers}\n[runtimes.base]\n{PROVIDERS}\n"
 
 
 @SETTINGS

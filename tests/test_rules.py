@@ -85,6 +85,7 @@ with DAG("lab"):
 def test_edge_worker_without_queues_serves_every_queue(tmp_path: Path) -> None:
     inventory = """
 [deployment]
+airflow_version = "3.3"
 executors = ["airflow.providers.edge3.executors.EdgeExecutor"]
 [[workers]]
 name = "edge"

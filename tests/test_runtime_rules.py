@@ -43,6 +43,7 @@ packages = ["pandas>=2", "scikit-learn>=1.4", "opencv-python-headless", "Pillow"
 
 [runtimes.pods]
 providers = ["standard", "cncf.kubernetes"]
+packages = []
 
 [runtimes.full]
 providers = ["standard", "celery", "cncf.kubernetes", "docker", "amazon"]
@@ -485,6 +486,7 @@ with DAG("lab"):
 def test_edge_workers_without_queues_serve_every_queue(tmp_path: Path) -> None:
     inventory_text = """
 [deployment]
+airflow_version = "3.3"
 executors = ["airflow.providers.edge3.executors.EdgeExecutor"]
 [[workers]]
 name = "edge-any"

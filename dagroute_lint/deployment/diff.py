@@ -75,6 +75,8 @@ def _text(value: str | None) -> list[str]:
 
 
 def _triggerer(inventory: Inventory) -> list[str]:
+    if inventory.has_triggerer is None:
+        return ["(not said)"]
     if not inventory.has_triggerer:
         return []
     runtime = inventory.triggerer_runtime
@@ -87,6 +89,8 @@ def _queues(worker: Worker) -> list[str]:
 
 def _requirements(runtime: Runtime, part: str) -> list[str]:
     items = runtime.providers if part == "providers" else runtime.packages
+    if items is None:
+        return [f"({part} not listed)"]
     return [f"{item.name}{item.specifier}" for item in items]
 
 

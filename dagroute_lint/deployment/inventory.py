@@ -75,8 +75,9 @@ class Runtime:
 
     name: str
     python: str | None
-    providers: tuple[Requirement, ...]
-    packages: tuple[Requirement, ...]
+    # ``None``: the inventory does not say (no key): never taken as "none installed".
+    providers: tuple[Requirement, ...] | None
+    packages: tuple[Requirement, ...] | None
     labels: dict[str, str] = field(default_factory=dict)
     imports: frozenset[str] = frozenset()
 
@@ -111,11 +112,18 @@ class Inventory:
     default_queue: str
     dag_processor_runtime: str | None  # None: not declared, parse-time checks are skipped
     triggerer_runtime: str | None
-    has_triggerer: bool  # false when [deployment] triggerer is absent or false
+    has_triggerer: bool | None  # None: ``[deployment] triggerer`` is absent, so not known
     workers: tuple[Worker, ...]
     runtimes: dict[str, Runtime]
     pools: dict[str, int] | None
     connections: frozenset[str] | None
+    # The line of each table header (``deployment``, ``runtimes.base``), for reports about what
+    # a table leaves open; not part of what the deployment is.
+    lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+
+    def line_of(self, table: str) -> int:
+        """The line of ``table``'s header, else of ``[deployment]``, else the first."""
+        return self.lines.get(table) or self.lines.get("deployment") or 1
 
     @property
     def airflow_release(self) -> tuple[int, ...] | None:
@@ -147,6 +155,20 @@ def load_inventory_text(text: str, filename: str) -> Inventory:
     """Validate inventory text not (yet) on disk; messages name it ``filename``."""
     loader = _Loader(filename)
     return loader.validate(loader.parse(text.encode("utf-8")))
+
+
+_TABLE_HEADER = re.compile(r"^\s*\[\s*(?P<name>[^\[\]]+?)\s*\]\s*(#.*)?$")
+
+
+def _table_lines(text: str) -> dict[str, int]:
+    """The line of each ``[table]`` header, by its dotted name as written (the first one)."""
+    found: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        match = _TABLE_HEADER.match(line)
+        if match is not None:
+            name = ".".join(part.strip().strip("\"'") for part in match["name"].split("."))
+            found.setdefault(name, number)
+    return found
 
 
 def _quote(text: str) -> str:
@@ -192,6 +214,7 @@ class _Loader:
 
     def __init__(self, filename: str) -> None:
         self.filename = filename
+        self.lines: dict[str, int] = {}
 
     def fail(self, path: str, message: str) -> NoReturn:
         # One line whatever the user's strings hold, so editors and CI logs keep it whole.
@@ -215,6 +238,7 @@ class _Loader:
         try:
             # TOML is UTF-8; a byte-order mark from a Windows editor is tolerated.
             text = data.decode("utf-8-sig")
+            self.lines = _table_lines(text)
         except UnicodeDecodeError as exc:
             line = data.count(b"\n", 0, exc.start) + 1
             column = exc.start - data.rfind(b"\n", 0, exc.start)
@@ -329,6 +353,7 @@ class _Loader:
             connections=(
                 self.connections(document["connections"]) if "connections" in document else None
             ),
+            lines=self.lines,
         )
 
     def airflow_version(
@@ -397,9 +422,11 @@ class _Loader:
 
     def triggerer(
         self, deployment: Mapping[str, object], runtimes: Mapping[str, Runtime]
-    ) -> tuple[bool, str | None]:
+    ) -> tuple[bool | None, str | None]:
         path = "deployment.triggerer"
-        value = deployment.get("triggerer", False)
+        if "triggerer" not in deployment:
+            return None, None
+        value = deployment["triggerer"]
         if isinstance(value, bool):
             return value, None
         table = self.table(value, path, 'a table such as { runtime = "base" }, true or false')
@@ -431,8 +458,11 @@ class _Loader:
             for label in RUNTIME_LABELS
             if label in table
         }
-        providers = self.requirements(table.get("providers", []), f"{path}.providers", True)
-        packages = self.requirements(table.get("packages", []), f"{path}.packages", False)
+        providers = packages = None
+        if "providers" in table:
+            providers = self.requirements(table["providers"], f"{path}.providers", True)
+        if "packages" in table:
+            packages = self.requirements(table["packages"], f"{path}.packages", False)
         if "packages_from" in table:
             providers, packages = self.packages_from(
                 table["packages_from"], f"{path}.packages_from", name, providers, packages
@@ -482,11 +512,13 @@ class _Loader:
         value: object,
         path: str,
         runtime: str,
-        providers: tuple[Requirement, ...],
-        packages: tuple[Requirement, ...],
+        providers: tuple[Requirement, ...] | None,
+        packages: tuple[Requirement, ...] | None,
     ) -> tuple[tuple[Requirement, ...], tuple[Requirement, ...]]:
         """Add what a requirements / ``pip freeze`` file installs (relative to this inventory) to
-        the runtime's ``providers`` and ``packages``; an entry written in the inventory wins."""
+        the runtime's ``providers`` and ``packages``; an entry written in the inventory wins. A
+        lock file says everything installed: what it leaves out is not there."""
+        providers, packages = providers or (), packages or ()
         written = self.string(value, path, "requirements.lock")
         lock = Path(self.filename).parent / written
         if not lock.is_file():

@@ -225,7 +225,7 @@ def _missing(
         for need in needs
         for worker in workers
         if worker.runtime in inventory.runtimes
-        and not has_provider(inventory.runtimes[worker.runtime], need.distribution, major)
+        and has_provider(inventory.runtimes[worker.runtime], need.distribution, major) is False
     )
 
 

@@ -34,6 +34,7 @@ from dagroute_lint.resolve.coverage import Coverage, coverage
 from dagroute_lint.resolve.repository import AnalysedFile, Definition, Repository
 from dagroute_lint.resolve.tasks import ResolvedTask
 from dagroute_lint.rules import AnyRule
+from dagroute_lint.rules.open_facts import OPEN_FACT, merged
 from dagroute_lint.rules.registry import all_rules
 from dagroute_lint.sources.discovery import LeftOut
 from dagroute_lint.sources.files import stamp, stamps_below
@@ -110,14 +111,21 @@ def lint(analysis: Analysis, rules: Sequence[AnyRule], keep: bool = False) -> Li
 def lint_file(
     file: AnalysedFile, repository: Repository, rules: Sequence[AnyRule], settings: Settings
 ) -> list[Diagnostic]:
-    """The diagnostics of one file, minus ``per-file-ignores`` and ``# noqa``, unsorted."""
+    """The diagnostics of one file, minus ``per-file-ignores`` and ``# noqa``, unsorted; with
+    them, the reports of facts the inventory leaves open (DRL902), which are about the
+    inventory, not the file, and which the run merges (``open_facts.merged``)."""
     ignored = settings.ignored_for(file.source.path)
     running = [
         rule for rule in rules if rule.code not in ignored and rule.runs_on(file, repository)
     ]
     found = [d for rule in running for d in rule.diagnostics(file, repository)]
+    open_facts = [d for d in found if d.code == OPEN_FACT]
+    own = [d for d in found if d.code != OPEN_FACT]
     ran = frozenset(rule.code for rule in running)
-    return unsuppressed(found, file.module, ran, report_unused=UNUSED_NOQA in ran)
+    return [
+        *unsuppressed(own, file.module, ran, report_unused=UNUSED_NOQA in ran),
+        *open_facts,
+    ]
 
 
 class _Run:
@@ -152,8 +160,12 @@ class _Run:
             if fresh:
                 index.store(fresh)
             results = {**entries, **fresh}
-        found = [d for file in reported for d in results[_at(file)].diagnostics]
+        found = merged(d for file in reported for d in results[_at(file)].diagnostics)
         seen = sum((results[_at(file)].coverage for file in reported), Coverage())
+        # Counted whether DRL902 is selected or not: a fact assumed away is always said.
+        seen = replace(seen, open_facts=sum(1 for d in found if d.code == OPEN_FACT))
+        if OPEN_FACT not in {rule.code for rule in self.rules}:
+            found = [d for d in found if d.code != OPEN_FACT]
         return Linted(sorted(found), seen, analysis.repository.dependents, len(fresh))
 
     def own(self, file: ReportedFile) -> str:

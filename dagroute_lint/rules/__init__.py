@@ -17,6 +17,7 @@ from dagroute_lint.rules.dispatch import (
 from dagroute_lint.rules.executor_config import EXECUTOR_CONFIG_IGNORED
 from dagroute_lint.rules.mapping import UNMAPPABLE_ROUTING
 from dagroute_lint.rules.noqa import UNUSED_NOQA_RULE
+from dagroute_lint.rules.open_facts import OPEN_FACTS
 from dagroute_lint.rules.operator_calls import (
     ARGUMENT_GIVEN_TWICE,
     POOL_SLOTS_TYPE,
@@ -65,6 +66,7 @@ RULES: tuple[AnyRule, ...] = (
     UNDECLARED_CONNECTION,
     EXECUTOR_CONFIG_IGNORED,
     UNUSED_NOQA_RULE,
+    OPEN_FACTS,
 )
 
 __all__ = ["RULES", "AnyRule", "Context", "DeploymentContext", "DeploymentRule", "Rule"]

@@ -6,8 +6,10 @@ from collections.abc import Iterator
 
 from dagroute_lint.catalog import operator_traits as traits
 from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.resolve.tasks import ResolvedTask
 from dagroute_lint.rules.base import DeploymentContext, DeploymentRule
 from dagroute_lint.rules.choices import shown
+from dagroute_lint.rules.open_facts import OpenFact, undecided
 from dagroute_lint.wording import duration
 
 # A poke-mode sensor allowed to wait at least this long (seconds) is worth a slot-free wait.
@@ -15,7 +17,13 @@ LONG_WAIT = 3600.0
 
 
 def check_deferrable_without_triggerer(context: DeploymentContext) -> Iterator[Diagnostic]:
-    if context.inventory.has_triggerer:
+    has_triggerer = context.inventory.has_triggerer
+    if has_triggerer:
+        return
+    if has_triggerer is None:
+        deferring = [task for task, _ in context.placed if _may_defer(task)]
+        if deferring:
+            yield undecided(context, OpenFact("triggerer"), deferring)
         return
     for task, _ in context.placed:
         deferrable = task.fields["deferrable"]
@@ -40,6 +48,11 @@ def check_deferrable_without_triggerer(context: DeploymentContext) -> Iterator[D
         )
 
 
+def _may_defer(task: ResolvedTask) -> bool:
+    deferrable = task.fields["deferrable"]
+    return (deferrable.known and deferrable.value is True) or True in deferrable.candidates
+
+
 def check_poke_sensor_holds_slot(context: DeploymentContext) -> Iterator[Diagnostic]:
     inventory = context.inventory
     for task, _ in context.placed:
@@ -53,7 +66,7 @@ def check_poke_sensor_holds_slot(context: DeploymentContext) -> Iterator[Diagnos
         if not sensor.timeout.known or not isinstance(timeout, float) or timeout < LONG_WAIT:
             continue
         name = traits.class_name(task.operator) if task.task.taskflow is None else None
-        if inventory.has_triggerer and traits.accepts(name, "deferrable"):
+        if inventory.has_triggerer is True and traits.accepts(name, "deferrable"):
             advice = "a triggerer runs: set deferrable=True to wait without a worker"
         else:
             advice = 'set mode="reschedule" to free both slots between pokes'

@@ -37,6 +37,7 @@ from dagroute_lint.records import record
 from dagroute_lint.resolve.tasks import ResolvedTask
 from dagroute_lint.rules.base import DeploymentContext, DeploymentRule
 from dagroute_lint.rules.broken_tasks import BrokenTask, grouped_outcome
+from dagroute_lint.rules.open_facts import Undecided
 from dagroute_lint.rules.parse_boundary import (
     caveat_for,
     failing_at_parse,
@@ -99,13 +100,14 @@ def package_imports(
 
 
 def workers_without(
-    need: ImportNeed, serving: tuple[Worker, ...], inventory: Inventory
+    need: ImportNeed, serving: tuple[Worker, ...], task: ResolvedTask, undecided: Undecided
 ) -> list[Worker]:
-    """The serving workers whose runtime cannot satisfy ``need``.
+    """The serving workers whose runtime cannot satisfy ``need`` (those whose runtime does not
+    list its packages are noted in ``undecided``).
 
     A runtime has what its ``packages`` and ``providers`` list, and everything Airflow brings.
     """
-    return [w for w in serving if not has_package(inventory.runtimes[w.runtime], need)]
+    return undecided.lacking(task, serving, lambda runtime: has_package(runtime, need))
 
 
 def check_package_on_worker(context: DeploymentContext) -> Iterator[Diagnostic]:
@@ -119,6 +121,7 @@ def check_package_on_worker(context: DeploymentContext) -> Iterator[Diagnostic]:
     ]
     # A module-level import breaks every task of the file alike: one report lists them.
     at_imports: dict[str, tuple[PackageImport, list[BrokenTask]]] = {}
+    undecided = Undecided(context, "package")
     for task, placement in context.placed:
         serving = placement.workers
         if not serving:
@@ -130,7 +133,7 @@ def check_package_on_worker(context: DeploymentContext) -> Iterator[Diagnostic]:
             if item.need.key not in at_parse
         ]
         for item in module_imports:
-            lacking = workers_without(item.need, serving, inventory)
+            lacking = workers_without(item.need, serving, task, undecided)
             if lacking:
                 broken = BrokenTask(task, tuple(lacking), serving)
                 at_imports.setdefault(item.need.key, (item, []))[1].append(broken)
@@ -138,12 +141,12 @@ def check_package_on_worker(context: DeploymentContext) -> Iterator[Diagnostic]:
             keys = {item.need.key for item in module_imports}
             for item in task_imports:
                 if item.need.key not in keys:
-                    yield from _on_workers(context, task, item, serving, inventory)
+                    yield from _on_workers(context, task, item, serving, undecided)
         if runs is CodeRuns.IN_VIRTUALENV:
             venv = virtualenv_of(task)
             if venv is not None:
                 for item in task_imports:
-                    yield from _in_virtualenv(context, task, item, venv, serving, inventory)
+                    yield from _in_virtualenv(context, task, item, venv, serving, undecided)
 
     for item, broken_tasks in at_imports.values():
         lacking = [worker for broken in broken_tasks for worker in broken.lacking]
@@ -156,6 +159,7 @@ def check_package_on_worker(context: DeploymentContext) -> Iterator[Diagnostic]:
             tasks=[broken.task for broken in broken_tasks],
             workers=lacking,
         )
+    yield from undecided.reports()
 
 
 def _on_workers(
@@ -163,9 +167,10 @@ def _on_workers(
     task: ResolvedTask,
     item: PackageImport,
     serving: tuple[Worker, ...],
-    inventory: Inventory,
+    undecided: Undecided,
 ) -> Iterator[Diagnostic]:
-    lacking = workers_without(item.need, serving, inventory)
+    inventory = context.inventory
+    lacking = workers_without(item.need, serving, task, undecided)
     if not lacking:
         return
     yield context.report(
@@ -196,8 +201,9 @@ def _in_virtualenv(
     item: PackageImport,
     venv: Virtualenv,
     serving: tuple[Worker, ...],
-    inventory: Inventory,
+    undecided: Undecided,
 ) -> Iterator[Diagnostic]:
+    inventory = context.inventory
     if venv.has(item.need):
         return
     head = (
@@ -214,7 +220,7 @@ def _in_virtualenv(
             task=task,
         )
         return
-    lacking = workers_without(item.need, serving, inventory)
+    lacking = workers_without(item.need, serving, task, undecided)
     if lacking:
         yield context.report(
             task.task.position,

@@ -46,6 +46,7 @@ from dagroute_lint.model import Position
 from dagroute_lint.records import record
 from dagroute_lint.resolve.parse_imports import ReachedImport, reached_imports
 from dagroute_lint.rules.base import Context, DeploymentContext, DeploymentRule, Rule
+from dagroute_lint.rules.open_facts import OpenFact, open_fact, undecided
 from dagroute_lint.sources.discovery import absolute, processor_imports
 
 # ``apache-airflow-core`` 3.x hard-depends on these (semantics §6.2): any Airflow 3 runtime has
@@ -85,25 +86,34 @@ class LoadFailure:
     runtime: str | None = None
 
 
-def has_provider(runtime: Runtime, distribution: str, airflow_major: int) -> bool:
+def has_provider(runtime: Runtime, distribution: str, airflow_major: int) -> bool | None:
+    """Whether the runtime has the provider: ``None`` when it does not list its providers (and
+    Airflow does not bundle this one), which is never taken as "it has none"."""
     if airflow_major >= 3 and distribution in AIRFLOW3_BUNDLED_PROVIDERS:
         return True
+    if runtime.providers is None:
+        return None
     return any(requirement.name == distribution for requirement in runtime.providers)
 
 
 def listed_distributions(runtime: Runtime) -> frozenset[str]:
     """The distributions a runtime lists: its ``packages`` and ``providers``."""
-    return frozenset(r.name for r in (*runtime.packages, *runtime.providers))
+    return frozenset(r.name for r in (*(runtime.packages or ()), *(runtime.providers or ())))
 
 
-def has_package(runtime: Runtime, need: ImportNeed) -> bool:
+def has_package(runtime: Runtime, need: ImportNeed) -> bool | None:
     """A runtime has the modules it says it has (``imports``), what its ``packages`` and
     ``providers`` list, what those require in turn (the shipped dependency tables), and
-    everything Airflow brings."""
+    everything Airflow brings; ``None`` when none of that has it and the runtime does not list
+    its packages or providers, where it may be."""
     if need.key in runtime.imports or need.airflow_brings_it:
         return True
     listed = listed_distributions(runtime)
-    return need.met_by(listed | brought_by(listed))
+    if need.met_by(listed | brought_by(listed)):
+        return True
+    if runtime.packages is None or runtime.providers is None:
+        return None
+    return False
 
 
 _NAMED_UNKNOWN = 3  # distributions a caveat names before it counts the rest
@@ -126,7 +136,9 @@ def caveat_for(distributions: Iterable[str]) -> str:
 
 
 def provider_names(runtime: Runtime) -> str:
-    names = sorted(r.name.removeprefix("apache-airflow-providers-") for r in runtime.providers)
+    names = sorted(
+        r.name.removeprefix("apache-airflow-providers-") for r in runtime.providers or ()
+    )
     return ", ".join(names) if names else "none"
 
 
@@ -151,31 +163,41 @@ def load_failures(context: Context | DeploymentContext) -> list[LoadFailure]:
     inventory names the DAG processor's runtime. Worked out once per file for the rules that ask
     (DRL201-DRL203, DRL205, DRL206).
     """
-    failures: list[LoadFailure] = context.repository.derive(
-        "load_failures", context.file, lambda: _load_failures(context)
+    return [found for found in _load_outcomes(context) if isinstance(found, LoadFailure)]
+
+
+def parse_open_facts(context: Context | DeploymentContext) -> list[OpenFact]:
+    """What the DAG processor's runtime leaves open that decides whether the file loads."""
+    return [found for found in _load_outcomes(context) if isinstance(found, OpenFact)]
+
+
+def _load_outcomes(context: Context | DeploymentContext) -> list[LoadFailure | OpenFact]:
+    outcomes: list[LoadFailure | OpenFact] = context.repository.derive(
+        "load_failures", context.file, lambda: _judged(context)
     )
-    return failures
+    return outcomes
 
 
-def _load_failures(context: Context | DeploymentContext) -> list[LoadFailure]:
+def _judged(context: Context | DeploymentContext) -> list[LoadFailure | OpenFact]:
     module = context.module
     if module.syntax_error is not None:
         return []
     if not module.dags and not processor_imports(context.file.source.path, context.airflow_major):
         return []
     processor = processor_runtime(context.inventory)
-    found: dict[tuple[str, str], LoadFailure] = {}
+    found: dict[tuple[str, str | None], LoadFailure | OpenFact] = {}
     causes = _failures(context, processor)
     if processor is not None:
         causes = itertools.chain(causes, _decorators(context, processor))
-    for failure in causes:
-        found.setdefault((failure.kind, failure.key), failure)
+    for cause in causes:
+        key = (cause.kind, cause.key if isinstance(cause, LoadFailure) else cause.runtime)
+        found.setdefault(key, cause)
     return list(found.values())
 
 
 def _failures(
     context: Context | DeploymentContext, processor: tuple[str, Runtime] | None
-) -> Iterator[LoadFailure]:
+) -> Iterator[LoadFailure | OpenFact]:
     module = context.module
     repository = context.repository
     for reached in reached_imports(module, repository.lookup):
@@ -219,12 +241,15 @@ def _third_party(
     reached: ReachedImport,
     needed: str,
     processor: tuple[str, Runtime] | None,
-) -> Iterator[LoadFailure]:
+) -> Iterator[LoadFailure | OpenFact]:
     """A third-party package the import needs, or a repository name Python will not find."""
     target = reached.target.module
     need = import_need(needed)
-    if processor is not None and need is not None and has_package(processor[1], need):
+    verdict = has_package(processor[1], need) if processor and need else None
+    if verdict:
         return
+    if verdict is None and processor is not None and need is not None:
+        yield open_fact(processor[1], "package")
     top = target.partition(".")[0]
     # A namespace's top-level name (``google``) is always found in site-packages first.
     stray = None if top in NAMESPACES else _stray(context, reached)
@@ -238,7 +263,7 @@ def _third_party(
             "(ModuleNotFoundError)",
             top,
         )
-    elif processor is not None and need is not None:
+    elif verdict is False and processor is not None and need is not None:
         name, _ = processor
         which = "" if needed == target else f" ('{needed}')"
         yield LoadFailure(
@@ -257,12 +282,16 @@ def _provider(
     context: Context | DeploymentContext,
     reached: ReachedImport,
     processor: tuple[str, Runtime],
-) -> Iterator[LoadFailure]:
+) -> Iterator[LoadFailure | OpenFact]:
     distribution = provider_for_module(reached.target.module, context.airflow_major)
     name, runtime = processor
     if distribution is None:
         return
-    if has_provider(runtime, distribution, context.airflow_major):
+    verdict = has_provider(runtime, distribution, context.airflow_major)
+    if verdict is None:
+        yield open_fact(runtime, "provider")
+        return
+    if verdict:
         yield from _optional_features(context, reached, processor)
         return
     yield LoadFailure(
@@ -280,7 +309,7 @@ def _optional_features(
     context: Context | DeploymentContext,
     reached: ReachedImport,
     processor: tuple[str, Runtime],
-) -> Iterator[LoadFailure]:
+) -> Iterator[LoadFailure | OpenFact]:
     """An installed provider's module that raises ``AirflowOptionalProviderFeatureException``
     at import because the runtime lacks an optional dependency (a provider or a package)."""
     name, runtime = processor
@@ -291,9 +320,12 @@ def _optional_features(
             head = f"{_why(reached)}: {which} raises {OPTIONAL_EXCEPTION} without '{needed}'"
             if is_airflow(needed):
                 distribution = provider_for_module(needed, context.airflow_major)
-                if distribution is None or has_provider(
-                    runtime, distribution, context.airflow_major
-                ):
+                if distribution is None:
+                    continue
+                verdict = has_provider(runtime, distribution, context.airflow_major)
+                if verdict is None:
+                    yield open_fact(runtime, "provider")
+                if verdict is not False:
                     continue
                 yield LoadFailure(
                     "provider",
@@ -306,7 +338,10 @@ def _optional_features(
                 )
                 continue
             need = None if is_stdlib(needed) else import_need(needed)
-            if need is None or has_package(runtime, need):
+            found = has_package(runtime, need) if need is not None else True
+            if found is None:
+                yield open_fact(runtime, "package")
+            if need is None or found is not False:
                 continue
             yield LoadFailure(
                 "package",
@@ -351,7 +386,7 @@ def consequence(context: Context | DeploymentContext) -> str:
 
 def _decorators(
     context: Context | DeploymentContext, processor: tuple[str, Runtime]
-) -> Iterator[LoadFailure]:
+) -> Iterator[LoadFailure | OpenFact]:
     """``@task.<kind>`` raises ``AttributeError`` while the file loads when the provider that
     registers the kind is missing."""
     name, runtime = processor
@@ -359,7 +394,12 @@ def _decorators(
         if task.taskflow is None:
             continue
         distribution = provider_for_decorator(task.taskflow, context.airflow_major)
-        if distribution is None or has_provider(runtime, distribution, context.airflow_major):
+        if distribution is None:
+            continue
+        verdict = has_provider(runtime, distribution, context.airflow_major)
+        if verdict is None:
+            yield open_fact(runtime, "provider")
+        if verdict is not False:
             continue
         yield LoadFailure(
             "provider",
@@ -390,12 +430,22 @@ def _report(context: Context | DeploymentContext, kind: Kind) -> Iterator[Diagno
             )
 
 
+def _undecided_at_parse(context: DeploymentContext, kind: Kind) -> Iterator[Diagnostic]:
+    """The runtime facts left open that would decide whether the file loads: every task of the
+    file is left unchecked by them."""
+    for fact in parse_open_facts(context):
+        if fact.kind == kind:
+            yield undecided(context, fact, context.tasks)
+
+
 def check_provider_at_parse(context: DeploymentContext) -> Iterator[Diagnostic]:
-    return _report(context, "provider")
+    yield from _report(context, "provider")
+    yield from _undecided_at_parse(context, "provider")
 
 
 def check_package_at_parse(context: DeploymentContext) -> Iterator[Diagnostic]:
-    return _report(context, "package")
+    yield from _report(context, "package")
+    yield from _undecided_at_parse(context, "package")
 
 
 def check_module_not_found(context: Context) -> Iterator[Diagnostic]:

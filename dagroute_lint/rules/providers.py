@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from dagroute_lint.catalog.providers import provider_for_decorator, provider_for_module
-from dagroute_lint.deployment.inventory import Worker
+from dagroute_lint.deployment.inventory import Runtime, Worker
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.model import Module
 from dagroute_lint.resolve.parse_imports import reached_imports
 from dagroute_lint.resolve.tasks import ResolvedTask
 from dagroute_lint.rules.base import DeploymentContext, DeploymentRule
 from dagroute_lint.rules.broken_tasks import BrokenTask, grouped_outcome
+from dagroute_lint.rules.open_facts import Undecided
 from dagroute_lint.rules.parse_boundary import Need, failing_at_parse, has_provider
 from dagroute_lint.rules.runtimes import CodeRuns, code_runs, outcome, workers_lacking
 
@@ -64,24 +65,22 @@ def task_needs(task: ResolvedTask, file_needs: list[Need], airflow_major: int) -
 def check_provider_on_worker(context: DeploymentContext) -> Iterator[Diagnostic]:
     """Per task for what the task itself needs; once per module-level import for the tasks it
     breaks (listed in the message)."""
-    inventory = context.inventory
     # A file that does not load sends no task to a worker: DRL201 has those already.
     at_parse = failing_at_parse(context, "provider")
     file_needs = parse_needs(context.module, context.airflow_major, context.repository.lookup)
     at_imports: dict[str, tuple[Need, list[BrokenTask]]] = {}
+    undecided = Undecided(context, "provider")
     for task, placement in context.placed:
         if not placement.workers:
             continue
         for need in task_needs(task, file_needs, context.airflow_major):
             if need.distribution in at_parse:
                 continue
-            lacking = [
-                worker
-                for worker in placement.workers
-                if not has_provider(
-                    inventory.runtimes[worker.runtime], need.distribution, context.airflow_major
-                )
-            ]
+
+            def has(runtime: Runtime, distribution: str = need.distribution) -> bool | None:
+                return has_provider(runtime, distribution, context.airflow_major)
+
+            lacking = undecided.lacking(task, placement.workers, has)
             if not lacking:
                 continue
             if need.at_import:
@@ -105,6 +104,7 @@ def check_provider_on_worker(context: DeploymentContext) -> Iterator[Diagnostic]
             tasks=[broken.task for broken in broken_tasks],
             workers=[worker for broken in broken_tasks for worker in broken.lacking],
         )
+    yield from undecided.reports()
 
 
 def _worker_message(

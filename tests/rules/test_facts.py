@@ -50,6 +50,8 @@ EXPECTED: dict[str, tuple[frozenset[str], bool]] = {
     "DRL402": (frozenset({"connection"}), True),
     "DRL501": (frozenset({"executor"}), False),
     "DRL901": (frozenset({"suppression"}), True),
+    # The item is the inventory key left unset (``runtimes.base.providers``).
+    "DRL902": (frozenset({"provider", "package", "triggerer", "airflow-version"}), True),
 }
 BAD = [case for case in CASES if case.kind == "bad"]
 # A value longer than this may be shown cut short ("...") in a message.

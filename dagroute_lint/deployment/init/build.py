@@ -450,7 +450,8 @@ class _Builder:
                 self.comment(
                     f"FILL IN {key}: no source above lists what this runtime installs (read the "
                     "image with `inventory init --python`, or pass --requirements "
-                    f"{runtime.name}=FILE); without it every {key[:-1]} counts as missing"
+                    f"{runtime.name}=FILE); without it, the checks that need it say they could "
+                    "not decide"
                 )
                 self.comment(f"{key} = []")
                 continue
