@@ -279,7 +279,8 @@ def _options(
     type=click.Choice(FORMAT_NAMES),
     default="text",
     show_default=True,
-    help="How diagnostics are printed (--format is the same flag).",
+    help="How diagnostics are printed; junit is JUnit XML for CI test reports (--format is the "
+    "same flag).",
 )
 @click.option(
     "--output-file",

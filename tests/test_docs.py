@@ -250,7 +250,7 @@ def test_the_local_hook_is_the_published_hook() -> None:
 
 def test_the_ci_snippets_are_valid_yaml_and_run_the_installed_command() -> None:
     snippets = [block for block in blocks("docs/ci.md", "yaml") if "repo: local" not in block]
-    assert len(snippets) == 4
+    assert len(snippets) == 5
     for snippet in snippets:
         assert yaml.safe_load(snippet)
         assert "OWNER" not in snippet
