@@ -39,6 +39,7 @@ from dagroute_lint.sources.files import write_atomically
 if TYPE_CHECKING:
     from dagroute_lint.deployment.init.build import WorkerSpec
     from dagroute_lint.deployment.init.facts import DeploymentFacts
+    from dagroute_lint.diagnostics import Diagnostic
     from dagroute_lint.fix import FixOutcome
 
 EXIT_CLEAN, EXIT_REPORTED, EXIT_ERROR = 0, 1, 2
@@ -300,6 +301,12 @@ def _options(
 @click.option(
     "--diff", is_flag=True, help="Print the fixes as a unified diff instead of writing them."
 )
+@click.option(
+    "--show-fixes",
+    is_flag=True,
+    help="List the fixes --fix would apply (with --fix: applied), per file and code, and mark "
+    "fixable problems [*]; writes nothing without --fix.",
+)
 @_execution_options
 @_verbose_option
 @_guarded
@@ -314,6 +321,7 @@ def check(
     quiet: bool,
     fix: bool,
     diff: bool,
+    show_fixes: bool,
     verbose: bool,
     **flags: Any,
 ) -> None:
@@ -337,6 +345,8 @@ def check(
     if projects[0].targets.paths == (STDIN,):
         if fix or diff:
             raise ConfigError("--fix and --diff rewrite files: they cannot read stdin")
+        if show_fixes:
+            raise ConfigError("--show-fixes reads the files it would fix: it cannot read stdin")
         stdin = sys.stdin.buffer.read()
     for project in projects:
         if not quiet:
@@ -347,24 +357,33 @@ def check(
             _say_no_inventory(project.settings)
     progress = progress_line(sys.stderr, output_format == "text" and not quiet)
     result = api.lint(projects, options, stdin, progress)
-    if fix or diff:
+    if fix or diff or show_fixes:
         # Imported here: it loads libcst, which a run answered from the cache never needs.
         from dagroute_lint.fix import fix_files
     if diff:
         _print_diff(fix_files(result.diagnostics, write=False), quiet, exit_zero)
+    listing = None
     if fix:
         outcome = fix_files(result.diagnostics, write=True)
-        _say_fixed(outcome, quiet)
+        _say_fixed(outcome, quiet or show_fixes)  # the listing counts them, per file and code
+        if show_fixes:
+            listing = _fix_listing(result.diagnostics, outcome, applied=True)
         if outcome.files:  # fixes move lines: lint again for what remains, where it now is
             result = api.lint(projects, options, stdin, progress)
+    elif show_fixes:
+        would = fix_files(result.diagnostics, write=False)
+        _say_unfixable(would)
+        listing = _fix_listing(result.diagnostics, would, applied=False)
     diagnostics = result.diagnostics
     if statistics:
         _emit(format_statistics(diagnostics, output_format), output_file)
     elif output_format == "text":
         colour = output_file is None and wants_colour(sys.stdout, os.environ)
-        _emit(format_text(diagnostics, colour), output_file, colour)
+        _emit(format_text(diagnostics, colour, show_fixes), output_file, colour)
     else:
         _emit(formatter(output_format)(diagnostics), output_file)
+    if listing is not None:
+        click.echo(listing, err=True, nl=False)
     if not quiet and result.dependents:
         _say_dependents(result.dependents)
     if not quiet and stdin is None and result.files == 0:
@@ -423,6 +442,13 @@ def _say_fixed(outcome: FixOutcome, quiet: bool) -> None:
     if not quiet and outcome.files:
         files = len(outcome.files)
         click.echo(f"Fixed {count(outcome.fixed, 'problem')} in {count(files, 'file')}.", err=True)
+
+
+def _fix_listing(diagnostics: Sequence[Diagnostic], outcome: FixOutcome, applied: bool) -> str:
+    """``--show-fixes``: the fixes of the files ``outcome`` fixed (or would fix)."""
+    from dagroute_lint.formatters.fixes import fix_listing
+
+    return fix_listing(diagnostics, {file.path for file in outcome.files}, applied)
 
 
 def _say_unfixable(outcome: FixOutcome) -> None:
