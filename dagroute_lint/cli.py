@@ -124,6 +124,75 @@ def _guarded(function: Any) -> Any:
     return wrapper
 
 
+# Where ``check`` leaves the files its run read, for ``--watch`` (``click.Context.meta``).
+_READ = "dagroute_lint.read"
+
+
+class _Interrupts:
+    """A signal handler for ``--watch``: it notes that Ctrl-C (or SIGTERM) came and interrupts
+    what runs as Ctrl-C does, so that the watch can end cleanly whatever was running."""
+
+    def __init__(self) -> None:
+        self.seen = False
+
+    def __call__(self, signal_number: int, frame: object) -> None:
+        self.seen = True
+        raise KeyboardInterrupt
+
+
+def _watching(function: Any) -> Any:
+    """``--watch``: run ``check``, then again whenever a file its run read changes (through
+    the caches, so only what changed is linted again), until Ctrl-C, which exits 0."""
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, watch: bool, **kwargs: Any) -> Any:
+        if not watch:
+            return function(*args, **kwargs)
+        if kwargs["show_settings"] or kwargs["stdin_filename"] or STDIN in kwargs["paths"]:
+            _fail("--watch re-lints files: it cannot read stdin or go with --show-settings")
+        import signal
+        import time
+
+        from dagroute_lint.sources import watch as polling
+
+        interrupts = _Interrupts()
+        signal.signal(signal.SIGINT, interrupts)
+        signal.signal(signal.SIGTERM, interrupts)
+        context = click.get_current_context()
+        given = {Path(path).absolute() for path in kwargs["paths"]}
+        folders = {path if path.is_dir() else path.parent for path in given} or {Path.cwd()}
+        settings = polling.settings_candidates(folders)
+        quiet = kwargs["quiet"]
+        try:
+            while True:
+                started = time.time_ns()
+                try:
+                    function(*args, **kwargs)
+                except SystemExit:
+                    if interrupts.seen:  # Ctrl-C while linting (_guarded made it an exit)
+                        raise KeyboardInterrupt from None
+                read = context.meta.pop(_READ, frozenset())
+                now = polling.stamps(polling.watched({*given, *read}) | settings)
+                if not quiet:
+                    there = sum(stamp is not None for stamp in now.values())
+                    click.echo(
+                        f"dagroute-lint: watching {there} files and folders for changes "
+                        "(Ctrl-C to stop)",
+                        err=True,
+                    )
+                changed = polling.modified_during(now, started) or polling.wait_for_change(now)
+                if sys.stdout.isatty():
+                    click.clear()
+                if not quiet:
+                    shown = ", ".join(printable(str(cwd_relative(path))) for path in changed[:3])
+                    more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+                    click.echo(f"dagroute-lint: changed: {shown}{more}; linting again", err=True)
+        except KeyboardInterrupt:
+            sys.exit(EXIT_CLEAN)
+
+    return wrapper
+
+
 @click.group(cls=_LintByDefault, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="dagroute-lint")
 def main() -> None:
@@ -307,8 +376,14 @@ def _options(
     help="List the fixes --fix would apply (with --fix: applied), per file and code, and mark "
     "fixable problems [*]; writes nothing without --fix.",
 )
+@click.option(
+    "--watch",
+    is_flag=True,
+    help="Lint again whenever a file the run read changes, until Ctrl-C.",
+)
 @_execution_options
 @_verbose_option
+@_watching
 @_guarded
 def check(
     paths: tuple[str, ...],
@@ -357,6 +432,7 @@ def check(
             _say_no_inventory(project.settings)
     progress = progress_line(sys.stderr, output_format == "text" and not quiet)
     result = api.lint(projects, options, stdin, progress)
+    click.get_current_context().meta[_READ] = result.read  # what --watch polls
     if fix or diff or show_fixes:
         # Imported here: it loads libcst, which a run answered from the cache never needs.
         from dagroute_lint.fix import fix_files
