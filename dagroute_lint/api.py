@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from dagroute_lint.config import Settings, load_settings
+from dagroute_lint.config import DEFAULT_INVENTORY, Settings, load_settings
 from dagroute_lint.deployment.inventory import Inventory
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.errors import ConfigError
@@ -138,13 +138,16 @@ def plan(
 class LintResult:
     """What a lint run found, in output order; how much it saw (``coverage``: tasks, DAGs, and
     places where tasks may be missing); the files linted only because they import a file
-    given; how many files were reported on, and what discovery left out."""
+    given; how many files were reported on, and what discovery left out. ``read`` holds every
+    file the result depends on (those linted, the modules they import, the settings files and
+    the inventory), as absolute paths: what ``--watch`` polls."""
 
     diagnostics: list[Diagnostic]
     coverage: Coverage
     dependents: tuple[str, ...]
     files: int
     left_out: LeftOut
+    read: frozenset[Path] = frozenset()
 
 
 def lint(
@@ -161,6 +164,7 @@ def lint(
     dependents: list[str] = []
     files = 0
     left_out = LeftOut()
+    read: set[Path] = set()
     for project in projects:
         buffer = _buffer(project, stdin)
         execution = options.execution(project.settings, progress)
@@ -170,13 +174,23 @@ def lint(
                 found = runner.lint(run, selected_rules(project.settings))
                 files += len(run.reported())
                 left_out += run.left_out
+                read |= run.read_files()
         finally:
             if progress is not None:
                 progress.close()
         merged += found.diagnostics
         seen += found.coverage
         dependents += found.dependents
-    return LintResult(sorted(merged), seen, tuple(dependents), files, left_out)
+        read |= _configuration_files(project.settings)
+    return LintResult(sorted(merged), seen, tuple(dependents), files, left_out, frozenset(read))
+
+
+def _configuration_files(settings: Settings) -> set[Path]:
+    """The settings files a project's lint read (its own and those it extends) and its
+    inventory; where there is none, where one would be found (a file that appears counts)."""
+    inventory = settings.inventory or settings.root / DEFAULT_INVENTORY
+    config = settings.config_file or settings.root / "pyproject.toml"
+    return {path.absolute() for path in (config, *settings.extends, inventory)}
 
 
 def lint_paths(paths: Sequence[str], options: Options | None = None) -> LintResult:

@@ -39,6 +39,7 @@ from dagroute_lint.sources.files import write_atomically
 if TYPE_CHECKING:
     from dagroute_lint.deployment.init.build import WorkerSpec
     from dagroute_lint.deployment.init.facts import DeploymentFacts
+    from dagroute_lint.diagnostics import Diagnostic
     from dagroute_lint.fix import FixOutcome
 
 EXIT_CLEAN, EXIT_REPORTED, EXIT_ERROR = 0, 1, 2
@@ -119,6 +120,75 @@ def _guarded(function: Any) -> Any:
                 f"internal error: {type(error).__name__}: {error} "
                 "(run with --verbose for the traceback)"
             )
+
+    return wrapper
+
+
+# Where ``check`` leaves the files its run read, for ``--watch`` (``click.Context.meta``).
+_READ = "dagroute_lint.read"
+
+
+class _Interrupts:
+    """A signal handler for ``--watch``: it notes that Ctrl-C (or SIGTERM) came and interrupts
+    what runs as Ctrl-C does, so that the watch can end cleanly whatever was running."""
+
+    def __init__(self) -> None:
+        self.seen = False
+
+    def __call__(self, signal_number: int, frame: object) -> None:
+        self.seen = True
+        raise KeyboardInterrupt
+
+
+def _watching(function: Any) -> Any:
+    """``--watch``: run ``check``, then again whenever a file its run read changes (through
+    the caches, so only what changed is linted again), until Ctrl-C, which exits 0."""
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, watch: bool, **kwargs: Any) -> Any:
+        if not watch:
+            return function(*args, **kwargs)
+        if kwargs["show_settings"] or kwargs["stdin_filename"] or STDIN in kwargs["paths"]:
+            _fail("--watch re-lints files: it cannot read stdin or go with --show-settings")
+        import signal
+        import time
+
+        from dagroute_lint.sources import watch as polling
+
+        interrupts = _Interrupts()
+        signal.signal(signal.SIGINT, interrupts)
+        signal.signal(signal.SIGTERM, interrupts)
+        context = click.get_current_context()
+        given = {Path(path).absolute() for path in kwargs["paths"]}
+        folders = {path if path.is_dir() else path.parent for path in given} or {Path.cwd()}
+        settings = polling.settings_candidates(folders)
+        quiet = kwargs["quiet"]
+        try:
+            while True:
+                started = time.time_ns()
+                try:
+                    function(*args, **kwargs)
+                except SystemExit:
+                    if interrupts.seen:  # Ctrl-C while linting (_guarded made it an exit)
+                        raise KeyboardInterrupt from None
+                read = context.meta.pop(_READ, frozenset())
+                now = polling.stamps(polling.watched({*given, *read}) | settings)
+                if not quiet:
+                    there = sum(stamp is not None for stamp in now.values())
+                    click.echo(
+                        f"dagroute-lint: watching {there} files and folders for changes "
+                        "(Ctrl-C to stop)",
+                        err=True,
+                    )
+                changed = polling.modified_during(now, started) or polling.wait_for_change(now)
+                if sys.stdout.isatty():
+                    click.clear()
+                if not quiet:
+                    shown = ", ".join(printable(str(cwd_relative(path))) for path in changed[:3])
+                    more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+                    click.echo(f"dagroute-lint: changed: {shown}{more}; linting again", err=True)
+        except KeyboardInterrupt:
+            sys.exit(EXIT_CLEAN)
 
     return wrapper
 
@@ -279,7 +349,8 @@ def _options(
     type=click.Choice(FORMAT_NAMES),
     default="text",
     show_default=True,
-    help="How diagnostics are printed (--format is the same flag).",
+    help="How diagnostics are printed; junit is JUnit XML for CI test reports (--format is the "
+    "same flag).",
 )
 @click.option(
     "--output-file",
@@ -299,8 +370,20 @@ def _options(
 @click.option(
     "--diff", is_flag=True, help="Print the fixes as a unified diff instead of writing them."
 )
+@click.option(
+    "--show-fixes",
+    is_flag=True,
+    help="List the fixes --fix would apply (with --fix: applied), per file and code, and mark "
+    "fixable problems [*]; writes nothing without --fix.",
+)
+@click.option(
+    "--watch",
+    is_flag=True,
+    help="Lint again whenever a file the run read changes, until Ctrl-C.",
+)
 @_execution_options
 @_verbose_option
+@_watching
 @_guarded
 def check(
     paths: tuple[str, ...],
@@ -313,6 +396,7 @@ def check(
     quiet: bool,
     fix: bool,
     diff: bool,
+    show_fixes: bool,
     verbose: bool,
     **flags: Any,
 ) -> None:
@@ -336,6 +420,8 @@ def check(
     if projects[0].targets.paths == (STDIN,):
         if fix or diff:
             raise ConfigError("--fix and --diff rewrite files: they cannot read stdin")
+        if show_fixes:
+            raise ConfigError("--show-fixes reads the files it would fix: it cannot read stdin")
         stdin = sys.stdin.buffer.read()
     for project in projects:
         if not quiet:
@@ -346,24 +432,34 @@ def check(
             _say_no_inventory(project.settings)
     progress = progress_line(sys.stderr, output_format == "text" and not quiet)
     result = api.lint(projects, options, stdin, progress)
-    if fix or diff:
+    click.get_current_context().meta[_READ] = result.read  # what --watch polls
+    if fix or diff or show_fixes:
         # Imported here: it loads libcst, which a run answered from the cache never needs.
         from dagroute_lint.fix import fix_files
     if diff:
         _print_diff(fix_files(result.diagnostics, write=False), quiet, exit_zero)
+    listing = None
     if fix:
         outcome = fix_files(result.diagnostics, write=True)
-        _say_fixed(outcome, quiet)
+        _say_fixed(outcome, quiet or show_fixes)  # the listing counts them, per file and code
+        if show_fixes:
+            listing = _fix_listing(result.diagnostics, outcome, applied=True)
         if outcome.files:  # fixes move lines: lint again for what remains, where it now is
             result = api.lint(projects, options, stdin, progress)
+    elif show_fixes:
+        would = fix_files(result.diagnostics, write=False)
+        _say_unfixable(would)
+        listing = _fix_listing(result.diagnostics, would, applied=False)
     diagnostics = result.diagnostics
     if statistics:
         _emit(format_statistics(diagnostics, output_format), output_file)
     elif output_format == "text":
         colour = output_file is None and wants_colour(sys.stdout, os.environ)
-        _emit(format_text(diagnostics, colour), output_file, colour)
+        _emit(format_text(diagnostics, colour, show_fixes), output_file, colour)
     else:
         _emit(formatter(output_format)(diagnostics), output_file)
+    if listing is not None:
+        click.echo(listing, err=True, nl=False)
     if not quiet and result.dependents:
         _say_dependents(result.dependents)
     if not quiet and stdin is None and result.files == 0:
@@ -422,6 +518,13 @@ def _say_fixed(outcome: FixOutcome, quiet: bool) -> None:
     if not quiet and outcome.files:
         files = len(outcome.files)
         click.echo(f"Fixed {count(outcome.fixed, 'problem')} in {count(files, 'file')}.", err=True)
+
+
+def _fix_listing(diagnostics: Sequence[Diagnostic], outcome: FixOutcome, applied: bool) -> str:
+    """``--show-fixes``: the fixes of the files ``outcome`` fixed (or would fix)."""
+    from dagroute_lint.formatters.fixes import fix_listing
+
+    return fix_listing(diagnostics, {file.path for file in outcome.files}, applied)
 
 
 def _say_unfixable(outcome: FixOutcome) -> None:

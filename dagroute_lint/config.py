@@ -8,9 +8,10 @@ govern the files under it. ``--config`` names the settings file instead, for eve
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import field
 from pathlib import Path
+from typing import Any
 
 from dagroute_lint.deployment.inventory import Inventory, load_inventory
 from dagroute_lint.deployment.toml import toml
@@ -46,6 +47,17 @@ class Setting:
 
 
 SETTINGS: dict[str, Setting] = {
+    "extend": Setting(
+        "string (a path)",
+        None,
+        "A shared settings file to inherit, relative to this file: a `pyproject.toml` with a "
+        "`[tool.dagroute-lint]` table, or a TOML file holding the keys at its top level. Its "
+        "paths are relative to its own folder; the keys written here win over it, and the "
+        "`extend-*` lists add to its lists. It may extend another file in turn; files that "
+        "extend each other in a cycle are an error naming them.",
+        (),
+        "nothing inherited",
+    ),
     "inventory": Setting(
         "string (a path)",
         None,
@@ -152,7 +164,8 @@ class Settings:
 
     ``select``, ``ignore``, ``extend_select`` and ``extend_ignore`` are the settings file's;
     ``command_line`` holds the flags, a second layer resolved after the file's (as ruff does).
-    ``given`` names the settings the file or the flags set, with where, for ``--show-settings``.
+    ``given`` names the settings the file or the flags set, with where, for ``--show-settings``
+    (the file and key: the extended file's, for a setting inherited through ``extend``).
     """
 
     root: Path
@@ -175,6 +188,7 @@ class Settings:
     max_file_size: int = DEFAULT_MAX_FILE_BYTES
     given: tuple[tuple[str, str], ...] = ()
     skip_folders: tuple[Path, ...] = ()  # projects of their own inside this one's folders
+    extends: tuple[Path, ...] = ()  # the files ``extend`` inherits from, nearest first
 
     def with_overrides(
         self,
@@ -334,7 +348,7 @@ def settings_of(project: Project) -> Settings:
     table = tool.get(SECTION, {}) if isinstance(tool, dict) else {}
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: tool.{SECTION}: expected a table")
-    return _settings_from_table(table, path)
+    return _settings_from_table(table, path, f"{path}: tool.{SECTION}.", (path.resolve(),))
 
 
 def _tool(path: Path) -> dict[str, object]:
@@ -354,31 +368,37 @@ def _read_config(path: Path) -> dict[str, object]:
         raise ConfigError(f"{path}: invalid TOML: {error}") from None
 
 
-def _settings_from_table(table: dict[str, object], path: Path) -> Settings:
-    where = f"{path}: tool.{SECTION}"
+def _settings_from_table(
+    table: dict[str, object], path: Path, prefix: str, chain: tuple[Path, ...]
+) -> Settings:
+    """The settings ``table`` of ``path`` says, over those it extends. ``prefix`` names a key
+    of it in messages (``pyproject.toml: tool.dagroute-lint.``); ``chain`` holds the files
+    extending it, to refuse a cycle."""
     for key in table:
         if key not in SETTINGS:
-            raise ConfigError(f"{where}.{key}: unknown setting{did_you_mean(key, SETTINGS)}")
+            raise ConfigError(f"{prefix}{key}: unknown setting{did_you_mean(key, SETTINGS)}")
     root = path.parent
 
     def strings(key: str) -> tuple[str, ...]:
         value = table.get(key, SETTINGS[key].default)
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-            raise ConfigError(f"{where}.{key}: expected a list of strings")
+            raise ConfigError(f"{prefix}{key}: expected a list of strings")
         return tuple(value)
 
     def flag(key: str) -> bool:
         value = table.get(key, SETTINGS[key].default)
         if not isinstance(value, bool):
-            raise ConfigError(f"{where}.{key}: expected true or false")
+            raise ConfigError(f"{prefix}{key}: expected true or false")
         return value
 
+    extended = table.get("extend")
+    base = None if extended is None else _extended(extended, path, prefix, chain)
     inventory = table.get("inventory")
     if inventory is not None and not isinstance(inventory, str):
-        raise ConfigError(f"{where}.inventory: expected a string (a path)")
+        raise ConfigError(f"{prefix}inventory: expected a string (a path)")
     syntax = table.get("dag-ignore-file-syntax")
     if syntax is not None and syntax not in SYNTAXES:
-        raise ConfigError(f"{where}.dag-ignore-file-syntax: expected one of {', '.join(SYNTAXES)}")
+        raise ConfigError(f"{prefix}dag-ignore-file-syntax: expected one of {', '.join(SYNTAXES)}")
     max_file_size = table.get("max-file-size", SETTINGS["max-file-size"].default)
     if (
         not isinstance(max_file_size, int)
@@ -386,9 +406,9 @@ def _settings_from_table(table: dict[str, object], path: Path) -> Settings:
         or not 1 <= max_file_size <= MAX_FILE_BYTES
     ):
         raise ConfigError(
-            f"{where}.max-file-size: expected a number of bytes from 1 to {MAX_FILE_BYTES}"
+            f"{prefix}max-file-size: expected a number of bytes from 1 to {MAX_FILE_BYTES}"
         )
-    settings = Settings(
+    own = Settings(
         root=root,
         config_file=path,
         inventory=(root / inventory).resolve() if inventory else None,
@@ -396,7 +416,7 @@ def _settings_from_table(table: dict[str, object], path: Path) -> Settings:
         ignore=strings("ignore"),
         extend_select=strings("extend-select"),
         extend_ignore=strings("extend-ignore"),
-        per_file_ignores=_per_file_ignores(table.get("per-file-ignores", {}), root, where),
+        per_file_ignores=_per_file_ignores(table.get("per-file-ignores", {}), root, prefix),
         exclude=strings("exclude"),
         extend_exclude=strings("extend-exclude"),
         force_exclude=flag("force-exclude"),
@@ -405,20 +425,69 @@ def _settings_from_table(table: dict[str, object], path: Path) -> Settings:
         roots=tuple((root / item).resolve() for item in strings("roots")),
         dag_ignore_file_syntax=syntax,
         max_file_size=max_file_size,
-        given=tuple((key.replace("-", "_"), f"{where}.{key}") for key in table),
+        given=tuple((key.replace("-", "_"), f"{prefix}{key}") for key in table),
     )
-    settings.file_selection().check()  # reject unknown selectors now, with the file named
-    return settings
+    # Reject unknown selectors now, naming the file they are written in.
+    where = prefix.removesuffix(".")
+    RuleSelection(own.select, own.extend_select, (*own.ignore, *own.extend_ignore), where).check()
+    return own if base is None else _inherit(base, own, table)
+
+
+def _extended(value: object, path: Path, prefix: str, chain: tuple[Path, ...]) -> Settings:
+    """The settings of the file ``extend = value`` names in ``path`` (relative to its folder):
+    a ``pyproject.toml``'s table, or the top-level keys of any other TOML file."""
+    if not isinstance(value, str) or not value:
+        raise ConfigError(f"{prefix}extend: expected a string (the path of a settings file)")
+    target = (path.parent / Path(value).expanduser()).resolve()
+    if target in chain:
+        cycle = " -> ".join(str(file) for file in (*chain, target))
+        raise ConfigError(f"{prefix}extend: settings files extend each other in a cycle: {cycle}")
+    if not target.is_file():
+        raise ConfigError(f"{prefix}extend: no such file: {target}")
+    document = _read_config(target)
+    tool = document.get("tool")
+    table = tool.get(SECTION) if isinstance(tool, dict) else None
+    if table is None and target.name == "pyproject.toml":
+        raise ConfigError(f"{prefix}extend: {target} has no [tool.{SECTION}] table")
+    if table is None:
+        return _settings_from_table(document, target, f"{target}: ", (*chain, target))
+    if not isinstance(table, dict):
+        raise ConfigError(f"{target}: tool.{SECTION}: expected a table")
+    return _settings_from_table(table, target, f"{target}: tool.{SECTION}.", (*chain, target))
+
+
+# Lists that add to the extended file's instead of replacing them, as ruff's ``extend-*``.
+_ADDED = ("extend-select", "extend-ignore", "extend-exclude")
+
+
+def _inherit(base: Settings, own: Settings, written: Collection[str]) -> Settings:
+    """``own`` (the settings of a file that extends ``base``'s) over ``base``: every key it
+    writes wins, its ``extend-*`` lists add to the inherited ones, the rest is inherited."""
+    changes: dict[str, Any] = {}  # the fields of ``Settings`` the keys name, of their types
+    for key in SETTINGS:
+        name = key.replace("-", "_")
+        if key in _ADDED:
+            changes[name] = (*getattr(base, name), *getattr(own, name))
+        elif key not in written and key != "extend":
+            changes[name] = getattr(base, name)
+    origins = dict(base.given)
+    for name, where in own.given:
+        added = name.replace("_", "-") in _ADDED and name in origins
+        origins[name] = f"{origins[name]}, then {where}" if added else where
+    assert base.config_file is not None  # an extended file is a settings file
+    return replace(
+        own, **changes, given=tuple(origins.items()), extends=(base.config_file, *base.extends)
+    )
 
 
 def _per_file_ignores(
-    value: object, root: Path, where: str
+    value: object, root: Path, prefix: str
 ) -> tuple[tuple[ProjectGlob, frozenset[str]], ...]:
     if not isinstance(value, dict):
-        raise ConfigError(f"{where}.per-file-ignores: expected a table of glob = [codes]")
+        raise ConfigError(f"{prefix}per-file-ignores: expected a table of glob = [codes]")
     compiled: list[tuple[ProjectGlob, frozenset[str]]] = []
     for pattern, codes in value.items():
-        key = f"{where}.per-file-ignores.{pattern}"
+        key = f"{prefix}per-file-ignores.{pattern}"
         if not isinstance(codes, list) or not all(isinstance(code, str) for code in codes):
             raise ConfigError(f"{key}: expected a list of codes")
         # Expanded once, here, so an unknown code is reported with the file even when no file

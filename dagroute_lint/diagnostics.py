@@ -40,6 +40,31 @@ class ImportFix:
 
 
 @record
+class KeywordFix:
+    """How to fix a diagnostic by rewriting string-literal keywords of a call.
+
+    The keyword at ``line``/``column``, written ``keyword="value"``, becomes
+    ``new_keyword="new_value"``; each of ``drop``, ``(line, column, keyword, value)``, is a
+    keyword of a call written so that is removed. Rules offer it only for keywords written on
+    the task's own call (``Arguments.literal``); ``fix.py`` applies it to the tree, refusing
+    when the keywords are no longer written so. Plain values, so that the result cache keeps
+    them as they are.
+    """
+
+    line: int
+    column: int
+    keyword: str
+    value: str
+    new_keyword: str
+    new_value: str
+    drop: tuple[tuple[int, int, str, str], ...] = ()
+
+
+# What rules can describe of a fix, for ``--fix``, ``--diff`` and the editors' code actions.
+Fix = ImportFix | KeywordFix
+
+
+@record
 class Facts:
     """What a diagnostic is about, as values rather than words: what reads diagnostics (the
     acceptance reports, the outputs for tools) reads these, never the message, which may be
@@ -84,7 +109,7 @@ class Diagnostic:
     column: int
     code: str
     message: str
-    fix: ImportFix | None = field(default=None, compare=False)
+    fix: Fix | None = field(default=None, compare=False)
     severity: Severity = field(default="error", compare=False)
     cause: str | None = field(default=None, compare=False)
     facts: Facts = field(default=NO_FACTS, compare=False)

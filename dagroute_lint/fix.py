@@ -1,10 +1,14 @@
-"""Apply the fixes that diagnostics describe: rewrite ``from ... import`` statements with libcst.
+"""Apply the fixes that diagnostics describe, with libcst: rewrite ``from ... import``
+statements, and string keywords of calls.
 
-Rules only describe a fix (``ImportFix``); this module finds the statement at the diagnostic's
-position and rewrites it, keeping every comment and all formatting it does not have to change.
-Names of one statement that go to different modules split it into one statement per module;
-the local names never change (a renamed class is imported ``as`` its old name), so no other line
-of the file has to be touched.
+Rules only describe a fix (``ImportFix``, ``KeywordFix``); this module finds what it names and
+rewrites it, keeping the comments and all formatting it does not have to change. An import fix
+rewrites the statement at the diagnostic's position: names of one statement that go to
+different modules split it into one statement per module; the local names never change (a
+renamed class is imported ``as`` its old name), so no other line of the file has to be touched.
+A keyword fix rewrites the keyword argument at its own position (keyword and string, in the
+string's own quotes) and removes the ones it drops, each with its comma and the comment ending
+its line, which spoke of it. Either is refused when the file no longer holds what it names.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from pathlib import Path
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-from dagroute_lint.diagnostics import Diagnostic, ImportFix
+from dagroute_lint.diagnostics import Diagnostic, Fix, ImportFix, KeywordFix
 from dagroute_lint.extract.positions import node_positions
 from dagroute_lint.extract.source import decode
 from dagroute_lint.model import Position
@@ -69,7 +73,7 @@ def fix_files(diagnostics: Iterable[Diagnostic], write: bool) -> FixOutcome:
     ``stale``; a file that changes on disk while it is being fixed is ``changed_on_disk``. Either
     is left as it is.
     """
-    by_path: dict[str, list[tuple[Position, ImportFix]]] = {}
+    by_path: dict[str, list[tuple[Position, Fix]]] = {}
     for diagnostic in diagnostics:
         if diagnostic.fix is not None:
             position = Position(diagnostic.line, diagnostic.column)
@@ -101,12 +105,35 @@ def _read(path: str) -> bytes | None:
         return None
 
 
-def fix_source(data: bytes, fixes: Sequence[tuple[Position, ImportFix]]) -> bytes | None:
+def fix_source(data: bytes, fixes: Sequence[tuple[Position, Fix]]) -> bytes | None:
     """``data`` with ``fixes`` applied, or ``None`` if they do not describe this content."""
     try:
         module = cst.parse_module(data)
     except (cst.ParserSyntaxError, RecursionError):
         return None
+    imports = [(position, fix) for position, fix in fixes if isinstance(fix, ImportFix)]
+    keywords = [fix for _, fix in fixes if isinstance(fix, KeywordFix)]
+    plans = _import_plans(module, imports)
+    edits = _keyword_edits(module, keywords)
+    if plans is None or edits is None:
+        return None
+    # Imports first: their rewriter keeps every call as it is (the same nodes), so the keyword
+    # edits, keyed by node, still find their arguments in its result.
+    rewritten = module.visit(_Rewriter(plans)) if plans else module
+    if not edits:
+        return rewritten.bytes
+    keyword_rewriter = _KeywordRewriter(edits)
+    rewritten = rewritten.visit(keyword_rewriter)
+    return rewritten.bytes if keyword_rewriter.applied == len(edits) else None
+
+
+def _import_plans(
+    module: cst.Module, fixes: Sequence[tuple[Position, ImportFix]]
+) -> dict[int, dict[str, ImportFix]] | None:
+    """The names to rewrite in each statement (by node), or ``None`` if a fix finds no
+    statement importing its name at its position."""
+    if not fixes:
+        return {}
     statements = _import_froms(module)
     positions = node_positions(module, list(statements))
     at = {(p.line, p.column): node for node in statements for p in [positions[id(node)]]}
@@ -116,7 +143,7 @@ def fix_source(data: bytes, fixes: Sequence[tuple[Position, ImportFix]]) -> byte
         if node is None or not _imports(node, fix):
             return None
         plans.setdefault(id(node), {})[fix.name] = fix
-    return module.visit(_Rewriter(plans)).bytes
+    return plans
 
 
 # --- finding the statements ---------------------------------------------------------------------
@@ -148,6 +175,92 @@ def _imports(node: cst.ImportFrom, fix: ImportFix) -> bool:
     if get_full_name_for_node(node.module) != fix.module:
         return False
     return any(get_full_name_for_node(alias.name) == fix.name for alias in node.names)
+
+
+# --- keywords -----------------------------------------------------------------------------------
+
+# What becomes of one keyword argument: written anew as ``keyword="value"``, or ``None``: removed.
+_Edit = tuple[str, str] | None
+
+
+class _KeywordArguments(cst.CSTVisitor):
+    """Every keyword argument of every call, wherever the call is."""
+
+    def __init__(self) -> None:
+        self.found: list[cst.Arg] = []
+
+    def visit_Arg(self, node: cst.Arg) -> None:
+        if node.keyword is not None:
+            self.found.append(node)
+
+
+def _keyword_edits(module: cst.Module, fixes: Sequence[KeywordFix]) -> dict[int, _Edit] | None:
+    """Each argument's edit, by node; ``None`` when an argument is not written at its position
+    as its fix says, or two fixes disagree about one argument."""
+    if not fixes:
+        return {}
+    visitor = _KeywordArguments()
+    module.visit(visitor)
+    positions = node_positions(module, list(visitor.found))
+    at = {(p.line, p.column): node for node in visitor.found for p in [positions[id(node)]]}
+    edits: dict[int, _Edit] = {}
+    for fix in fixes:
+        wanted: list[tuple[int, int, str, str, _Edit]] = [
+            (fix.line, fix.column, fix.keyword, fix.value, (fix.new_keyword, fix.new_value)),
+            *((line, column, keyword, value, None) for line, column, keyword, value in fix.drop),
+        ]
+        for line, column, keyword, value, edit in wanted:
+            node = at.get((line, column))
+            if node is None or not _written(node, keyword, value):
+                return None
+            if edits.setdefault(id(node), edit) != edit:
+                return None
+    return edits
+
+
+def _written(node: cst.Arg, keyword: str, value: str) -> bool:
+    """Whether ``node`` is ``keyword="value"``, the value a plain string literal."""
+    string = node.value
+    return (
+        node.keyword is not None
+        and node.keyword.value == keyword
+        and isinstance(string, cst.SimpleString)
+        and string.evaluated_value == value
+    )
+
+
+class _KeywordRewriter(cst.CSTTransformer):
+    """Apply the edits to the calls holding their arguments; count the arguments edited."""
+
+    def __init__(self, edits: dict[int, _Edit]) -> None:
+        super().__init__()
+        self.edits = edits
+        self.applied = 0
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
+        if not any(id(arg) in self.edits for arg in original_node.args):
+            return updated_node
+        kept: list[cst.Arg] = []
+        for original, updated in zip(original_node.args, updated_node.args):
+            if id(original) not in self.edits:
+                kept.append(updated)
+                continue
+            self.applied += 1
+            edit = self.edits[id(original)]
+            if edit is not None:
+                keyword, value = edit
+                string = updated.value
+                assert isinstance(string, cst.SimpleString)  # checked by _written
+                quoted = f"{string.prefix}{string.quote}{value}{string.quote}"
+                kept.append(
+                    updated.with_changes(keyword=cst.Name(keyword), value=cst.SimpleString(quoted))
+                )
+        last = original_node.args[-1]
+        if kept and id(last) in self.edits and self.edits[id(last)] is None:
+            # The last argument went: the one now last ends as it did (no comma, or a
+            # trailing comma before the closing parenthesis on its own line).
+            kept[-1] = kept[-1].with_changes(comma=updated_node.args[-1].comma)
+        return updated_node.with_changes(args=kept)
 
 
 # --- rewriting ----------------------------------------------------------------------------------

@@ -111,12 +111,16 @@ class Arguments:
     """Keyword arguments of a call: named ones are definitive, spreads are consulted for the rest.
 
     Python rejects a keyword given both by name and through ``**``, so a named keyword always
-    wins regardless of order.
+    wins regardless of order. ``literal`` names the keywords written on the task's own call (or
+    a ``.override()`` chained onto it) as a plain string literal, at their ``positions``: the
+    only ones a fix may rewrite where they stand without changing another value or another task
+    built elsewhere (through a variable, ``default_args`` or ``functools.partial``).
     """
 
     named: dict[str, Expr] = field(default_factory=dict)
     spreads: tuple[Expr, ...] = ()
     positions: dict[str, Position] = field(default_factory=dict)
+    literal: frozenset[str] = frozenset()
 
 
 # --- imports -----------------------------------------------------------------------------------

@@ -28,7 +28,8 @@ INTRODUCTION = f"""\
 
 Every key of the `[tool.{SECTION}]` table of a `pyproject.toml`. Which `pyproject.toml`
 governs a file, how rules and files are selected, and a full example are in
-[configuration.md](configuration.md). Paths are relative to the folder of the `pyproject.toml`.
+[configuration.md](configuration.md). Paths are relative to the folder of the file that sets
+them: the `pyproject.toml`, or a file it inherits through [`extend`](#extend).
 A flag given on the command line wins over the key; rule selectors given as flags are a second
 layer, resolved after the file's. An unknown key, or a value of the wrong type, is an error
 (exit 2) naming the file and the key.

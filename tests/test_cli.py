@@ -186,6 +186,7 @@ def test_routes_table_and_csv(repo: Path) -> None:
         "build",
         "reports",
         "-",
+        "-",  # no worker serves the queue
         "default_pool",
         "1",
         "BashOperator",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -104,3 +105,69 @@ def test_changed_on_disk_is_said_and_not_overwritten(
 def test_fix_refuses_stdin(repo: Path) -> None:
     code, _, err = invoke("-", "--fix", input=LEGACY)
     assert code == 2 and "cannot read stdin" in err
+
+
+# ---- --show-fixes ----
+
+TWO_MOVED = """
+from airflow.operators.bash import BashOperator
+from airflow.operators.python import PythonOperator
+from airflow.sdk import DAG
+with DAG("other"):
+    BashOperator(task_id="build", bash_command="x")
+"""
+
+
+def test_show_fixes_lists_per_file_and_code_marks_fixable_lines_and_writes_nothing(
+    repo: Path,
+) -> None:
+    (repo / "dags" / "other.py").write_text(TWO_MOVED.lstrip("\n"))
+    code, out, err = invoke("dags", "--show-fixes")
+    assert code == 1
+    assert source(repo) == LEGACY.lstrip("\n")
+    assert (repo / "dags" / "other.py").read_text() == TWO_MOVED.lstrip("\n")
+    marked = [line.split(" ")[:3] for line in out.splitlines()]
+    assert marked == [
+        ["dags/dag.py:1:1:", "DRL204", "[*]"],
+        ["dags/dag.py:2:1:", "DRL204", "[error]"],  # SubDagOperator: no fix to offer
+        ["dags/dag.py:5:5:", "DRL101", "[error]"],
+        ["dags/other.py:1:1:", "DRL204", "[*]"],
+        ["dags/other.py:2:1:", "DRL204", "[*]"],
+    ]
+    assert (
+        "Would fix 3 problems with `--fix`:\n"
+        "  dags/dag.py:\n"
+        "    1 \N{MULTIPLICATION SIGN} DRL204 (import-removed-in-airflow)\n"
+        "  dags/other.py:\n"
+        "    2 \N{MULTIPLICATION SIGN} DRL204 (import-removed-in-airflow)\n"
+    ) in err
+    # Without the flag, the text is the contract editors read: no marks.
+    assert "[*]" not in invoke("dags")[1]
+
+
+def test_show_fixes_with_fix_lists_what_was_fixed(repo: Path) -> None:
+    code, out, err = invoke("dags", "--fix", "--show-fixes")
+    assert code == 1
+    assert source(repo) == FIXED.lstrip("\n")
+    listing = "Fixed 1 problem:\n  dags/dag.py:\n    1 \N{MULTIPLICATION SIGN} DRL204 "
+    assert listing + "(import-removed-in-airflow)\n" in err
+    assert "[*]" not in out  # what is left has no fix
+
+
+def test_show_fixes_with_nothing_to_fix_says_so(repo: Path) -> None:
+    (repo / "dags" / "dag.py").write_text(FIXED.replace("from airflow.operators.subdag", "#"))
+    code, _, err = invoke("dags", "--show-fixes")
+    assert code == 1  # the queue problem
+    assert "No problems would be fixed with `--fix`." in err
+
+
+def test_show_fixes_keeps_stdout_a_json_document(repo: Path) -> None:
+    code, out, err = invoke("dags", "--show-fixes", "--format", "json")
+    assert code == 1
+    assert [item["fix"] is not None for item in json.loads(out)] == [True, False, False]
+    assert "Would fix 1 problem with `--fix`:" in err
+
+
+def test_show_fixes_refuses_stdin(repo: Path) -> None:
+    code, _, err = invoke("-", "--show-fixes", input=LEGACY)
+    assert code == 2 and "--show-fixes" in err and "cannot read stdin" in err

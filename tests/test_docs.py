@@ -83,7 +83,12 @@ def _pyproject(tmp_path: Path, lines: list[str]) -> Path:
 def test_the_parser_accepts_exactly_the_documented_keys(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"tool\.dagroute-lint\.selekt: unknown setting"):
         load_settings(None, _pyproject(tmp_path, ['selekt = ["ALL"]']))
-    given = {"inventory": '"dagroute.toml"', "dag-ignore-file-syntax": '"regexp"'}
+    given = {
+        "extend": '"shared.toml"',
+        "inventory": '"dagroute.toml"',
+        "dag-ignore-file-syntax": '"regexp"',
+    }
+    (tmp_path / "shared.toml").write_text("", encoding="utf-8")
     for key, setting in SETTINGS.items():
         value = given.get(key) or settings_reference().toml_value(setting.default)
         settings = load_settings(None, _pyproject(tmp_path, [f"{key} = {value}"]))
@@ -250,7 +255,7 @@ def test_the_local_hook_is_the_published_hook() -> None:
 
 def test_the_ci_snippets_are_valid_yaml_and_run_the_installed_command() -> None:
     snippets = [block for block in blocks("docs/ci.md", "yaml") if "repo: local" not in block]
-    assert len(snippets) == 4
+    assert len(snippets) == 5
     for snippet in snippets:
         assert yaml.safe_load(snippet)
         assert "OWNER" not in snippet

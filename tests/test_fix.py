@@ -1,4 +1,5 @@
-"""The import fixer: what ``--fix`` writes for DRL204, through the real pipeline."""
+"""The fixer: what ``--fix`` writes for DRL204's imports and for keyword fixes, through the real
+pipeline and on source text."""
 
 from __future__ import annotations
 
@@ -13,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from dagroute_lint.diagnostics import ImportFix
+from dagroute_lint.diagnostics import ImportFix, KeywordFix
 from dagroute_lint.fix import fix_files, fix_source
 from dagroute_lint.model import Position
+from dagroute_lint.records import replace
 from tests.helpers import lint_repo
 
 
@@ -220,4 +222,54 @@ def test_windows_line_endings_and_byte_order_mark_survive(tmp_path: Path) -> Non
     assert path.read_bytes() == (
         b"\xef\xbb\xbfimport os\r\nfrom airflow.models.dag import DagModel\r\n"
         b"from airflow.sdk import DAG\r\n"
+    )
+
+
+# --- keyword fixes (the hybrid executors' executor=; their rules in tests/test_hybrid_fix.py) ---
+
+TO_PODS = KeywordFix(
+    2, 5, "executor", "CeleryKubernetesExecutor", "executor", "KubernetesExecutor",
+    ((3, 5, "queue", "kubernetes"),),
+)  # fmt: skip
+CALL = b"""Op(
+    executor="CeleryKubernetesExecutor",
+    queue="kubernetes",  # the pods
+    task_id="t",
+)
+"""
+
+
+def test_a_keyword_dropped_between_others_takes_its_comma_with_it() -> None:
+    assert fix_source(CALL, [(Position(1, 1), TO_PODS)]) == (
+        b'Op(\n    executor="KubernetesExecutor",\n    task_id="t",\n)\n'
+    )
+
+
+def test_a_keyword_fix_that_does_not_match_the_content_is_refused() -> None:
+    moved = CALL.replace(b"Op(\n", b"Op(\n    pool='p',\n")
+    assert fix_source(moved, [(Position(1, 1), TO_PODS)]) is None  # the keywords moved down
+    other = CALL.replace(b'queue="kubernetes"', b'queue="gpu"')
+    assert fix_source(other, [(Position(1, 1), TO_PODS)]) is None  # the value changed
+    variable = CALL.replace(b'"CeleryKubernetesExecutor"', b"HYBRID")
+    assert fix_source(variable, [(Position(1, 1), TO_PODS)]) is None  # no longer a literal
+    celery = replace(TO_PODS, new_value="CeleryExecutor", drop=())
+    assert fix_source(CALL, [(Position(1, 1), TO_PODS), (Position(1, 1), celery)]) is None
+
+
+def test_a_keyword_fix_and_an_import_fix_of_one_file_both_apply() -> None:
+    source = b"from airflow.operators.bash import BashOperator\n" + CALL.replace(
+        b"Op(", b"BashOperator("
+    )
+    moved = ImportFix(
+        "airflow.operators.bash", "BashOperator",
+        "airflow.providers.standard.operators.bash", "BashOperator",
+    )  # fmt: skip
+    fixes = [
+        (Position(1, 1), moved),
+        (Position(2, 1), replace(TO_PODS, line=3, drop=((4, 5, "queue", "kubernetes"),))),
+    ]
+    after = fix_source(source, fixes)
+    assert after == (
+        b"from airflow.providers.standard.operators.bash import BashOperator\n"
+        b'BashOperator(\n    executor="KubernetesExecutor",\n    task_id="t",\n)\n'
     )

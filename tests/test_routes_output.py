@@ -2,7 +2,8 @@
 
 One repository covers what the summary counts: a task that is never dispatched, unresolved
 values, a queue no worker serves, a worker queue no task uses, and the default, a queue-blind and
-a worker-less executor. Expected outputs are written out in full, as snapshots are.
+a worker-less executor; and the workers serving each task (two, one, none, or unknown).
+Expected outputs are written out in full, as snapshots are.
 """
 
 from __future__ import annotations
@@ -48,6 +49,12 @@ queues = ["main", "spare"]
 runtime = "base"
 
 [[workers]]
+name = "celery-main"
+executor = "CeleryExecutor"
+queues = ["main"]
+runtime = "base"
+
+[[workers]]
 name = "pods"
 executor = "KubernetesExecutor"
 runtime = "base"
@@ -60,17 +67,17 @@ big = 4
 """
 
 TABLE = """\
-location        dag     task      queue     executor            pool          slots  operator
-dags/dag.py:8   routes  start     main      -                   default_pool  1      EmptyOperator
-dags/dag.py:9   routes  dyn       ?         -                   default_pool  ?      BashOperator
-dags/dag.py:10  routes  served    main      -                   default_pool  1      BashOperator
-dags/dag.py:11  routes  unserved  reports   -                   big           2      BashOperator
-dags/dag.py:12  routes  pods      main      KubernetesExecutor  default_pool  1      BashOperator
-dags/dag.py:13  routes  gpu       gpu       -                   default_pool  1      BashOperator
-dags/dag.py:14  routes  local     main      LocalExecutor       default_pool  1      BashOperator
-dags/dag.py:15  routes  chosen    main      ?                   default_pool  1      BashOperator
-dags/dag.py:16  routes  mapped    main      -                   ?             1      BashOperator
-dags/dag.py:17  routes  either    main|gpu  -                   default_pool  1      BashOperator
+location        dag     task      queue     executor            workers             pool          slots  operator
+dags/dag.py:8   routes  start     main      -                   -                   default_pool  1      EmptyOperator
+dags/dag.py:9   routes  dyn       ?         -                   ?                   default_pool  ?      BashOperator
+dags/dag.py:10  routes  served    main      -                   celery,celery-main  default_pool  1      BashOperator
+dags/dag.py:11  routes  unserved  reports   -                   -                   big           2      BashOperator
+dags/dag.py:12  routes  pods      main      KubernetesExecutor  pods                default_pool  1      BashOperator
+dags/dag.py:13  routes  gpu       gpu       -                   -                   default_pool  1      BashOperator
+dags/dag.py:14  routes  local     main      LocalExecutor       -                   default_pool  1      BashOperator
+dags/dag.py:15  routes  chosen    main      ?                   ?                   default_pool  1      BashOperator
+dags/dag.py:16  routes  mapped    main      -                   celery,celery-main  ?             1      BashOperator
+dags/dag.py:17  routes  either    main|gpu  -                   ?                   default_pool  1      BashOperator
 
 10 tasks in 1 DAGs, 4 with unresolved routing (1 of them one of several known values), 0 built under a condition; 0 places where tasks may be missing
 per queue: gpu=1, main=6, reports=1
@@ -79,17 +86,17 @@ worker queues no task uses: spare
 """  # noqa: E501 (the summary line is as long as it is printed)
 
 CSV = """\
-file,line,column,dag_id,task_id,queue,executor,pool,pool_slots,deferrable,mapped,conditional,operator,provider,unresolved,candidates
-dags/dag.py,8,5,routes,start,main,,default_pool,1,False,False,False,airflow.providers.standard.operators.empty.EmptyOperator,apache-airflow-providers-standard,,
-dags/dag.py,9,5,routes,dyn,,,default_pool,,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,"queue,pool_slots",
-dags/dag.py,10,5,routes,served,main,,default_pool,1,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,,
-dags/dag.py,11,5,routes,unserved,reports,,big,2,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,,
-dags/dag.py,12,5,routes,pods,main,KubernetesExecutor,default_pool,1,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,,
-dags/dag.py,13,5,routes,gpu,gpu,,default_pool,1,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,,
-dags/dag.py,14,5,routes,local,main,LocalExecutor,default_pool,1,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,,
-dags/dag.py,15,5,routes,chosen,main,,default_pool,1,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,executor,
-dags/dag.py,16,5,routes,mapped,main,,,1,False,True,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,pool,
-dags/dag.py,17,5,routes,either,,,default_pool,1,False,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,queue,queue=main|gpu
+file,line,column,dag_id,task_id,queue,executor,pool,pool_slots,deferrable,workers,mapped,conditional,operator,provider,unresolved,candidates
+dags/dag.py,8,5,routes,start,main,,default_pool,1,False,-,False,False,airflow.providers.standard.operators.empty.EmptyOperator,apache-airflow-providers-standard,,
+dags/dag.py,9,5,routes,dyn,,,default_pool,,False,,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,"queue,pool_slots",
+dags/dag.py,10,5,routes,served,main,,default_pool,1,False,"celery,celery-main",False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,,
+dags/dag.py,11,5,routes,unserved,reports,,big,2,False,-,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,,
+dags/dag.py,12,5,routes,pods,main,KubernetesExecutor,default_pool,1,False,pods,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,,
+dags/dag.py,13,5,routes,gpu,gpu,,default_pool,1,False,-,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,,
+dags/dag.py,14,5,routes,local,main,LocalExecutor,default_pool,1,False,-,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,,
+dags/dag.py,15,5,routes,chosen,main,,default_pool,1,False,,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,executor,
+dags/dag.py,16,5,routes,mapped,main,,,1,False,"celery,celery-main",True,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,pool,
+dags/dag.py,17,5,routes,either,,,default_pool,1,False,,False,False,airflow.providers.standard.operators.bash.BashOperator,apache-airflow-providers-standard,queue,queue=main|gpu
 """
 
 
@@ -158,12 +165,39 @@ def test_json_summary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert by_id["mapped"]["mapped"] is True
     assert by_id["either"]["candidates"] == {"queue": ["main", "gpu"]}
     assert by_id["dyn"]["candidates"] == {}
+    workers = {task_id: task["workers"] for task_id, task in by_id.items()}
+    assert workers == {
+        "start": [],  # an EmptyOperator: the scheduler completes it without an executor
+        "dyn": None,  # its queue cannot be known, and Celery routes on it
+        "served": ["celery", "celery-main"],
+        "unserved": [],
+        "pods": ["pods"],  # KubernetesExecutor ignores the queue
+        "gpu": [],
+        "local": [],  # no LocalExecutor worker is declared
+        "chosen": None,  # its executor cannot be known
+        "mapped": ["celery", "celery-main"],  # an unknown pool does not move it
+        "either": None,  # one of two queues
+    }
+
+
+def test_without_an_inventory_the_workers_are_unknown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "dags").mkdir()
+    (tmp_path / "dags" / "dag.py").write_text(DAG, encoding="utf-8")
+    outcome = invoke(tmp_path, ["routes", "dags", "--no-cache", "--format", "json"], monkeypatch)
+    assert outcome.exit_code == 0, outcome.stderr
+    assert {task["workers"] for task in json.loads(outcome.stdout)["tasks"]} == {None}
+    table = invoke(tmp_path, ["routes", "dags", "--no-cache"], monkeypatch).stdout
+    assert table.splitlines()[0].split() == [
+        "location", "dag", "task", "queue", "executor", "pool", "slots", "operator"
+    ]  # fmt: skip
 
 
 def test_an_empty_repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     empty = "from airflow.sdk import DAG\n"
     assert routes(tmp_path, monkeypatch, "table", dag=empty) == textwrap.dedent("""\
-        location  dag  task  queue  executor  pool  slots  operator
+        location  dag  task  queue  executor  workers  pool  slots  operator
 
         0 tasks in 0 DAGs, 0 with unresolved routing, 0 built under a condition; 0 places where tasks may be missing
         per queue: -

@@ -289,6 +289,7 @@ def test_json_carries_the_fix(project: Path) -> None:
     (project / "dags" / "one.py").write_text(MOVED)
     items = json.loads(invoke("dags", "--format", "json", "--select", "DRL204")[1])
     assert items[0]["fix"] == {
+        "kind": "import",
         "description": "import BashOperator from airflow.providers.standard.operators.bash "
         "instead of BashOperator from airflow.operators.bash",
         "module": "airflow.operators.bash",

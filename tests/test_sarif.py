@@ -178,3 +178,43 @@ def test_information_uri_is_the_declared_home_page_or_absent(
     assert log["runs"][0]["tool"]["driver"]["informationUri"] == "https://example.org/dagroute-lint"
     monkeypatch.setattr(metadata, "metadata", lambda name: email.message.Message())
     assert "informationUri" not in json.loads(format_sarif([]))["runs"][0]["tool"]["driver"]
+
+
+def test_each_rule_points_at_its_page_in_this_installation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No documentation URL is declared: ``helpUri`` is the page file ``explain`` prints."""
+    write_repo(tmp_path, {"dagroute.toml": CELERY_K8S, "dags/report.py": HOSTILE_DAG})
+    monkeypatch.chdir(tmp_path)
+    log = sarif_of(["dags"])
+    validate(log)
+    for descriptor in log["runs"][0]["tool"]["driver"]["rules"]:
+        uri = descriptor["helpUri"]
+        assert uri.startswith("file:///"), uri
+        page = Path(unquote_to_bytes(uri.removeprefix("file://")).decode("utf-8"))
+        assert page.name == f"{descriptor['id']}.md"
+        assert page.read_text(encoding="utf-8") == descriptor["help"]["markdown"]
+
+
+def test_a_declared_documentation_url_holds_the_rule_pages(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    declared = email.message.Message()
+    declared["Project-URL"] = "Homepage, https://git.internal/platform/dagroute-lint"
+    declared["Project-URL"] = "Documentation, https://git.internal/platform/dagroute-lint/tree/v2/"
+    monkeypatch.setattr(metadata, "metadata", lambda name: declared)
+    log = json.loads(format_sarif([]))
+    validate(log)
+    driver = log["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == "https://git.internal/platform/dagroute-lint"
+    assert [rule["helpUri"] for rule in driver["rules"]] == [
+        f"https://git.internal/platform/dagroute-lint/tree/v2/rules/{rule.code}.md"
+        for rule in RULES
+    ]
+
+
+def test_a_help_uri_that_is_not_a_uri_fails_the_schema() -> None:
+    """The check above means something: the schema's ``uri`` format refuses a bare path."""
+    log = json.loads(format_sarif([]))
+    log["runs"][0]["tool"]["driver"]["rules"][0]["helpUri"] = "rules/DRL001.md"
+    assert list(VALIDATOR.iter_errors(log))

@@ -253,10 +253,8 @@ class _Walker(
                     arguments=Arguments(
                         dict(task.arguments.named),
                         task.arguments.spreads,
-                        {
-                            key: at(node, at(task.node))
-                            for key, node in task.arguments.nodes.items()
-                        },
+                        argument_positions(task),
+                        _literal_keywords(task),
                     ),
                     applies_default_args=task.applies_default_args,
                     taskflow=task.taskflow,
@@ -287,6 +285,24 @@ class _Walker(
                 for node, callee, keywords, level in self.rejected_calls.values()
             ),
         )
+
+
+def _literal_keywords(task: DraftTask) -> frozenset[str]:
+    """The keywords written as a plain string literal on the task's own call, or on a
+    ``.override()`` chained onto it (``fit.override(queue="q")()``); not those of a decorator,
+    a ``functools.partial`` or another module's code, which other tasks may share."""
+    calls = [task.node] if isinstance(task.node, cst.Call) else []
+    if calls and isinstance(calls[0].func, cst.Call):
+        calls.append(calls[0].func)
+    own = {id(arg) for call in calls for arg in call.args}
+    return frozenset(
+        key
+        for key, node in task.arguments.nodes.items()
+        if id(node) in own
+        and isinstance(node, cst.Arg)
+        and isinstance(node.value, cst.SimpleString)
+        and "b" not in node.value.prefix.lower()
+    )
 
 
 def _first_lines(bindings: Iterable[tuple[str, int]]) -> dict[str, int]:

@@ -26,6 +26,7 @@ _FORMATS: dict[str, tuple[str, str]] = {
     "github": ("github", "format_github"),
     "gitlab": ("gitlab", "format_gitlab"),
     "sarif": ("sarif", "format_sarif"),
+    "junit": ("junit", "format_junit"),
 }
 
 # ``routes``: the table (for people), JSON (the contract), CSV, and the routing map drawn.

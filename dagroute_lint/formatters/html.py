@@ -11,7 +11,7 @@ from xml.sax.saxutils import escape
 
 from dagroute_lint import __version__
 from dagroute_lint.formatters.escape import printable
-from dagroute_lint.formatters.routes import summary, task_record
+from dagroute_lint.formatters.routes import summary, task_records
 from dagroute_lint.formatters.routing_map import routing_map
 from dagroute_lint.formatters.svg import render_svg
 from dagroute_lint.resolve.repository import Repository
@@ -98,7 +98,7 @@ def format_routes_html(repository: Repository) -> str:
     headers = "".join(f'<th scope="col"><button>{name}</button></th>' for name, _ in _COLUMNS)
     rows = "\n".join(
         "<tr>" + "".join(_cell(key, record) for _, key in _COLUMNS) + "</tr>"
-        for record in (task_record(task) for task in repository.tasks)
+        for record in task_records(repository)
     )
     return f"""<!DOCTYPE html>
 <html lang="en">

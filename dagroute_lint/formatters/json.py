@@ -1,7 +1,8 @@
 """A JSON array of diagnostics, for scripts: one object per diagnostic, 1-based positions.
 
 ``end_line`` and ``end_column`` are ``null``: rules report where a problem starts only. ``fix``
-is the automatic fix ``--fix`` would apply, or ``null``. ``facts`` say what the message says, as
+is the automatic fix ``--fix`` would apply (``kind``: an ``import`` rewritten, or a ``keyword``
+of the task's call), or ``null``. ``facts`` say what the message says, as
 values (``facts_object``): scripts read those, since messages may be reworded.
 """
 
@@ -10,14 +11,30 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from dagroute_lint.diagnostics import Diagnostic, Facts, ImportFix
+from dagroute_lint.diagnostics import Diagnostic, Facts, Fix, KeywordFix
 from dagroute_lint.rules.registry import rule_name
 
 
-def _fix(fix: ImportFix | None) -> dict[str, object] | None:
+def _fix(fix: Fix | None) -> dict[str, object] | None:
     if fix is None:
         return None
+    if isinstance(fix, KeywordFix):
+        return {
+            "kind": "keyword",
+            "description": keyword_fix_description(fix),
+            "line": fix.line,
+            "column": fix.column,
+            "keyword": fix.keyword,
+            "value": fix.value,
+            "new_keyword": fix.new_keyword,
+            "new_value": fix.new_value,
+            "drop": [
+                {"line": line, "column": column, "keyword": keyword, "value": value}
+                for line, column, keyword, value in fix.drop
+            ],
+        }
     return {
+        "kind": "import",
         "description": f"import {fix.new_name} from {fix.new_module} instead of "
         f"{fix.name} from {fix.module}",
         "module": fix.module,
@@ -25,6 +42,14 @@ def _fix(fix: ImportFix | None) -> dict[str, object] | None:
         "new_module": fix.new_module,
         "new_name": fix.new_name,
     }
+
+
+def keyword_fix_description(fix: KeywordFix) -> str:
+    """``executor="KubernetesExecutor" instead of executor="CeleryKubernetesExecutor", without
+    queue="kubernetes"``."""
+    text = f'{fix.new_keyword}="{fix.new_value}" instead of {fix.keyword}="{fix.value}"'
+    dropped = ", ".join(f'{keyword}="{value}"' for _, _, keyword, value in fix.drop)
+    return f"{text}, without {dropped}" if dropped else text
 
 
 def facts_object(facts: Facts) -> dict[str, object]:

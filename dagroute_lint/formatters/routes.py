@@ -1,6 +1,7 @@
 """The routing table behind ``dagroute-lint routes``: a stable JSON contract, a table, a CSV.
 
-Every format reads the analysed repository: its tasks, and where the pipeline placed each one.
+Every format reads the analysed repository: its tasks, and where the pipeline placed each one
+(``workers``: the workers that will serve a task, worked out once by ``resolve.placement``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import json
 from collections import Counter
 
 from dagroute_lint.formatters.escape import printable
-from dagroute_lint.resolve.placement import variant_placements
+from dagroute_lint.resolve.placement import PlacedTask, variant_placements
 from dagroute_lint.resolve.repository import Repository
 from dagroute_lint.resolve.tasks import ResolvedTask
 
@@ -27,6 +28,7 @@ _COLUMNS = (
     "pool",
     "pool_slots",
     "deferrable",
+    "workers",
     "mapped",
     "conditional",
     "operator",
@@ -38,9 +40,36 @@ _COLUMNS = (
 _CANDIDATE_FIELDS = ("queue", "executor", "pool", "pool_slots", "deferrable")
 
 
-def task_record(task: ResolvedTask) -> dict[str, object]:
+def served(placed: PlacedTask) -> list[str] | None:
+    """The names of the workers that will serve a dispatched task, ``[]`` for none, ``None``
+    when that cannot be known: its executor is unresolved, or its queue is and the executor
+    routes on it."""
+    placement = placed.placement
+    executor = placement.executor
+    if executor is None:
+        # A known executor= that matches no configured executor reaches no worker (DRL103).
+        return None if not placed.task.fields["executor"].known else []
+    if executor.honours_queue is True and placement.queue is None:
+        return None
+    return [worker.name for worker in placement.workers]
+
+
+def task_records(repository: Repository) -> list[dict[str, object]]:
+    """Every task's record (``task_record``), with the workers serving it under the inventory:
+    none for a task the scheduler completes without an executor; unknown without an inventory."""
+    workers: dict[int, list[str] | None] = {
+        id(placed.task): served(placed) for placed in repository.placed
+    }
+    known = repository.inventory is not None
+    return [
+        task_record(task, workers.get(id(task), []) if known else None) for task in repository.tasks
+    ]
+
+
+def task_record(task: ResolvedTask, workers: list[str] | None) -> dict[str, object]:
     """One task as Airflow holds it after parsing; unknown fields are ``null`` and listed, and
-    a field that is one of several values lists them under ``candidates``."""
+    a field that is one of several values lists them under ``candidates``. ``workers`` are the
+    workers that serve it (``served``)."""
     fields = task.fields
     return {
         "file": task.module.path,
@@ -55,6 +84,7 @@ def task_record(task: ResolvedTask) -> dict[str, object]:
         "pool": fields["pool"].value,
         "pool_slots": fields["pool_slots"].value,
         "deferrable": fields["deferrable"].value,
+        "workers": workers,
         "mapped": task.task.mapped,
         "conditional": task.task.conditional,
         "unresolved": [name for name, _ in task.unresolved],
@@ -111,7 +141,7 @@ def summary(repository: Repository) -> dict[str, object]:
 def format_routes_json(repository: Repository) -> str:
     document = {
         "version": ROUTES_VERSION,
-        "tasks": [task_record(task) for task in repository.tasks],
+        "tasks": task_records(repository),
         "summary": summary(repository),
     }
     return json.dumps(document, indent=2) + "\n"
@@ -137,9 +167,11 @@ def format_routes_csv(repository: Repository) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(_COLUMNS)
-    for task in repository.tasks:
-        record = task_record(task)
-        writer.writerow(["" if record[c] is None else _cell(record[c]) for c in _COLUMNS])
+    for record in task_records(repository):
+        row = ["" if record[c] is None else _cell(record[c]) for c in _COLUMNS]
+        if record["workers"] == []:
+            row[_COLUMNS.index("workers")] = "-"  # none, where an empty cell is unknown
+        writer.writerow(row)
     return buffer.getvalue()
 
 
@@ -155,11 +187,29 @@ def _of_them(count: object) -> str:
     return f" ({count} of them one of several known values)" if count else ""
 
 
+def _workers_cell(workers: object) -> str:
+    """The workers column: their names, ``-`` for none, ``?`` when it cannot be known."""
+    if workers is None:
+        return "?"
+    return _cell(workers) or "-"
+
+
 def format_routes_table(repository: Repository) -> str:
-    headers = ("location", "dag", "task", "queue", "executor", "pool", "slots", "operator")
+    """One row per task; the workers column only with an inventory, which alone names them."""
+    placed = repository.inventory is not None
+    headers = (
+        "location",
+        "dag",
+        "task",
+        "queue",
+        "executor",
+        *(("workers",) if placed else ()),
+        "pool",
+        "slots",
+        "operator",
+    )
     rows: list[tuple[str, ...]] = []
-    for task in repository.tasks:
-        record = task_record(task)
+    for task, record in zip(repository.tasks, task_records(repository)):
         operator = str(record["operator"] or "-")
         if task.task.taskflow is None:
             operator = operator.rsplit(".", 1)[-1]
@@ -167,7 +217,9 @@ def format_routes_table(repository: Repository) -> str:
             f"{record['file']}:{record['line']}",
             _cell(record["dag_id"]),
             _cell(record["task_id"]),
-            *(_shown(task, name) for name in ("queue", "executor", "pool", "pool_slots")),
+            *(_shown(task, name) for name in ("queue", "executor")),
+            *((_workers_cell(record["workers"]),) if placed else ()),
+            *(_shown(task, name) for name in ("pool", "pool_slots")),
             operator,
         )
         rows.append(tuple(printable(cell) for cell in cells))

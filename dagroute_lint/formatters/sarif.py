@@ -4,6 +4,11 @@ Every registered rule is described, so that ``ruleIndex`` is stable from run to 
 shows a rule's page beside each result. Paths are URIs relative to ``%SRCROOT%`` (the directory
 the linter ran in, normally the repository root); absolute paths become ``file:`` URIs. Each
 result's ``properties`` hold the diagnostic's facts, as the JSON format's ``facts`` object.
+
+A rule's ``helpUri`` points at its page where the page really is: under the documentation URL
+the installed distribution declares (``[project.urls]``), else the page file this installation
+ships (what ``explain`` prints). The project has no public site, and an address written here
+would be a guess.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ import json
 import os
 import re
 from collections.abc import Sequence
-from pathlib import PurePath
+from pathlib import Path, PurePath
 from typing import Any
 from urllib.parse import quote
 
@@ -20,7 +25,7 @@ from dagroute_lint import __version__
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.formatters.json import facts_object
 from dagroute_lint.rules import AnyRule
-from dagroute_lint.rules.pages import description, page_text
+from dagroute_lint.rules.pages import description, page_file, page_text
 from dagroute_lint.rules.registry import all_rules
 
 SCHEMA_URI = (
@@ -34,11 +39,12 @@ _INLINE_MARKUP = re.compile(r"`|\*\*")
 def format_sarif(diagnostics: Sequence[Diagnostic]) -> str:
     rules = all_rules()
     index = {rule.code: position for position, rule in enumerate(rules)}
+    documentation = documentation_uri()
     driver: dict[str, Any] = {
         "name": "dagroute-lint",
         "version": __version__,
         "semanticVersion": __version__,
-        "rules": [_descriptor(rule) for rule in rules],
+        "rules": [_descriptor(rule, documentation) for rule in rules],
     }
     home = information_uri()
     if home is not None:
@@ -59,7 +65,20 @@ def format_sarif(diagnostics: Sequence[Diagnostic]) -> str:
 
 
 def information_uri() -> str | None:
-    """The home page the installed distribution declares (``[project.urls]``), if any.
+    """The home page the installed distribution declares (``[project.urls]``), if any."""
+    return _declared_url(_HOME_LABELS)
+
+
+def documentation_uri() -> str | None:
+    """The documentation URL the installed distribution declares (``[project.urls]``
+    ``Documentation``): where the repository's files are read, so that a rule's page is
+    ``rules/DRLnnn.md`` under it, as the README's own links resolve."""
+    return _declared_url(("documentation",))
+
+
+def _declared_url(labels: Sequence[str]) -> str | None:
+    """The first ``Project-URL`` of the installed distribution whose label is one of
+    ``labels`` (compared in lower case), in the order ``labels`` gives.
 
     Taken from the metadata rather than written here, so the log never points at a guess.
     Imported here: reading distribution metadata is for SARIF output only, not every lint.
@@ -70,14 +89,27 @@ def information_uri() -> str | None:
         declared: list[str] = metadata.metadata("dagroute-lint").get_all("Project-URL") or []
     except metadata.PackageNotFoundError:
         return None
+    found: dict[str, str] = {}
     for entry in declared:
         label, _, url = entry.partition(",")
-        if label.strip().lower() in _HOME_LABELS and url.strip():
-            return url.strip()
-    return None
+        found.setdefault(label.strip().lower(), url.strip())
+    return next((found[label] for label in labels if found.get(label)), None)
 
 
-def _descriptor(rule: AnyRule) -> dict[str, Any]:
+def help_uri(code: str, documentation: str | None) -> str | None:
+    """Where the page of rule ``code`` can be read: under ``documentation`` when the
+    distribution declares it, else the page file of this installation as a ``file:`` URI;
+    ``None`` for a rule without a page (a rule pack's)."""
+    page = page_file(code)
+    if page is None:
+        return None
+    if documentation is not None:
+        return f"{documentation.rstrip('/')}/rules/{quote(code)}.md"
+    # A packaged page inside a zip archive has no file of its own to point at.
+    return page.resolve().as_uri() if isinstance(page, Path) else None
+
+
+def _descriptor(rule: AnyRule, documentation: str | None) -> dict[str, Any]:
     text = page_text(rule.code)
     descriptor: dict[str, Any] = {
         "id": rule.code,
@@ -89,6 +121,9 @@ def _descriptor(rule: AnyRule) -> dict[str, Any]:
     if text is not None:
         descriptor["fullDescription"] = _both(description(text))
         descriptor["help"] = _both(text)
+    uri = help_uri(rule.code, documentation)
+    if uri is not None:
+        descriptor["helpUri"] = uri
     return descriptor
 
 

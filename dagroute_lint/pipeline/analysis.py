@@ -160,6 +160,12 @@ class Analysis:
             imports.save()
         self.world.extractor.close()
 
+    def read_files(self) -> frozenset[Path]:
+        """Every file the run read, as absolute paths: the files found and the modules they
+        looked up (those a cached result was checked against included)."""
+        found = {source.real for source, _ in self.files}
+        return frozenset(absolute(Path(path)) for path in (*found, *self.world.contents))
+
     def reported(self, known: KnownImports | None = None) -> list[ReportedFile]:
         """The files the run reports on, in display order: every file found that may define a
         DAG or was named, and the files found elsewhere that one of those imports (the DAG

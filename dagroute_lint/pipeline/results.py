@@ -23,7 +23,7 @@ from enum import Enum
 from pathlib import Path, PurePath
 
 from dagroute_lint import __version__
-from dagroute_lint.diagnostics import Diagnostic, Facts, ImportFix
+from dagroute_lint.diagnostics import Diagnostic, Facts, Fix, ImportFix, KeywordFix
 from dagroute_lint.pipeline.shards import ignore_folder, keep_newest, read_shard, write_shard
 from dagroute_lint.records import field_values, is_record, record
 from dagroute_lint.resolve.coverage import Coverage
@@ -204,7 +204,7 @@ def _fields(entry: Entry) -> tuple[object, ...]:
             d.column,
             d.code,
             d.message,
-            field_values(d.fix) if d.fix is not None else None,
+            _fix_fields(d.fix),
             d.severity,
             d.cause,
             field_values(d.facts),
@@ -214,6 +214,27 @@ def _fields(entry: Entry) -> tuple[object, ...]:
     covered = (entry.coverage.tasks, entry.coverage.dags, entry.coverage.unseen)
     fields = (entry.own, entry.imported, entry.states, entry.probes, diagnostics, covered)
     return (*fields, entry.dags, entry.peers)
+
+
+# A fix's kind, as an entry names it, and the class it is rebuilt as.
+_FIX_KINDS: dict[str, type[ImportFix] | type[KeywordFix]] = {
+    "import": ImportFix,
+    "keyword": KeywordFix,
+}
+
+
+def _fix_fields(fix: Fix | None) -> tuple[object, ...] | None:
+    if fix is None:
+        return None
+    return ("import" if isinstance(fix, ImportFix) else "keyword", *field_values(fix))
+
+
+def _fix(fields: object) -> Fix | None:
+    if not fields:
+        return None
+    assert isinstance(fields, tuple)
+    kind, *values = fields
+    return _FIX_KINDS[kind](*values)
 
 
 def _entry(fields: tuple[object, ...]) -> Entry:
@@ -228,7 +249,7 @@ def _entry(fields: tuple[object, ...]) -> Entry:
             column,
             code,
             message,
-            ImportFix(*fix) if fix else None,
+            _fix(fix),
             severity,
             cause,
             Facts(*facts),

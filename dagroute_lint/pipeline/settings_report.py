@@ -30,6 +30,7 @@ def describe_settings(
         ("file", given[0] if given else ".", ""),
         ("project", str(settings.root), ""),
         ("settings file", str(settings.config_file or "none"), ""),
+        ("extends", " -> ".join(str(path) for path in settings.extends) or "none", ""),
         ("inventory", str(inventory or "none"), settings.inventory_origin()),
         ("selected", ", ".join(sorted(settings.selected_codes())), origin("selection")),
     ]

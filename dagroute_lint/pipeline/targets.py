@@ -153,6 +153,7 @@ def _shown(folder: Path) -> str:
 
 
 def _deployment_files(settings: Settings) -> frozenset[Path]:
-    """The inventory in use and the settings file: a change to either concerns every task."""
-    files = {settings.default_inventory(), settings.config_file}
+    """The inventory in use and the settings files (the one found and those it extends): a
+    change to any concerns every task."""
+    files = {settings.default_inventory(), settings.config_file, *settings.extends}
     return frozenset(path.resolve() for path in files if path is not None)

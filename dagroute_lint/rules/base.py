@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import ClassVar, Generic, TypeVar
 
 from dagroute_lint.deployment.inventory import Inventory, Worker
-from dagroute_lint.diagnostics import Diagnostic, Facts, ImportFix, Kind, Severity, TaskKey
+from dagroute_lint.diagnostics import Diagnostic, Facts, Fix, Kind, Severity, TaskKey
 from dagroute_lint.model import Module, Position
 from dagroute_lint.records import record
 from dagroute_lint.resolve.placement import PlacedTask
@@ -58,7 +58,7 @@ class _Bound:
         dag_id: str | None = None,
         workers: Iterable[Worker] = (),
         runtime: str | None = None,
-        fix: ImportFix | None = None,
+        fix: Fix | None = None,
         cause: str | None = None,
     ) -> Diagnostic:
         """A diagnostic of this rule at ``position`` of this file, with its facts: the rule

@@ -4,15 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.diagnostics import Diagnostic, KeywordFix
 from dagroute_lint.resolve.placement import served_queues, variant_placements, workers_of
-from dagroute_lint.resolve.tasks import ROUTING_FIELDS
+from dagroute_lint.resolve.tasks import ROUTING_FIELDS, ResolvedTask
 from dagroute_lint.rules.base import Context, DeploymentContext, DeploymentRule, Rule
 from dagroute_lint.rules.choices import one_of, when
+from dagroute_lint.rules.hybrid_executors import KUBERNETES_QUEUE, hybrid_fixes, is_hybrid
 
 
 def _listing(items: list[str]) -> str:
     return ", ".join(items) if items else "none"
+
+
+def _hybrid_fix(context: DeploymentContext, task: ResolvedTask, keyword: str) -> KeywordFix | None:
+    """The rewrite for a task written for Airflow 2's hybrid executors, if it has one that
+    rewrites ``keyword`` (worked out once per file for the three rules that offer it)."""
+    fixes = context.repository.derive(
+        "hybrid-fixes", context.file, lambda: hybrid_fixes(context.tasks, context.inventory)
+    )
+    fix: KeywordFix | None = fixes.get(id(task))
+    return fix if fix is not None and fix.keyword == keyword else None
 
 
 def check_unserved_queue(context: DeploymentContext) -> Iterator[Diagnostic]:
@@ -39,6 +50,7 @@ def check_unserved_queue(context: DeploymentContext) -> Iterator[Diagnostic]:
             )
             if message not in said:
                 said.add(message)
+                fix = _hybrid_fix(context, task, "queue") if not chosen else None
                 yield context.report(
                     task.task.position,
                     message,
@@ -46,6 +58,7 @@ def check_unserved_queue(context: DeploymentContext) -> Iterator[Diagnostic]:
                     item=placement.queue,
                     task=task,
                     cause=f"queue '{placement.queue}'",
+                    fix=fix if placement.queue == KUBERNETES_QUEUE else None,
                 )
 
 
@@ -62,6 +75,7 @@ def check_queue_ignored(context: DeploymentContext) -> Iterator[Diagnostic]:
             executor = placement.executor
             if executor is None or executor.honours_queue is not False:
                 continue
+            fix = _hybrid_fix(context, task, "queue") if not chosen else None
             yield context.report(
                 task.task.position,
                 f"{task.label} sets queue '{queue.value}'{one_of(task, 'queue', chosen)} "
@@ -70,6 +84,7 @@ def check_queue_ignored(context: DeploymentContext) -> Iterator[Diagnostic]:
                 kind="queue",
                 item=str(queue.value),
                 task=task,
+                fix=fix if queue.value == KUBERNETES_QUEUE else None,
             )
 
 
@@ -83,15 +98,22 @@ def check_unknown_executor(context: DeploymentContext) -> Iterator[Diagnostic]:
                 continue
             if inventory.resolve_executor(executor.value) is not None:
                 continue
+            hybrid = ""
+            if is_hybrid(executor.value) and inventory.airflow_major != 2:
+                hybrid = (
+                    "; Airflow 3 removed the hybrid executors: name the configured executor of "
+                    "the side the task ran on instead"
+                )
             yield context.report(
                 task.task.position,
                 f"{task.label} names executor '{executor.value}'"
                 f"{one_of(task, 'executor', chosen)} ({executor.origin}), which the "
                 f"deployment does not configure (configured: {configured}); Airflow rejects the "
-                "whole DAG at parse time with UnknownExecutorException",
+                f"whole DAG at parse time with UnknownExecutorException{hybrid}",
                 kind="executor",
                 item=executor.value,
                 task=task,
+                fix=_hybrid_fix(context, task, "executor") if not chosen else None,
             )
 
 

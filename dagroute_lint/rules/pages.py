@@ -13,8 +13,12 @@ from __future__ import annotations
 import re
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dagroute_lint.records import record
+
+if TYPE_CHECKING:
+    from importlib.abc import Traversable
 
 _PACKAGED = "rule_pages"
 _CHECKOUT = Path(__file__).resolve().parents[2] / "rules"
@@ -38,12 +42,19 @@ class RulePage:
     good: str
 
 
-def page_text(code: str) -> str | None:
-    """The page of ``code``: the packaged copy when installed, else the checkout's, else None."""
+def page_file(code: str) -> Traversable | None:
+    """Where the page of ``code`` is: the packaged copy when installed, else the checkout's,
+    else None (a rule pack's rules have no page)."""
     packaged = resources.files("dagroute_lint") / _PACKAGED
     folder = packaged if packaged.is_dir() else _CHECKOUT
     page = folder / f"{code}.md"
-    return page.read_text(encoding="utf-8") if page.is_file() else None
+    return page if page.is_file() else None
+
+
+def page_text(code: str) -> str | None:
+    """The page of ``code`` (see ``page_file``)."""
+    page = page_file(code)
+    return page.read_text(encoding="utf-8") if page is not None else None
 
 
 def load_page(code: str) -> RulePage | None:

@@ -239,7 +239,7 @@ async def _code_actions(
     if fixed_all is not None:
         actions.append(
             _action(
-                "Fix all dagroute-lint import problems",
+                "Fix all dagroute-lint problems",
                 uri,
                 document.version,
                 result.text,
@@ -252,7 +252,7 @@ async def _code_actions(
 
 
 def _fixed(text: str, diagnostics: list[Diagnostic]) -> str | None:
-    """The text with the diagnostics' import fixes applied (``fix.py``), ``None`` if they fail."""
+    """The text with the diagnostics' fixes applied (``fix.py``), ``None`` if they fail."""
     fixes = [(Position(d.line, d.column), d.fix) for d in diagnostics if d.fix is not None]
     after = fix_source(text.encode("utf-8", "surrogateescape"), fixes)
     return None if after is None else after.decode("utf-8", "surrogateescape")

@@ -57,5 +57,10 @@ def _load(folder: Path) -> BufferProject | ConfigError:
 
 
 def _own_files(settings: Settings) -> set[Path]:
-    files = {settings.config_file, settings.default_inventory(), settings.inventory}
+    files = {
+        settings.config_file,
+        *settings.extends,
+        settings.default_inventory(),
+        settings.inventory,
+    }
     return {path.resolve() for path in files if path is not None}
