@@ -83,7 +83,11 @@ def _pyproject(tmp_path: Path, lines: list[str]) -> Path:
 def test_the_parser_accepts_exactly_the_documented_keys(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"tool\.dagroute-lint\.selekt: unknown setting"):
         load_settings(None, _pyproject(tmp_path, ['selekt = ["ALL"]']))
-    given = {"inventory": '"dagroute.toml"', "dag-ignore-file-syntax": '"regexp"'}
+    given = {
+        "inventory": '"dagroute.toml"',
+        "baseline": '"dagroute-baseline.json"',
+        "dag-ignore-file-syntax": '"regexp"',
+    }
     for key, setting in SETTINGS.items():
         value = given.get(key) or settings_reference().toml_value(setting.default)
         settings = load_settings(None, _pyproject(tmp_path, [f"{key} = {value}"]))

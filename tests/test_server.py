@@ -21,6 +21,7 @@ from dagroute_lint.deployment.toml import toml
 from dagroute_lint.diagnostics import Diagnostic, Facts
 from dagroute_lint.formatters.json import facts_object
 from dagroute_lint.model import Position
+from dagroute_lint.noqa import layout
 from dagroute_lint.server.protocol import (
     lines_of,
     lsp_diagnostic,
@@ -390,15 +391,28 @@ def test_a_replacement_touches_only_the_lines_between_the_common_ends() -> None:
 
 
 def test_noqa_adds_the_code_to_an_existing_list_or_appends_a_comment() -> None:
-    def added(line: str) -> str:
+    def added(line: str) -> str | None:
         diagnostic = Diagnostic("dag.py", 1, 1, "DRL101", "m")
-        return _edited(line, noqa_edit([line], diagnostic))
+        edit = noqa_edit([line], diagnostic, layout(line))
+        return None if edit is None else _edited(line, edit)
 
     assert added("x = f()  \n") == "x = f()  # noqa: DRL101  \n"
     assert added("x = f()  # noqa: E501\n") == "x = f()  # noqa: E501, DRL101\n"
     assert added("x = f()  # why  # NOQA:E501,W291\n") == (
         "x = f()  # why  # NOQA:E501,W291, DRL101\n"
     )
+    # A list inside a string is not the comment's, and a comment after it would not be read.
+    assert added('x = f("# noqa: E501")\n') is None
+
+
+def test_noqa_is_not_offered_where_a_comment_cannot_go() -> None:
+    text = 'x = f("""a\nb""")\ny = 1 + \\\n    2\n'
+    offered = [
+        noqa_edit(lines_of(text), Diagnostic("dag.py", line, 1, "DRL101", "m"), layout(text))
+        is not None
+        for line in (1, 2, 3, 4)
+    ]
+    assert offered == [False, True, False, True]  # inside a string, after a backslash: none
 
 
 def test_a_published_diagnostic_carries_its_facts_in_data() -> None:

@@ -31,6 +31,7 @@ def describe_settings(
         ("project", str(settings.root), ""),
         ("settings file", str(settings.config_file or "none"), ""),
         ("inventory", str(inventory or "none"), settings.inventory_origin()),
+        ("baseline", str(settings.baseline or "none"), origin("baseline")),
         ("selected", ", ".join(sorted(settings.selected_codes())), origin("selection")),
     ]
     for name in (
