@@ -433,7 +433,7 @@ def test_a_warm_run_never_imports_libcst(repo: Path) -> None:
 
 
 # What a lint never needs: the inventory builder, the acceptance reports, the rule listing and
-# pages' reader of `explain`, the fixer (without --fix), the `# noqa` writer (without
+# pages' reader of `explain`, the fixer (without --fix), the writer of noqa comments (without
 # --add-noqa), the baseline (without one), the language server, and distribution metadata (no
 # installed distribution registers rules here: test_plugin_discovery.py).
 UNNEEDED = (

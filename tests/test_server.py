@@ -209,7 +209,7 @@ def test_diagnostics_follow_the_buffer_as_it_is_opened_and_changed(tmp_path: Pat
                 if registration.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
                 for watcher in registration.register_options["watchers"]  # type: ignore[index]
             ]
-            assert "**/*.toml" in globs
+            assert {"**/*.toml", "**/*.json"} <= set(globs)
 
     run(test)
 
@@ -284,6 +284,36 @@ def test_hover_on_a_task_shows_its_routing_and_the_workers_serving_it(tmp_path: 
             assert "queue: `'reports'`" in unserved
             assert "workers: **none** serve this task" in unserved
             assert await hover(1) is None  # not a task
+
+    run(test)
+
+
+def test_the_baseline_setting_hides_what_it_accepts_until_it_changes(tmp_path: Path) -> None:
+    repo = repository(tmp_path)
+    written = subprocess.run(
+        [sys.executable, "-m", "dagroute_lint", "--write-baseline", "baseline.json", "--select",
+         "DRL101", "--no-cache"],
+        cwd=repo, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert written.returncode == 0, written.stderr
+    settings = (repo / "pyproject.toml").read_text() + 'baseline = "baseline.json"\n'
+    (repo / "pyproject.toml").write_text(settings)
+
+    async def test() -> None:
+        async with editor(repo) as session:
+            uri = session.open(repo / "dags" / "report.py")
+            assert codes(await session.diagnostics(uri)) == [(0, "DRL204")]
+            # A rewritten baseline that accepts nothing: the editor is told, and lints again.
+            baseline = json.loads((repo / "baseline.json").read_text())
+            (repo / "baseline.json").write_text(json.dumps({**baseline, "projects": {}}))
+            event = types.FileEvent(
+                from_fs_path(str(repo / "baseline.json")) or "", types.FileChangeType.Changed
+            )
+            session.client.workspace_did_change_watched_files(
+                types.DidChangeWatchedFilesParams([event])
+            )
+            found = await session.diagnostics(uri, lambda d: len(d) == 2)
+            assert codes(found) == [(0, "DRL204"), (5, "DRL101")]
 
     run(test)
 
