@@ -79,6 +79,14 @@ class _LintByDefault(click.Group):
             formatter.write_dl(rows)
 
 
+class _ReasonOption(click.Option):
+    """``--add-noqa[=REASON]``: the help shows the reason joined with ``=``, as it is given."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        found = super().get_help_record(ctx)
+        return None if found is None else (found[0].replace(" [=", "[="), found[1])
+
+
 def _reason_after_equals(args: list[str]) -> list[str]:
     """``--add-noqa`` takes a reason only as ``--add-noqa=REASON`` (as ruff's does): a bare
     ``--add-noqa dags/`` must not read ``dags/`` as the reason."""
@@ -331,6 +339,7 @@ def _options(
 @click.option(
     ADD_NOQA,
     "add_noqa",
+    cls=_ReasonOption,
     is_flag=False,
     flag_value="",
     default=None,
