@@ -60,11 +60,11 @@ def silences(line: str, code: str) -> bool:
 
 def reason_problem(reason: str) -> str | None:
     """Why ``reason`` cannot follow the codes of a comment, or ``None`` when it can: a line
-    break would end the comment, and words right after the codes that look like codes
-    (``py3``) would be read as codes."""
-    if any(character in reason for character in "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"):
-        return "it holds a line break"
-    sample = "DRL001"  # any code: what matters is what the reader takes from the reason
+    break would end the comment (other control characters would hide in it), and words right
+    after the codes that look like codes (``py3``) would be read as codes."""
+    if not reason.isprintable():
+        return "it holds a line break or another control character"
+    sample = "X1"  # any code: what matters is what the reader takes from the reason
     comment = read_comment(f"# noqa: {sample} {reason}")
     codes = comment.codes if comment is not None and comment.codes is not None else frozenset()
     misread = sorted(codes - {sample})
