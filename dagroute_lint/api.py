@@ -11,17 +11,19 @@ way: each path under its nearest project's settings and inventory, with the same
     for diagnostic in result.diagnostics:
         print(diagnostic.path, diagnostic.line, diagnostic.code, diagnostic.message)
 
-``plan`` finds the projects a set of paths belongs to; ``lint`` lints them, ``routes`` analyses
-every task of them, and ``report`` does both; ``lint_buffer`` lints an editor's unsaved text as
-the file it will be saved as.
+``plan`` finds the projects a set of paths belongs to; ``lint`` lints them (leaving out what each
+project's baseline accepts), ``routes`` analyses every task of them, and ``report`` does both;
+``write_baseline`` records what they report now; ``lint_buffer`` lints an editor's unsaved text
+as the file it will be saved as.
 Configuration errors raise ``ConfigError`` (its message names the file, the key and, for
 syntax errors, the position).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dagroute_lint.config import DEFAULT_INVENTORY, Settings, load_settings
 from dagroute_lint.deployment.inventory import Inventory
@@ -40,9 +42,14 @@ from dagroute_lint.pipeline.targets import plan as plan_targets
 from dagroute_lint.records import record, replace
 from dagroute_lint.resolve.coverage import Coverage
 from dagroute_lint.resolve.repository import AnalysedFile, Repository
-from dagroute_lint.sources.discovery import LeftOut
+from dagroute_lint.sources.discovery import LeftOut, absolute
+
+# A run without a baseline never reads one: the baseline modules are imported where one is used.
+if TYPE_CHECKING:
+    from dagroute_lint.pipeline.baseline import Baseline, Counts, Filtered, Stale
 
 __all__ = [
+    "BaselineWritten",
     "BufferProject",
     "BufferResult",
     "ConfigError",
@@ -58,6 +65,7 @@ __all__ = [
     "plan",
     "report",
     "routes",
+    "write_baseline",
 ]
 
 
@@ -66,9 +74,10 @@ class Options:
     """What a command line adds to the settings files: the same for every command.
 
     Selection (``select`` ... ``respect_gitignore``) is layered over each project's settings as
-    ruff layers its flags; ``inventory`` and ``config`` replace what the project would name.
-    ``jobs`` (default: one per core), ``cache`` and ``cache_dir`` (default: ``.dagroute_cache``
-    in each project's root) say how to run, never what is reported.
+    ruff layers its flags; ``inventory``, ``config`` and ``baseline`` replace what the project
+    would name, and ``no_baseline`` turns every project's baseline off. ``jobs`` (default: one
+    per core), ``cache`` and ``cache_dir`` (default: ``.dagroute_cache`` in each project's root)
+    say how to run, never what is reported.
     """
 
     config: Path | None = None
@@ -80,6 +89,8 @@ class Options:
     extend_exclude: tuple[str, ...] = ()
     force_exclude: bool | None = None
     respect_gitignore: bool | None = None
+    baseline: Path | None = None
+    no_baseline: bool = False
     jobs: int | None = None
     cache: bool = True
     cache_dir: Path | None = None
@@ -95,6 +106,8 @@ class Options:
             extend_exclude=self.extend_exclude,
             force_exclude=self.force_exclude,
             respect_gitignore=self.respect_gitignore,
+            baseline=self.baseline,
+            no_baseline=self.no_baseline,
         )
 
     def execution(self, settings: Settings, progress: ProgressLine | None = None) -> Execution:
@@ -138,16 +151,58 @@ def plan(
 class LintResult:
     """What a lint run found, in output order; how much it saw (``coverage``: tasks, DAGs, and
     places where tasks may be missing); the files linted only because they import a file
-    given; how many files were reported on, and what discovery left out. ``read`` holds every
-    file the result depends on (those linted, the modules they import, the settings files and
-    the inventory), as absolute paths: what ``--watch`` polls."""
+    given; how many files were reported on, and what discovery left out. ``accepted`` counts
+    the diagnostics the projects' baselines left out, and ``stale`` lists their entries that
+    no longer occur (in the files the run linted, or in files that are gone). ``read`` holds
+    every file the result depends on (those linted, the modules they import, the settings
+    files, the inventory and the baseline), as absolute paths: what ``--watch`` polls."""
 
     diagnostics: list[Diagnostic]
     coverage: Coverage
     dependents: tuple[str, ...]
     files: int
     left_out: LeftOut
+    accepted: int = 0
+    stale: tuple[Stale, ...] = ()
     read: frozenset[Path] = frozenset()
+
+
+@record
+class _Share:
+    """One project's part of a lint run, before any baseline: its diagnostics, and the files it
+    linted (each as shown, to its real path)."""
+
+    project: Project
+    diagnostics: list[Diagnostic]
+    coverage: Coverage
+    dependents: tuple[str, ...]
+    linted: dict[str, str]
+    left_out: LeftOut
+    read: frozenset[Path]
+
+
+def _shares(
+    projects: Sequence[Project],
+    options: Options,
+    stdin: bytes | None,
+    progress: ProgressLine | None,
+) -> Iterator[_Share]:
+    for project in projects:
+        buffer = _buffer(project, stdin)
+        execution = options.execution(project.settings, progress)
+        paths = () if buffer is not None else project.targets.paths
+        try:
+            with analyse(paths, project.settings, project.inventory, buffer, execution) as run:
+                found = runner.lint(run, selected_rules(project.settings))
+                linted = {file.source.display: file.source.real for file in run.reported()}
+                left_out = run.left_out
+                read = run.read_files() | _configuration_files(project.settings)
+        finally:
+            if progress is not None:
+                progress.close()
+        yield _Share(
+            project, found.diagnostics, found.coverage, found.dependents, linted, left_out, read
+        )
 
 
 def lint(
@@ -156,41 +211,130 @@ def lint(
     stdin: bytes | None = None,
     progress: ProgressLine | None = None,
 ) -> LintResult:
-    """Lint each project's paths under its settings and inventory, in one report; ``stdin``
-    is the text of the buffer a plan of ``["-"]`` stands for."""
+    """Lint each project's paths under its settings and inventory, in one report, less what
+    its baseline accepts; ``stdin`` is the text of the buffer a plan of ``["-"]`` stands for.
+
+    Every baseline is read before anything is linted: a missing or broken one raises
+    ``ConfigError`` at once.
+    """
     options = options or Options()
+    baselines = _read_baselines(project.settings.baseline for project in projects)
     merged: list[Diagnostic] = []
     seen = Coverage()
     dependents: list[str] = []
     files = 0
     left_out = LeftOut()
+    accepted = 0
+    stale: list[Stale] = []
     read: set[Path] = set()
-    for project in projects:
-        buffer = _buffer(project, stdin)
-        execution = options.execution(project.settings, progress)
-        paths = () if buffer is not None else project.targets.paths
-        try:
-            with analyse(paths, project.settings, project.inventory, buffer, execution) as run:
-                found = runner.lint(run, selected_rules(project.settings))
-                files += len(run.reported())
-                left_out += run.left_out
-                read |= run.read_files()
-        finally:
-            if progress is not None:
-                progress.close()
-        merged += found.diagnostics
-        seen += found.coverage
-        dependents += found.dependents
-        read |= _configuration_files(project.settings)
-    return LintResult(sorted(merged), seen, tuple(dependents), files, left_out, frozenset(read))
+    for share in _shares(projects, options, stdin, progress):
+        found = share.diagnostics
+        path = share.project.settings.baseline
+        if path is not None:
+            filtered = _filtered(baselines[path], share.project.settings.root, found, share.linted)
+            found = filtered.reported
+            accepted += filtered.accepted
+            stale += filtered.stale
+        merged += found
+        seen += share.coverage
+        dependents += share.dependents
+        files += len(share.linted)
+        left_out += share.left_out
+        read |= share.read
+    return LintResult(
+        sorted(merged),
+        seen,
+        tuple(dependents),
+        files,
+        left_out,
+        accepted,
+        tuple(stale),
+        frozenset(read),
+    )
 
 
 def _configuration_files(settings: Settings) -> set[Path]:
-    """The settings files a project's lint read (its own and those it extends) and its
-    inventory; where there is none, where one would be found (a file that appears counts)."""
+    """The settings files a project's lint read (its own and those it extends), its inventory
+    and its baseline; where there is none, where one would be found (a file that appears
+    counts)."""
     inventory = settings.inventory or settings.root / DEFAULT_INVENTORY
     config = settings.config_file or settings.root / "pyproject.toml"
-    return {path.absolute() for path in (config, *settings.extends, inventory)}
+    baseline = () if settings.baseline is None else (settings.baseline,)
+    return {path.absolute() for path in (config, *settings.extends, inventory, *baseline)}
+
+
+def _read_baselines(paths: Iterable[Path | None]) -> dict[Path, Baseline]:
+    """The baselines at ``paths`` (``None``: none), each read once."""
+    wanted = [path for path in dict.fromkeys(paths) if path is not None]
+    if not wanted:
+        return {}
+    from dagroute_lint.pipeline.baseline_file import read_baseline
+
+    return {path: read_baseline(path) for path in wanted}
+
+
+def _filtered(
+    baseline: Baseline, root: Path, diagnostics: list[Diagnostic], linted: dict[str, str]
+) -> Filtered:
+    from dagroute_lint.pipeline.baseline import apply_baseline
+
+    return apply_baseline(baseline, root, diagnostics, linted)
+
+
+@record
+class BaselineWritten:
+    """What ``write_baseline`` wrote: how many diagnostics this run recorded, in how many
+    files, and how many entries it kept of files the run did not lint."""
+
+    path: Path
+    recorded: int
+    files: int
+    kept: int
+
+
+def write_baseline(
+    path: Path,
+    projects: Sequence[Project],
+    options: Options | None = None,
+    progress: ProgressLine | None = None,
+) -> BaselineWritten:
+    """Lint the projects with no baseline and write every diagnostic to the baseline ``path``
+    (each under its project, relative to the file's folder), atomically.
+
+    Entries an existing file holds for files this run did not lint are kept while those files
+    exist, so a run over some files updates only theirs. A file at ``path`` that is not a
+    baseline is never overwritten: ``ConfigError`` says what is wrong with it.
+    """
+    from dagroute_lint.pipeline.baseline import counts, project_file, project_key, rewritten
+    from dagroute_lint.pipeline.baseline_file import read_baseline, write_baseline_file
+
+    options = options or Options()
+    if any(project.targets.paths == (STDIN,) for project in projects):
+        raise ConfigError("a baseline records files, not stdin")
+    path = absolute(path)
+    previous = None
+    if path.exists():
+        try:
+            previous = read_baseline(path)
+        except ConfigError as error:
+            raise ConfigError(f"{error}; only a baseline file is overwritten") from None
+    found: dict[str, Counts] = {}
+    linted: dict[str, set[str]] = {}
+    for share in _shares(projects, options, None, progress):
+        root = share.project.settings.root
+        key = project_key(path, root)
+        section = found.setdefault(key, {})
+        for entry, count in counts(share.diagnostics, root, share.linted).items():
+            section[entry] = section.get(entry, 0) + count
+        linted.setdefault(key, set()).update(
+            project_file(real, root) for real in share.linted.values()
+        )
+    baseline = rewritten(path, previous, found, linted)
+    write_baseline_file(baseline)
+    recorded = sum(sum(section.values()) for section in found.values())
+    written = sum(sum(section.values()) for section in baseline.projects.values())
+    files = len({(key, entry.file) for key, section in found.items() for entry in section})
+    return BaselineWritten(path, recorded, files, written - recorded)
 
 
 def lint_paths(paths: Sequence[str], options: Options | None = None) -> LintResult:
@@ -271,19 +415,24 @@ def describe_settings(
 
 @record
 class BufferProject:
-    """The settings and inventory an editor's document is linted under (see ``buffer_project``)."""
+    """The settings, inventory and baseline an editor's document is linted under (see
+    ``buffer_project``)."""
 
     settings: Settings
     inventory: Inventory | None
+    baseline: Baseline | None = None
 
 
 def buffer_project(folder: Path | str, options: Options | None = None) -> BufferProject:
-    """The settings and inventory of the project holding the files of ``folder``, as the
-    command line finds them. Editors keep this while no configuration file changes: reading the
-    settings and the inventory costs more than linting a buffer."""
+    """The settings, inventory and baseline of the project holding the files of ``folder``, as
+    the command line finds them. Editors keep this while no configuration file (or the
+    baseline) changes: reading them costs more than linting a buffer."""
     options = options or Options()
     settings = options.apply(load_settings(options.config, Path(folder).absolute()))
-    return BufferProject(settings, settings.load_inventory())
+    baseline = (
+        _read_baselines([settings.baseline]).get(settings.baseline) if settings.baseline else None
+    )
+    return BufferProject(settings, settings.load_inventory(), baseline)
 
 
 @record
@@ -300,12 +449,15 @@ def lint_buffer(
 ) -> BufferResult:
     """Lint ``data`` as the file at ``path`` (modules it imports are read from disk, never
     imported). The project's excludes apply as a folder lint applies them, whether or not
-    ``force-exclude`` is set: an editor shows what the command line would report on the saved
-    file when it lints the project."""
+    ``force-exclude`` is set, and so does its baseline: an editor shows what the command line
+    would report on the saved file when it lints the project."""
     project = project or buffer_project(Path(path).absolute().parent)
     settings = replace(project.settings, force_exclude=True)
     shown = str(path)
     with analyse([shown], settings, project.inventory, (shown, data), Execution()) as run:
-        found = runner.lint(run, selected_rules(settings), keep=True)
+        found = runner.lint(run, selected_rules(settings), keep=True).diagnostics
         analysed = run.repository.files[0] if run.reported() else None
-    return BufferResult(tuple(found.diagnostics), analysed)
+        linted = {file.source.display: file.source.real for file in run.reported()}
+    if project.baseline is not None:
+        found = _filtered(project.baseline, settings.root, found, linted).reported
+    return BufferResult(tuple(found), analysed)

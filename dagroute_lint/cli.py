@@ -19,6 +19,7 @@ from dagroute_lint import __version__, api
 from dagroute_lint.config import Settings, load_settings
 from dagroute_lint.deployment.init import DEFAULT_RUNTIME
 from dagroute_lint.deployment.inventory import load_inventory
+from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.formatters import FORMAT_NAMES, ROUTE_FORMAT_NAMES, formatter, route_formatter
 from dagroute_lint.formatters.escape import printable
@@ -27,7 +28,7 @@ from dagroute_lint.formatters.summary import causes_line, count, summary_line, w
 from dagroute_lint.formatters.text import format_text
 from dagroute_lint.pipeline.cache import DEFAULT_CACHE_DIR
 from dagroute_lint.pipeline.collector import for_one_run
-from dagroute_lint.pipeline.progress import progress_line
+from dagroute_lint.pipeline.progress import ProgressLine, progress_line
 from dagroute_lint.pipeline.targets import STDIN, Targets
 from dagroute_lint.records import replace
 from dagroute_lint.rules.registry import all_rules
@@ -41,8 +42,10 @@ if TYPE_CHECKING:
     from dagroute_lint.deployment.init.facts import DeploymentFacts
     from dagroute_lint.diagnostics import Diagnostic
     from dagroute_lint.fix import FixOutcome
+    from dagroute_lint.pipeline.baseline import Stale
 
 EXIT_CLEAN, EXIT_REPORTED, EXIT_ERROR = 0, 1, 2
+ADD_NOQA = "--add-noqa"
 
 
 class _LintByDefault(click.Group):
@@ -55,6 +58,7 @@ class _LintByDefault(click.Group):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if args and args[0] in ("--help", "-h", "--version"):
             return super().parse_args(ctx, args)
+        args = _reason_after_equals(args)
         leading = 0
         while leading < len(args) and args[leading].startswith("-") and args[leading] != "-":
             leading += 1
@@ -74,6 +78,21 @@ class _LintByDefault(click.Group):
         ]
         with formatter.section("Options of check (the default command)"):
             formatter.write_dl(rows)
+
+
+class _ReasonOption(click.Option):
+    """``--add-noqa[=REASON]``: the help shows the reason joined with ``=``, as it is given."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        found = super().get_help_record(ctx)
+        return None if found is None else (found[0].replace(" [=", "[="), found[1])
+
+
+def _reason_after_equals(args: list[str]) -> list[str]:
+    """``--add-noqa`` takes a reason only as ``--add-noqa=REASON`` (as ruff's does): a bare
+    ``--add-noqa dags/`` must not read ``dags/`` as the reason."""
+    end = args.index("--") if "--" in args else len(args)
+    return [f"{ADD_NOQA}=" if arg == ADD_NOQA else arg for arg in args[:end]] + args[end:]
 
 
 def _split_codes(values: Sequence[str]) -> list[str]:
@@ -307,6 +326,8 @@ def _options(
     extend_select: Sequence[str] = (),
     ignore: Sequence[str] = (),
     extend_ignore: Sequence[str] = (),
+    baseline: Path | None = None,
+    no_baseline: bool = False,
 ) -> api.Options:
     """The API's options from the command line's flags."""
     return api.Options(
@@ -322,6 +343,8 @@ def _options(
         jobs=jobs,
         cache=not no_cache,
         cache_dir=cache_dir,
+        baseline=baseline,
+        no_baseline=no_baseline,
     )
 
 
@@ -381,6 +404,30 @@ def _options(
     is_flag=True,
     help="Lint again whenever a file the run read changes, until Ctrl-C.",
 )
+# -- adoption (docs/command-line.md#adopting-it-on-an-existing-repository) --
+@click.option(
+    "--baseline",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Report only what this baseline file does not list, in every project (default: the "
+    "`baseline` setting).",
+)
+@click.option("--no-baseline", is_flag=True, help="Report what any baseline lists, too.")
+@click.option(
+    "--write-baseline",
+    type=click.Path(path_type=Path, dir_okay=False),
+    metavar="FILE",
+    help="Record every problem found now in FILE (a baseline), print none, exit 0.",
+)
+@click.option(
+    ADD_NOQA,
+    "add_noqa",
+    cls=_ReasonOption,
+    is_flag=False,
+    flag_value="",
+    default=None,
+    metavar="[=REASON]",
+    help="Write `# noqa: CODE [REASON]` on the lines of the problems reported now, exit 0.",
+)
 @_execution_options
 @_verbose_option
 @_watching
@@ -397,11 +444,16 @@ def check(
     fix: bool,
     diff: bool,
     show_fixes: bool,
+    write_baseline: Path | None,
+    add_noqa: str | None,
     verbose: bool,
     **flags: Any,
 ) -> None:
     """Lint DAG files and folders (the default command)."""
+    _check_writers(fix, diff, write_baseline, add_noqa, flags.get("baseline"))
     options = _options(**flags)
+    if write_baseline is not None:  # it records everything: no baseline may hide a problem
+        options = replace(options, no_baseline=True)
     if statistics and output_format not in STATISTICS_FORMATS:
         raise ConfigError(f"--statistics prints text or json, not {output_format}")
     if stdin_filename is not None and paths != (STDIN,):
@@ -418,8 +470,10 @@ def check(
     projects = api.plan(paths, options, stdin_filename)
     stdin: bytes | None = None
     if projects[0].targets.paths == (STDIN,):
-        if fix or diff:
-            raise ConfigError("--fix and --diff rewrite files: they cannot read stdin")
+        if fix or diff or write_baseline is not None or add_noqa is not None:
+            raise ConfigError(
+                "--fix, --diff, --add-noqa and --write-baseline read files: they cannot read stdin"
+            )
         if show_fixes:
             raise ConfigError("--show-fixes reads the files it would fix: it cannot read stdin")
         stdin = sys.stdin.buffer.read()
@@ -431,8 +485,12 @@ def check(
         if project.inventory is None and not quiet:
             _say_no_inventory(project.settings)
     progress = progress_line(sys.stderr, output_format == "text" and not quiet)
+    if write_baseline is not None:
+        _write_baseline(write_baseline, projects, options, fix, quiet, progress)
     result = api.lint(projects, options, stdin, progress)
     click.get_current_context().meta[_READ] = result.read  # what --watch polls
+    if add_noqa is not None:
+        _add_noqa(result.diagnostics, add_noqa, quiet)
     if fix or diff or show_fixes:
         # Imported here: it loads libcst, which a run answered from the cache never needs.
         from dagroute_lint.fix import fix_files
@@ -464,10 +522,12 @@ def check(
         _say_dependents(result.dependents)
     if not quiet and stdin is None and result.files == 0:
         _say_nothing_found(result.left_out)
+    if not quiet and result.stale:
+        _say_stale(result.stale, verbose)
     if not quiet and output_format == "text":
         colour = wants_colour(sys.stderr, os.environ)
         click.echo(result.coverage.line, err=True)
-        click.echo(summary_line(diagnostics, colour), err=True, color=colour)
+        click.echo(summary_line(diagnostics, colour, result.accepted), err=True, color=colour)
         causes = causes_line(diagnostics)
         if causes is not None:
             click.echo(causes, err=True)
@@ -480,6 +540,108 @@ def _say_nothing_found(left_out: LeftOut) -> None:
     reasons = left_out.reasons()
     why = f": {'; '.join(reasons)} (see --show-settings)" if reasons else ""
     click.echo(f"dagroute-lint: no Python files found under the given paths{why}", err=True)
+
+
+def _check_writers(
+    fix: bool, diff: bool, write_baseline: Path | None, add_noqa: str | None, baseline: Any
+) -> None:
+    """Refuse the flags that write files in combinations that contradict each other."""
+    if write_baseline is not None:
+        if baseline is not None:
+            raise ConfigError("--write-baseline records every problem: --baseline would hide some")
+        if diff or add_noqa is not None:
+            other = "--diff" if diff else ADD_NOQA
+            raise ConfigError(f"--write-baseline and {other} cannot be used together")
+    if add_noqa is not None:
+        if fix or diff:
+            other = "--fix" if fix else "--diff"
+            raise ConfigError(f"{ADD_NOQA} and {other} cannot be used together")
+        from dagroute_lint.noqa import reason_problem
+
+        problem = reason_problem(add_noqa.strip())
+        if problem is not None:
+            raise ConfigError(f"{ADD_NOQA}={add_noqa!r}: the reason cannot be written: {problem}")
+
+
+def _write_baseline(
+    path: Path,
+    projects: list[api.Project],
+    options: api.Options,
+    fix: bool,
+    quiet: bool,
+    progress: ProgressLine | None,
+) -> NoReturn:
+    """``--write-baseline``: fix first with ``--fix`` (a baseline of what a fix removes is no
+    use), then record every problem left, and exit 0."""
+    if fix:
+        from dagroute_lint.fix import fix_files
+
+        _say_fixed(fix_files(api.lint(projects, options, None, progress).diagnostics, True), quiet)
+    written = api.write_baseline(path, projects, options, progress)
+    if not quiet:
+        kept = (
+            f"; kept {count(written.kept, 'problem')} of files not linted" if written.kept else ""
+        )
+        click.echo(
+            f"dagroute-lint: wrote {printable(str(path))}: {count(written.recorded, 'problem')} "
+            f"in {count(written.files, 'file')}{kept}",
+            err=True,
+        )
+    sys.exit(EXIT_CLEAN)
+
+
+def _add_noqa(diagnostics: Sequence[Diagnostic], reason: str, quiet: bool) -> NoReturn:
+    """``--add-noqa``: comment every line reported on, say what was written, and exit 0."""
+    from dagroute_lint.add_noqa import add_noqa
+
+    outcome = add_noqa(diagnostics, reason.strip())
+    for skipped in outcome.skipped:
+        click.echo(
+            f"dagroute-lint: {printable(skipped.path)}:{skipped.line}: no `# noqa` written for "
+            f"{', '.join(skipped.codes)}: {skipped.why}",
+            err=True,
+        )
+    for path in outcome.changed_on_disk:
+        click.echo(f"dagroute-lint: {printable(path)} changed on disk; not written", err=True)
+    if not quiet:
+        click.echo(
+            f"Added `# noqa` for {count(outcome.silenced, 'problem')} in "
+            f"{count(len(outcome.files), 'file')}.",
+            err=True,
+        )
+    sys.exit(EXIT_CLEAN)
+
+
+def _say_stale(stale: Sequence[Stale], verbose: bool) -> None:
+    """The baseline entries that no longer occur: a count per baseline file, and with
+    ``--verbose`` one line each, so the file can be made to shrink."""
+    by_file: dict[Path, list[Stale]] = {}
+    for entry in stale:
+        by_file.setdefault(entry.baseline, []).append(entry)
+    for baseline, entries in by_file.items():
+        shown = printable(str(cwd_relative(baseline)))
+        if verbose:
+            for entry in entries:
+                click.echo(
+                    f"dagroute-lint: {shown}: no longer occurs: {_entry_text(entry)}", err=True
+                )
+        gone = sum(entry.count for entry in entries)
+        listed = "" if verbose else " (--verbose names each)"
+        click.echo(
+            f"dagroute-lint: {shown} lists {count(gone, 'problem')} that no longer "
+            f"{'occurs' if gone == 1 else 'occur'}{listed}: rewrite it with "
+            f"`--write-baseline {shown}`",
+            err=True,
+        )
+
+
+def _entry_text(entry: Stale) -> str:
+    """``dags/report.py: DRL101 dag 'report' task 'build' item 'reports' (2 of them)``."""
+    key = entry.fingerprint
+    named = zip(("dag", "task", "item"), (key.dag_id, key.task_id, key.item))
+    facts = "".join(f" {name} {value!r}" for name, value in named if value is not None)
+    many = f" ({entry.count} of them)" if entry.count > 1 else ""
+    return printable(f"{cwd_relative(entry.file)}: {key.code}{facts}{many}")
 
 
 def _repository_plan(command: str, paths: Sequence[str], options: api.Options) -> list[api.Project]:

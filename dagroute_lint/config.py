@@ -65,6 +65,16 @@ SETTINGS: dict[str, Setting] = {
         ("--inventory",),
         f"`{DEFAULT_INVENTORY}` in the project folder, when there is one",
     ),
+    "baseline": Setting(
+        "string (a path)",
+        None,
+        "A baseline file (`--write-baseline` writes one), relative to the project folder: the "
+        "diagnostics it lists are not reported, and its entries that no longer occur are named "
+        "on stderr. `--baseline FILE` replaces it for every project of a run, `--no-baseline` "
+        "turns it off.",
+        ("--baseline", "--no-baseline"),
+        "none: every diagnostic is reported",
+    ),
     "select": Setting(
         "list of rule selectors",
         [],
@@ -171,6 +181,7 @@ class Settings:
     root: Path
     config_file: Path | None = None
     inventory: Path | None = None
+    baseline: Path | None = None
     select: tuple[str, ...] = ()  # empty: every rule that is on by default
     ignore: tuple[str, ...] = ()
     extend_select: tuple[str, ...] = ()
@@ -200,9 +211,11 @@ class Settings:
         extend_exclude: Sequence[str] | None = None,
         force_exclude: bool | None = None,
         respect_gitignore: bool | None = None,
+        baseline: Path | None = None,
+        no_baseline: bool = False,
     ) -> Settings:
         """Command-line flags over the file: values replace, selectors form a layer of their own,
-        ``--extend-exclude`` adds to the file's."""
+        ``--extend-exclude`` adds to the file's; ``no_baseline`` drops the baseline."""
         layer = RuleSelection(
             select=tuple(select or ()),
             extend_select=tuple(extend_select or ()),
@@ -212,14 +225,17 @@ class Settings:
         layer.check()
         given = {
             "inventory": inventory is not None,
+            "baseline": baseline is not None or no_baseline,
             "selection": layer != RuleSelection(where=COMMAND_LINE),
             "extend_exclude": bool(extend_exclude),
             "force_exclude": force_exclude is not None,
             "respect_gitignore": respect_gitignore is not None,
         }
+        chosen = baseline.resolve() if baseline is not None else self.baseline
         return replace(
             self,
             inventory=inventory.resolve() if inventory is not None else self.inventory,
+            baseline=None if no_baseline else chosen,
             command_line=layer,
             extend_exclude=(*self.extend_exclude, *(extend_exclude or ())),
             force_exclude=self.force_exclude if force_exclude is None else force_exclude,
@@ -396,6 +412,9 @@ def _settings_from_table(
     inventory = table.get("inventory")
     if inventory is not None and not isinstance(inventory, str):
         raise ConfigError(f"{prefix}inventory: expected a string (a path)")
+    baseline = table.get("baseline")
+    if baseline is not None and (not isinstance(baseline, str) or not baseline):
+        raise ConfigError(f"{prefix}baseline: expected a string (a path)")
     syntax = table.get("dag-ignore-file-syntax")
     if syntax is not None and syntax not in SYNTAXES:
         raise ConfigError(f"{prefix}dag-ignore-file-syntax: expected one of {', '.join(SYNTAXES)}")
@@ -412,6 +431,7 @@ def _settings_from_table(
         root=root,
         config_file=path,
         inventory=(root / inventory).resolve() if inventory else None,
+        baseline=(root / baseline).resolve() if baseline else None,
         select=strings("select"),
         ignore=strings("ignore"),
         extend_select=strings("extend-select"),

@@ -86,6 +86,7 @@ def test_the_parser_accepts_exactly_the_documented_keys(tmp_path: Path) -> None:
     given = {
         "extend": '"shared.toml"',
         "inventory": '"dagroute.toml"',
+        "baseline": '"dagroute-baseline.json"',
         "dag-ignore-file-syntax": '"regexp"',
     }
     (tmp_path / "shared.toml").write_text("", encoding="utf-8")

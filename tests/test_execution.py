@@ -433,14 +433,17 @@ def test_a_warm_run_never_imports_libcst(repo: Path) -> None:
 
 
 # What a lint never needs: the inventory builder, the acceptance reports, the rule listing and
-# pages' reader of `explain`, the fixer (without --fix), the language server, and distribution
-# metadata (no installed distribution registers rules here: test_plugin_discovery.py).
+# pages' reader of `explain`, the fixer (without --fix), the writer of noqa comments (without
+# --add-noqa), the baseline (without one), the language server, and distribution metadata (no
+# installed distribution registers rules here: test_plugin_discovery.py).
 UNNEEDED = (
     "importlib.metadata",
     "dagroute_lint.deployment.init.build",
     "dagroute_lint.acceptance.coverage",
     "dagroute_lint.rules.listing",
     "dagroute_lint.fix",
+    "dagroute_lint.add_noqa",
+    "dagroute_lint.pipeline.baseline",
     "dagroute_lint.server",
     "pygls",
 )

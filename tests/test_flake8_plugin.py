@@ -111,6 +111,20 @@ def test_stdin_buffer_with_display_name(repo: Path) -> None:
     assert "DRL103" not in result.stdout and "DRL101" in result.stdout
 
 
+def test_the_baseline_setting_applies_to_the_plugin(repo: Path) -> None:
+    written = command(repo, "dagroute_lint", "--write-baseline", "baseline.json")
+    assert written.returncode == 0, written.stderr
+    (repo / "pyproject.toml").write_text(
+        '[tool.dagroute-lint]\ndags = ["dags"]\nbaseline = "baseline.json"\n'
+    )
+    assert flake8(repo, "dags").stdout == ""
+    new = REPORT + '    BashOperator(task_id="new", bash_command="x", queue="lost")\n'
+    (repo / "dags" / "report.py").write_text(new.lstrip())
+    assert [row[1:4] for row in flake8_rows(flake8(repo, "--format", FIELDS, "dags").stdout)] == [
+        (12, 5, "DRL101")
+    ]
+
+
 def test_settings_select_applies_to_the_plugin(repo: Path) -> None:
     (repo / "pyproject.toml").write_text(
         '[tool.dagroute-lint]\ndags = ["dags"]\nignore = ["DRL1"]\n'

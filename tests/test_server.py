@@ -21,6 +21,7 @@ from dagroute_lint.deployment.toml import toml
 from dagroute_lint.diagnostics import Diagnostic, Facts
 from dagroute_lint.formatters.json import facts_object
 from dagroute_lint.model import Position
+from dagroute_lint.noqa import layout
 from dagroute_lint.server.protocol import (
     lines_of,
     lsp_diagnostic,
@@ -208,7 +209,7 @@ def test_diagnostics_follow_the_buffer_as_it_is_opened_and_changed(tmp_path: Pat
                 if registration.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
                 for watcher in registration.register_options["watchers"]  # type: ignore[index]
             ]
-            assert "**/*.toml" in globs
+            assert {"**/*.toml", "**/*.json"} <= set(globs)
 
     run(test)
 
@@ -283,6 +284,36 @@ def test_hover_on_a_task_shows_its_routing_and_the_workers_serving_it(tmp_path: 
             assert "queue: `'reports'`" in unserved
             assert "workers: **none** serve this task" in unserved
             assert await hover(1) is None  # not a task
+
+    run(test)
+
+
+def test_the_baseline_setting_hides_what_it_accepts_until_it_changes(tmp_path: Path) -> None:
+    repo = repository(tmp_path)
+    written = subprocess.run(
+        [sys.executable, "-m", "dagroute_lint", "--write-baseline", "baseline.json", "--select",
+         "DRL101", "--no-cache"],
+        cwd=repo, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert written.returncode == 0, written.stderr
+    settings = (repo / "pyproject.toml").read_text() + 'baseline = "baseline.json"\n'
+    (repo / "pyproject.toml").write_text(settings)
+
+    async def test() -> None:
+        async with editor(repo) as session:
+            uri = session.open(repo / "dags" / "report.py")
+            assert codes(await session.diagnostics(uri)) == [(0, "DRL204")]
+            # A rewritten baseline that accepts nothing: the editor is told, and lints again.
+            baseline = json.loads((repo / "baseline.json").read_text())
+            (repo / "baseline.json").write_text(json.dumps({**baseline, "projects": {}}))
+            event = types.FileEvent(
+                from_fs_path(str(repo / "baseline.json")) or "", types.FileChangeType.Changed
+            )
+            session.client.workspace_did_change_watched_files(
+                types.DidChangeWatchedFilesParams([event])
+            )
+            found = await session.diagnostics(uri, lambda d: len(d) == 2)
+            assert codes(found) == [(0, "DRL204"), (5, "DRL101")]
 
     run(test)
 
@@ -390,15 +421,28 @@ def test_a_replacement_touches_only_the_lines_between_the_common_ends() -> None:
 
 
 def test_noqa_adds_the_code_to_an_existing_list_or_appends_a_comment() -> None:
-    def added(line: str) -> str:
+    def added(line: str) -> str | None:
         diagnostic = Diagnostic("dag.py", 1, 1, "DRL101", "m")
-        return _edited(line, noqa_edit([line], diagnostic))
+        edit = noqa_edit([line], diagnostic, layout(line))
+        return None if edit is None else _edited(line, edit)
 
     assert added("x = f()  \n") == "x = f()  # noqa: DRL101  \n"
     assert added("x = f()  # noqa: E501\n") == "x = f()  # noqa: E501, DRL101\n"
     assert added("x = f()  # why  # NOQA:E501,W291\n") == (
         "x = f()  # why  # NOQA:E501,W291, DRL101\n"
     )
+    # A list inside a string is not the comment's, and a comment after it would not be read.
+    assert added('x = f("# noqa: E501")\n') is None
+
+
+def test_noqa_is_not_offered_where_a_comment_cannot_go() -> None:
+    text = 'x = f("""a\nb""")\ny = 1 + \\\n    2\n'
+    offered = [
+        noqa_edit(lines_of(text), Diagnostic("dag.py", line, 1, "DRL101", "m"), layout(text))
+        is not None
+        for line in (1, 2, 3, 4)
+    ]
+    assert offered == [False, True, False, True]  # inside a string, after a backslash: none
 
 
 def test_a_published_diagnostic_carries_its_facts_in_data() -> None:

@@ -12,12 +12,10 @@ import libcst as cst
 
 from dagroute_lint.extract.anchors import Anchors, survey
 from dagroute_lint.model import Position, SyntaxProblem
+from dagroute_lint.noqa import read_comment
 from dagroute_lint.records import record
 from dagroute_lint.sources.files import MAX_FILE_BYTES
 
-_CODES = r"(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?"
-_NOQA = re.compile(r"#\s*noqa" + _CODES, re.I)
-_FILE_NOQA = re.compile(r"#\s*dagroute-lint\s*:\s*noqa\b" + _CODES, re.I)
 # Python's line breaks only: ``str.splitlines`` also breaks at form feeds and other separators,
 # which would shift every later line number.
 LINE_BREAK = re.compile(r"\r\n?|\n")
@@ -108,29 +106,14 @@ def noqa_comments(
     text: str,
 ) -> tuple[dict[int, frozenset[str] | None], dict[int, frozenset[str] | None]]:
     """Lines with a ``# noqa`` comment and their codes (``None``: all), and likewise the lines
-    with a file-level ``# dagroute-lint: noqa`` (``: CODES`` scopes it to those codes).
-
-    Scans raw lines as flake8 did before it tokenized: a ``# noqa`` inside a string literal also
-    counts, which errs towards silence only where the user wrote the marker themselves.
-    """
+    with a file-level ``# dagroute-lint: noqa`` (``: CODES`` scopes it to those codes), as
+    ``noqa.read_comment`` reads each line."""
     lines: dict[int, frozenset[str] | None] = {}
     file_level: dict[int, frozenset[str] | None] = {}
     if "noqa" not in text and "NOQA" not in text:
         return lines, file_level
     for number, line in enumerate(LINE_BREAK.split(text), start=1):
-        if "noqa" not in line.lower():
-            continue
-        match = _FILE_NOQA.search(line)
-        found = file_level
-        if match is None:
-            match = _NOQA.search(line)
-            found = lines
-        if match is None:
-            continue
-        codes = match.group("codes")
-        found[number] = (
-            frozenset(code.upper() for code in re.split(r"[,\s]+", codes) if code)
-            if codes
-            else None
-        )
+        comment = read_comment(line)
+        if comment is not None:
+            (file_level if comment.file_level else lines)[number] = comment.codes
     return lines, file_level

@@ -36,16 +36,21 @@ def count(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
-def summary_line(diagnostics: Sequence[Diagnostic], colour: bool) -> str:
-    """``Found 23 problems in 7 files (4 fixable with `--fix`).`` or ``All checks passed!``.
+def summary_line(diagnostics: Sequence[Diagnostic], colour: bool, accepted: int = 0) -> str:
+    """``Found 23 problems in 7 files (4 fixable with `--fix`).`` or ``All checks passed!``;
+    ``accepted``: how many a baseline left out (``Found 2 problems (17 in the baseline) ...``).
 
     Files are those with a problem, not those checked.
     """
     if not diagnostics:
-        return paint("All checks passed!", "bold green", colour)
+        passed = paint("All checks passed!", "bold green", colour)
+        return f"{passed} ({count(accepted, 'problem')} in the baseline)" if accepted else passed
     files = len({diagnostic.path for diagnostic in diagnostics})
     fixable = sum(1 for diagnostic in diagnostics if diagnostic.fix is not None)
-    line = f"Found {count(len(diagnostics), 'problem')} in {count(files, 'file')}"
+    line = f"Found {count(len(diagnostics), 'problem')}"
+    if accepted:
+        line += f" ({accepted} in the baseline)"
+    line += f" in {count(files, 'file')}"
     if fixable:
         line += f" ({fixable} fixable with `--fix`)"
     return paint(f"{line}.", "bold", colour)

@@ -32,6 +32,7 @@ def describe_settings(
         ("settings file", str(settings.config_file or "none"), ""),
         ("extends", " -> ".join(str(path) for path in settings.extends) or "none", ""),
         ("inventory", str(inventory or "none"), settings.inventory_origin()),
+        ("baseline", str(settings.baseline or "none"), origin("baseline")),
         ("selected", ", ".join(sorted(settings.selected_codes())), origin("selection")),
     ]
     for name in (

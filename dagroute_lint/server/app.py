@@ -20,6 +20,7 @@ from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.fix import fix_source
 from dagroute_lint.model import Position
+from dagroute_lint.noqa import layout
 from dagroute_lint.records import record
 from dagroute_lint.resolve.repository import AnalysedFile
 from dagroute_lint.server.hover import routing_markdown, tasks_on_line
@@ -34,8 +35,9 @@ from dagroute_lint.server.protocol import (
     workspace_edit,
 )
 
-# What the server re-reads: configuration and inventories, and the modules DAG files import.
-_WATCHED = ("**/*.toml", "**/*.py")
+# What the server re-reads: configuration, inventories and baselines, and the modules DAG files
+# import.
+_WATCHED = ("**/*.toml", "**/*.json", "**/*.py")
 
 
 @record
@@ -174,7 +176,7 @@ def _files_changed(ls: DagrouteServer, params: types.DidChangeWatchedFilesParams
     paths = [Path(to_fs_path(change.uri) or change.uri) for change in params.changes]
     if any(ls.projects.concerns(path) for path in paths):
         ls.forget_projects()
-    elif paths:  # an imported module changed on disk
+    elif any(path.suffix == ".py" for path in paths):  # an imported module changed on disk
         ls.linted.clear()
         ls.schedule(list(ls.workspace.text_documents))
 
@@ -203,6 +205,7 @@ async def _code_actions(
     document = ls.workspace.get_text_document(uri)
     result = await ls.current(uri, document.source)
     lines = lines_of(result.text)
+    comments = layout(result.text)
     first, last = params.range.start.line + 1, params.range.end.line + 1
     actions: list[types.CodeAction] = []
     fixable: list[Diagnostic] = []
@@ -226,15 +229,16 @@ async def _code_actions(
                         [published],
                     )
                 )
-        edit = noqa_edit(lines, diagnostic)
-        actions.append(
-            types.CodeAction(
-                title=f"Ignore {diagnostic.code} on this line (# noqa: {diagnostic.code})",
-                kind=types.CodeActionKind.QuickFix,
-                diagnostics=[published],
-                edit=workspace_edit(uri, document.version, [edit]),
+        edit = noqa_edit(lines, diagnostic, comments)
+        if edit is not None:
+            actions.append(
+                types.CodeAction(
+                    title=f"Ignore {diagnostic.code} on this line (# noqa: {diagnostic.code})",
+                    kind=types.CodeActionKind.QuickFix,
+                    diagnostics=[published],
+                    edit=workspace_edit(uri, document.version, [edit]),
+                )
             )
-        )
     fixed_all = _fixed(result.text, fixable) if fixable else None
     if fixed_all is not None:
         actions.append(

@@ -17,7 +17,7 @@ class Projects:
 
     Reading ``pyproject.toml`` and the inventory on every keystroke would cost more than linting
     the buffer; keeping them past a change would lint against a stale deployment, so the server
-    calls ``forget`` whenever a TOML file or a project's inventory changes.
+    calls ``forget`` whenever a TOML file or a project's inventory or baseline changes.
     """
 
     def __init__(self) -> None:
@@ -31,7 +31,8 @@ class Projects:
         return self._by_folder[folder]
 
     def concerns(self, path: Path) -> bool:
-        """Whether a change of ``path`` can change a project: a config file or an inventory.
+        """Whether a change of ``path`` can change a project: a config file, an inventory or a
+        baseline.
 
         A project that failed to load may have failed on any TOML file it names, so while one
         is broken every TOML file counts.
@@ -62,5 +63,6 @@ def _own_files(settings: Settings) -> set[Path]:
         *settings.extends,
         settings.default_inventory(),
         settings.inventory,
+        settings.baseline,
     }
     return {path.resolve() for path in files if path is not None}

@@ -10,12 +10,11 @@ from lsprotocol import types
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.formatters.json import facts_object
 from dagroute_lint.model import Position
+from dagroute_lint.noqa import Layout, insertion
 
 SOURCE = "dagroute-lint"
 FIX_ALL = types.CodeActionKind.SourceFixAll + ".dagroute-lint"
 _SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning}
-# A noqa comment that lists codes, as extraction reads it (``extract/source.py``).
-_NOQA_CODES = re.compile(r"#\s*noqa:\s*[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*", re.I)
 # A line with its break. Python and the LSP both break lines at \n, \r\n and \r only, where
 # ``str.splitlines`` also breaks at form feeds and other separators a string literal may hold.
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
@@ -84,17 +83,23 @@ def replacement(before: str, after: str) -> types.TextEdit:
     )
 
 
-def noqa_edit(lines: Sequence[str], diagnostic: Diagnostic) -> types.TextEdit:
-    """Add the diagnostic's code to its line's ``# noqa: ...``, or append ``# noqa: CODE``."""
+def noqa_edit(
+    lines: Sequence[str], diagnostic: Diagnostic, layout: Layout | None
+) -> types.TextEdit | None:
+    """Add the diagnostic's code to its line's ``# noqa: ...``, or append ``# noqa: CODE``, as
+    ``--add-noqa`` writes it; ``None`` where the line cannot take the comment (it ends inside a
+    string, say). ``layout`` is the document's (``None`` when it cannot be tokenized now)."""
     index = diagnostic.line - 1
     text = lines[index].rstrip("\r\n") if index < len(lines) else ""
-    found = _NOQA_CODES.search(text)
-    if found is not None:
-        at, insert = found.end(), f", {diagnostic.code}"
-    else:
-        at, insert = len(text.rstrip()), f"  # noqa: {diagnostic.code}"
-        if not text.strip():
-            insert = insert.lstrip()
+    comment_at = None
+    if layout is not None:
+        if diagnostic.line in layout.blocked:
+            return None
+        comment_at = layout.comments.get(diagnostic.line, len(text))
+    found = insertion(text, [diagnostic.code], comment_at=comment_at)
+    if found is None:
+        return None
+    at, insert = found
     position = types.Position(index, utf16(text[:at]))
     return types.TextEdit(range=types.Range(position, position), new_text=insert)
 
