@@ -40,6 +40,7 @@ from airflow_env import (
     MARKER_NAME,
     ORACLES,
     AirflowEnv,
+    airflow_home,
     cache_root,
     ensure_airflow_venv,
     ensure_example_corpora,
@@ -109,8 +110,7 @@ def dagbag_errors(env: AirflowEnv, name: str, folder: Path) -> dict[str, str]:
         return errors
     with tempfile.TemporaryDirectory(prefix="dagroute-predict-") as scratch:
         output = Path(scratch) / "dagbag.json"
-        child_env = _clean_env()
-        child_env["AIRFLOW_HOME"] = str(Path(scratch) / "airflow-home")
+        child_env = {**_clean_env(), **airflow_home(Path(scratch) / "home")}
         cmd = [str(env.python), str(DUMP_SCRIPT), str(folder), "--errors-only"]
         completed = subprocess.run(
             [*cmd, "--output", str(output)],
