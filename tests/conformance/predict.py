@@ -28,6 +28,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -287,7 +288,11 @@ def predict(env: AirflowEnv, workdir: Path) -> list[Prediction]:
     workdir.mkdir(parents=True, exist_ok=True)
     inventory = write_inventory(env, workdir)
     results = []
-    for name, folder in corpora(env).items():
+    for name, cached in corpora(env).items():
+        # Both sides read a copy in ``workdir``: DagBag writes bytecode beside what it imports,
+        # and the linter passes over any folder under a ``.venv``, where the cache lives.
+        folder = workdir / "corpora" / name
+        shutil.copytree(cached, folder, ignore=shutil.ignore_patterns("__pycache__"))
         errors = dagbag_errors(env, name, folder)
         ours = lint(folder, inventory, workdir)
         results.append(compare(name, env.version, dag_files(folder, env.version), errors, ours))
