@@ -24,6 +24,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import time
 import zipfile
 from collections.abc import Callable, Iterator
@@ -231,10 +232,10 @@ def _locked(path: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def _run(cmd: list[str], log: Log) -> None:
+def _run(cmd: list[str], log: Log, env: dict[str, str] | None = None) -> None:
     log("$ " + " ".join(cmd))
     completed = subprocess.run(
-        cmd, capture_output=True, text=True, check=False, env=tool_environment()
+        cmd, capture_output=True, text=True, check=False, env=env or tool_environment()
     )
     if completed.returncode != 0:
         tail = (completed.stdout + completed.stderr)[-4000:]
@@ -282,7 +283,9 @@ def ensure_airflow_venv(log: Log = _stderr, oracle: Oracle = AIRFLOW_3) -> Airfl
 
 def _check_imports(python: Path, log: Log) -> None:
     """Refuse a venv whose Airflow does not import (a dependency pip resolved badly)."""
-    _run([str(python), "-c", "import airflow, airflow.models.dagbag"], log)
+    with tempfile.TemporaryDirectory(prefix="dagroute-airflow-check-") as scratch:
+        env = {**os.environ, **airflow_home(Path(scratch))}  # importing Airflow writes its logs
+        _run([str(python), "-c", "import airflow, airflow.models.dagbag"], log, env)
 
 
 def ensure_example_corpora(env: AirflowEnv, log: Log = _stderr) -> dict[str, Path]:
