@@ -52,7 +52,8 @@ REPO = HERE.parent
 sys.path.insert(0, str(REPO / "tests" / "conformance"))
 
 BIN = Path(sys.executable).parent
-DEFAULT_AIRFLOW = Path.home() / ".cache/dagroute-lint/airflow-3.3.2-venv/bin/python"
+# The conformance suite's Airflow 3.3.2 venv, in its cache inside this virtual environment.
+DEFAULT_AIRFLOW = Path(sys.prefix) / "dagroute-lint-cache/airflow-3.3.2-venv/bin/python"
 
 
 SHARED_CHANGED = "dagroute-lint warm, common/routing.py changed"

@@ -7,7 +7,7 @@ installed nor imported: every top-level module or package it installs is an impo
 ``generate_runtime_data.py`` reads an installed environment. A distribution without a wheel
 for this platform is reported and left out.
 
-    python scripts/generate_import_names.py [--wheels ~/.cache/dagroute-lint/wheels]
+    python scripts/generate_import_names.py [--wheels .venv/dagroute-lint-cache/wheels]
 
 Review the diff of the table and run the suite before committing it.
 """
@@ -159,7 +159,7 @@ def table(wheels: Path) -> tuple[str, list[str]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    default = Path.home() / ".cache" / "dagroute-lint" / "wheels"
+    default = Path(sys.prefix) / "dagroute-lint-cache" / "wheels"  # the test cache's wheels
     parser.add_argument("--wheels", type=Path, default=default, help="where wheels are cached")
     args = parser.parse_args()
     args.wheels.mkdir(parents=True, exist_ok=True)

@@ -20,9 +20,12 @@ shipped. To refresh (each venv is one ``VERSION=PATH``; a later venv of a versio
 paths an earlier one could not, for want of a provider)::
 
     python scripts/generate_import_verdicts.py \\
-        2.10.5=~/.cache/dagroute-lint/airflow-2.10.5-venv \\
-        3.3.2=~/.cache/dagroute-lint/airflow-3.3.2-venv \\
-        3.3.2=~/.cache/dagroute-lint/airflow-3.3.2-providers-venv
+        2.10.5=.venv/dagroute-lint-cache/airflow-2.10.5-venv \\
+        3.3.2=.venv/dagroute-lint-cache/airflow-3.3.2-venv \\
+        3.3.2=.venv/dagroute-lint-cache/airflow-3.3.2-providers-venv
+
+(the conformance suite's venvs, in its cache inside the test environment; see
+``tests/conformance/airflow_env.py``)
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ Run with the Python of an Airflow venv (it imports the operator modules of that 
 each class's ``__init__`` chain with ``inspect``); the rows of that Airflow major version are
 replaced, the other version's rows kept:
 
-    ~/.cache/dagroute-lint/airflow-3.3.2-venv/bin/python scripts/generate_operator_arguments.py
-    ~/.cache/dagroute-lint/airflow-2.10.5-venv/bin/python scripts/generate_operator_arguments.py
+    .venv/dagroute-lint-cache/airflow-3.3.2-venv/bin/python scripts/generate_operator_arguments.py
+    .venv/dagroute-lint-cache/airflow-2.10.5-venv/bin/python scripts/generate_operator_arguments.py
 
 A keyword reaches ``BaseOperator.__init__`` through every ``**kwargs`` of the chain, and
 ``BaseOperator`` rejects any it does not name ("Invalid arguments were passed"). A class is

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import tempfile
 import textwrap
@@ -13,6 +14,21 @@ from dagroute_lint.deployment.inventory import Inventory, load_inventory
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.pipeline.runner import Report, run
 from dagroute_lint.resolve.tasks import ResolvedTask
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def copy_of_examples(root: Path) -> Path:
+    """``root`` holding a copy of the bundled ``examples/`` folder, for the README's commands
+    run as written (``examples/dags``) from ``root``: what a run writes, such as its cache
+    beside the example's inventory, goes into the copy, never into the repository."""
+    shutil.copytree(
+        REPO / "examples",
+        root / "examples",
+        ignore=shutil.ignore_patterns(".dagroute_cache", "__pycache__"),
+    )
+    return root
+
 
 CELERY_K8S = """
 [deployment]

@@ -1,8 +1,9 @@
 """Throwaway virtual environments with real distributions installed, from a local wheel cache.
 
 Wheels are fetched once with ``pip download`` into the cache the conformance suite uses
-(``~/.cache/dagroute-lint/wheels``), then installed with ``--no-index`` from there, so a rerun
-needs no network and a fresh CI machine fills the cache on its first run.
+(``<cache_root()>/wheels``: inside the virtual environment running the tests, or under
+``$DAGROUTE_CONFORMANCE_CACHE``; never the user's home), then installed with ``--no-index`` from
+there, so a rerun needs no network and a fresh machine fills the cache on its first run.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import venv
 from collections.abc import Sequence
 from pathlib import Path
 
-from tests.conformance.airflow_env import _locked, cache_root
+from tests.conformance.airflow_env import _locked, cache_root, tool_environment
 
 
 def wheel_cache() -> Path:
@@ -23,7 +24,9 @@ def wheel_cache() -> Path:
 
 def _pip(*args: str) -> None:
     command = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input", *args]
-    completed = subprocess.run(command, capture_output=True, text=True, check=False)
+    completed = subprocess.run(
+        command, capture_output=True, text=True, check=False, env=tool_environment()
+    )
     if completed.returncode != 0:
         tail = (completed.stdout + completed.stderr)[-4000:]
         raise RuntimeError(f"command failed: {' '.join(command)}\n{tail}")

@@ -3,9 +3,16 @@ and becomes unknown (with the reason) whenever the set could miss a value Airflo
 
 from __future__ import annotations
 
-import time
+from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+import dagroute_lint.extract.candidates as join_module
+from dagroute_lint.resolve.tasks import ResolvedTask
+from dagroute_lint.resolve.values import SymbolTable
 from tests.helpers import CELERY_K8S, by_code, lint_repo, routes, value
 
 HEADER = """
@@ -122,21 +129,55 @@ def test_more_than_eight_values_are_unknown(tmp_path: Path) -> None:
     assert "more than 8 possible values" in tasks["q"].fields["queue"].reason
 
 
-def test_joins_repeated_in_a_loop_stay_bounded(tmp_path: Path) -> None:
-    started = time.monotonic()
-    tasks = routes(
-        tmp_path,
-        HEADER
-        + """
-Q = "q"
-for n in range(200):
-    Q = Q + "x" if os.environ.get("GROW") else Q
-with DAG("d"):
-    BashOperator(task_id="t", bash_command="x", queue=Q)
-""",
-    )
-    assert time.monotonic() - started < 20
-    assert candidates(tasks["t"], "queue") == ()
+class Work:
+    """Counts the calls that do the work of candidate sets: the join's size check while the file
+    is walked, and the evaluations while it is resolved. Past ``budget`` calls it fails at once,
+    so a regression that makes the work grow without end fails instead of running for hours."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, budget: int) -> None:
+        self.budget = budget
+        self.calls: Counter[str] = Counter()
+        monkeypatch.setattr(join_module, "_small", self._counted("join", join_module._small))
+        monkeypatch.setattr(
+            SymbolTable, "evaluate", self._counted("evaluate", SymbolTable.evaluate)
+        )
+
+    def _counted(self, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            self.calls[name] += 1
+            if self.calls[name] > self.budget:
+                raise AssertionError(f"more than {self.budget} calls of {name}")
+            return function(*args, **kwargs)
+
+        return counted
+
+
+def test_joins_repeated_in_a_loop_stay_bounded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def grown(times: int) -> str:
+        return HEADER + (
+            'Q = "q"\n'
+            f"for n in range({times}):\n"
+            '    Q = Q + "x" if os.environ.get("GROW") else Q\n'
+            'with DAG("d"):\n'
+            '    BashOperator(task_id="t", bash_command="x", queue=Q)\n'
+        )
+
+    # Unbounded, each turn would nest the set once more and double the evaluations: about
+    # 115,000 for 14 turns, far more for 200.
+    work = Work(monkeypatch, budget=1000)
+    results: dict[int, dict[str, ResolvedTask]] = {}
+    done: dict[int, dict[str, int]] = {}
+    for times in (3, 10, 200):
+        work.calls.clear()
+        results[times] = routes(tmp_path / str(times), grown(times))
+        done[times] = dict(work.calls)
+    assert candidates(results[3]["t"], "queue") == ("qxxx", "qxx", "qx", "q")
+    assert candidates(results[200]["t"], "queue") == ()
+    # Once the set is too big to keep, more turns of the loop cost nothing more.
+    assert done[200] == done[10]
+    assert done[10]["join"] > done[3]["join"] > 0
 
 
 def test_default_args_that_is_one_of_two_dicts(tmp_path: Path) -> None:

@@ -12,10 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from dagroute_lint.cli import main
-from tests.helpers import CELERY_K8S, write_repo
+from tests.helpers import CELERY_K8S, copy_of_examples, write_repo
 
 REPO = Path(__file__).resolve().parents[1]
-EXAMPLES = REPO / "examples"
 
 DAG = """
 from airflow.providers.standard.operators.bash import BashOperator
@@ -269,12 +268,12 @@ def test_missing_path_is_a_usage_error(repo: Path) -> None:
     assert code == 2 and "no such file or directory: nowhere" in err
 
 
-def test_console_script_on_the_bundled_example() -> None:
+def test_console_script_on_the_bundled_example(tmp_path: Path) -> None:
     script = shutil.which("dagroute-lint", path=str(Path(sys.executable).parent))
     assert script is not None, "the console script is not installed next to this interpreter"
     result = subprocess.run(
         [script, "examples/dags", "--inventory", "examples/dagroute.toml"],
-        cwd=REPO,
+        cwd=copy_of_examples(tmp_path),
         capture_output=True,
         text=True,
         check=False,

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +18,7 @@ import pytest
 
 from tests.helpers import dag_repository, run_command
 from tests.test_cli import invoke
+from tests.tools import vim
 
 REPO = Path(__file__).resolve().parents[1]
 EDITORS_PAGE = (REPO / "docs" / "editors.md").read_text(encoding="utf-8")
@@ -220,8 +220,8 @@ def test_nvim_lint_snippet_uses_the_same_errorformat_and_a_stdin_buffer() -> Non
     assert "ignore_exitcode = true" in block  # dagroute-lint exits 1 when it reports
 
 
-@pytest.mark.skipif(shutil.which("vim") is None, reason="vim is not installed")
 def test_real_vim_make_with_the_page_snippet(repo: Path) -> None:
+    editor = vim()
     (repo / "dags" / "report.py").write_text(BUFFER)
     snippet = repo / "snippet.vim"
     snippet.write_text(vim_snippet())
@@ -233,7 +233,7 @@ def test_real_vim_make_with_the_page_snippet(repo: Path) -> None:
     )
     subprocess.run(
         [
-            "vim",
+            editor,
             "-Nu",
             "NONE",
             "-i",

@@ -1,9 +1,9 @@
 """``--fix`` over Airflow 2.10's own example DAGs, for an Airflow 3 deployment.
 
 The wheel is downloaded once (``pip download --no-deps``) into the cache the conformance suite
-uses (``~/.cache/dagroute-lint/wheels``) and reused from there. The files are only parsed, never
-imported: each fixed file must still parse (libcst and CPython's compiler), keep every comment,
-and be left alone by a second ``--fix``.
+uses (``<cache_root()>/wheels``, inside the test environment) and reused from there. The files
+are only parsed, never imported: each fixed file must still parse (libcst and CPython's
+compiler), keep every comment, and be left alone by a second ``--fix``.
 """
 
 from __future__ import annotations

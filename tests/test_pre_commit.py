@@ -96,15 +96,29 @@ def hooked_repository(
     yield tmp_path
 
 
+def hook_environment(home: Path) -> dict[str, str]:
+    """pre-commit's store in ``home``, and with it the app data of the virtualenv it makes, and
+    no pip cache: nothing it installs lands in the user's home."""
+    return {
+        **os.environ,
+        **GIT_IDENTITY,
+        "PRE_COMMIT_HOME": str(home),
+        "VIRTUALENV_OVERRIDE_APP_DATA": str(home / "virtualenv-app-data"),
+        "PIP_NO_CACHE_DIR": "1",
+    }
+
+
 def pre_commit(repository: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    environment = {**os.environ, **GIT_IDENTITY, "PRE_COMMIT_HOME": str(home)}
-    return run_command([sys.executable, "-m", "pre_commit", *args], repository, env=environment)
+    return run_command(
+        [sys.executable, "-m", "pre_commit", *args], repository, env=hook_environment(home)
+    )
 
 
 def commit(repository: Path, home: Path, message: str) -> subprocess.CompletedProcess[str]:
     """``git commit`` through the installed hook; returns git's result."""
-    environment = {**os.environ, **GIT_IDENTITY, "PRE_COMMIT_HOME": str(home)}
-    return run_command(["git", "commit", "-q", "-m", message], repository, env=environment)
+    return run_command(
+        ["git", "commit", "-q", "-m", message], repository, env=hook_environment(home)
+    )
 
 
 def commits(repository: Path) -> int:

@@ -14,7 +14,7 @@ import pytest
 from dagroute_lint.deployment.inventory import Inventory, load_inventory
 from dagroute_lint.formatters.routing_map import COLLAPSE_AT, routing_map
 from dagroute_lint.resolve.repository import Repository
-from tests.helpers import CELERY_K8S, lint_repo, write_repo
+from tests.helpers import CELERY_K8S, copy_of_examples, lint_repo, write_repo
 from tests.test_cli import invoke
 from tests.tools import (
     MERMAID_DIR,
@@ -285,8 +285,10 @@ MAP_COMMAND = (
 )
 
 
-def test_the_readme_map_of_the_examples_is_up_to_date(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(REPO)
+def test_the_readme_map_of_the_examples_is_up_to_date(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(copy_of_examples(tmp_path))
     code, out, err = invoke(*MAP_COMMAND)
     assert code == 0, err
     assert README_MAP.read_text(encoding="utf-8") == out, (

@@ -1,4 +1,4 @@
-"""Locate the external programs some tests run for real (Graphviz, node, Chromium).
+"""Locate the external programs some tests run for real (Graphviz, node, Chromium, Vim).
 
 On a developer machine a missing program skips its tests, saying what to install; in CI
 (``CI=true``, where ``.ci/run`` installs them all) it fails them, so a gap is never hidden.
@@ -38,9 +38,14 @@ def program(names: tuple[str, ...], install: str) -> str:
 def mermaid_parser() -> tuple[str, Path]:
     """node and the parse script, with the pinned ``mermaid`` and ``jsdom`` packages installed."""
     node = program(("node",), "apt-get install nodejs npm")
-    if not (MERMAID_DIR / "node_modules" / "mermaid").is_dir():
-        _missing("the mermaid npm package", "npm ci --prefix tests/mermaid")
+    for package in ("mermaid", "jsdom"):
+        if not (MERMAID_DIR / "node_modules" / package / "package.json").is_file():
+            _missing(f"the {package} npm package", "npm ci --prefix tests/mermaid")
     return node, MERMAID_DIR / "parse.mjs"
+
+
+def vim() -> str:
+    return program(("vim",), "apt-get install vim")
 
 
 def chromium() -> str:

@@ -1,10 +1,11 @@
 """Create, once, the pinned Airflow virtualenv the conformance suite uses as its oracle.
 
-The venv lives outside the repository (``$DAGROUTE_CONFORMANCE_VENV`` or
-``~/.cache/dagroute-lint/airflow-<version>-venv``) and is reused while its marker file records the
-same pin set. It is built with plain ``pip`` from the package index: Airflow's official constraint
-files live on GitHub, which is not reachable here, so the distributions that decide routing are
-pinned directly and nothing else (no extras) is asked for.
+The venv lives in the cache (``cache_root()``: ``$DAGROUTE_CONFORMANCE_CACHE``, or a folder inside
+the virtual environment running the tests, never the user's home), or at
+``$DAGROUTE_CONFORMANCE_VENV``, and is reused while its marker file records the same pin set. It
+is built with plain ``pip`` from the package index: Airflow's official constraint files live on
+GitHub, which is not reachable here, so the distributions that decide routing are pinned directly
+and nothing else (no extras) is asked for.
 
 There is one venv per oracle (``ORACLES``: Airflow 3.3.2 and 2.10.5). Run this file directly to
 build or check them (all, or the versions named) and print how long that took::
@@ -23,6 +24,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import time
 import zipfile
 from collections.abc import Callable, Iterator
@@ -138,14 +140,43 @@ def _stderr(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
+# The cache's folder inside the virtual environment running the tests.
+CACHE_FOLDER = "dagroute-lint-cache"
+
+
 def cache_root() -> Path:
-    """Where venvs and downloaded wheels are cached (``$DAGROUTE_CONFORMANCE_CACHE``)."""
+    """Where the Airflow venvs, downloaded wheels and sdists, and extracted corpora are kept.
+
+    ``$DAGROUTE_CONFORMANCE_CACHE``, else ``dagroute-lint-cache`` inside the virtual environment
+    running the tests (``sys.prefix``): it belongs to that environment and goes with it, and
+    nothing is written into the user's home. Outside a virtual environment the variable is
+    required, since ``sys.prefix`` is then the system's.
+    """
     env = os.environ.get("DAGROUTE_CONFORMANCE_CACHE")
     if env:
         return Path(env).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
-    return base / "dagroute-lint"
+    if sys.prefix == sys.base_prefix:
+        raise RuntimeError(
+            f"{sys.executable} runs in no virtual environment: run the tests from the one the "
+            "README sets up (.venv), or set DAGROUTE_CONFORMANCE_CACHE to a folder for the "
+            "Airflow venvs and downloads"
+        )
+    return Path(sys.prefix) / CACHE_FOLDER
+
+
+def tool_environment() -> dict[str, str]:
+    """This process's environment for pip and uv, with their own download caches off: what they
+    fetch is kept in ``cache_root()`` only (the built venvs, ``wheels/``, ``sdists/``), never in
+    the user's home."""
+    return {**os.environ, "PIP_NO_CACHE_DIR": "1", "UV_NO_CACHE": "1"}
+
+
+def airflow_home(folder: Path) -> dict[str, str]:
+    """The variables that keep a process of an Airflow venv writing inside ``folder`` only:
+    ``AIRFLOW_HOME`` (Airflow's configuration and logs, else ``~/airflow``) and ``HOME`` (where
+    the libraries it imports keep their own files, such as ``~/.config``)."""
+    (folder / "airflow").mkdir(parents=True, exist_ok=True)
+    return {"AIRFLOW_HOME": str(folder / "airflow"), "HOME": str(folder)}
 
 
 def venv_dir(oracle: Oracle = AIRFLOW_3) -> Path:
@@ -201,9 +232,11 @@ def _locked(path: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def _run(cmd: list[str], log: Log) -> None:
+def _run(cmd: list[str], log: Log, env: dict[str, str] | None = None) -> None:
     log("$ " + " ".join(cmd))
-    completed = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    completed = subprocess.run(
+        cmd, capture_output=True, text=True, check=False, env=env or tool_environment()
+    )
     if completed.returncode != 0:
         tail = (completed.stdout + completed.stderr)[-4000:]
         raise RuntimeError(f"command failed ({completed.returncode}): {' '.join(cmd)}\n{tail}")
@@ -250,7 +283,9 @@ def ensure_airflow_venv(log: Log = _stderr, oracle: Oracle = AIRFLOW_3) -> Airfl
 
 def _check_imports(python: Path, log: Log) -> None:
     """Refuse a venv whose Airflow does not import (a dependency pip resolved badly)."""
-    _run([str(python), "-c", "import airflow, airflow.models.dagbag"], log)
+    with tempfile.TemporaryDirectory(prefix="dagroute-airflow-check-") as scratch:
+        env = {**os.environ, **airflow_home(Path(scratch))}  # importing Airflow writes its logs
+        _run([str(python), "-c", "import airflow, airflow.models.dagbag"], log, env)
 
 
 def ensure_example_corpora(env: AirflowEnv, log: Log = _stderr) -> dict[str, Path]:

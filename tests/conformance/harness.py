@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from airflow_env import AirflowEnv
+from airflow_env import AirflowEnv, airflow_home
 from routes_compare import TaskKey, relative_file
 from verdicts import CODES, Deployment, derive_deployment
 
@@ -57,18 +57,16 @@ def file_versions(path: Path) -> tuple[str, ...] | None:
 
 
 def folder_for(folder: Path, version: str, scratch: Path) -> Path:
-    """``folder`` itself, or a copy without the files not valid in ``version``."""
-    excluded = [
-        path
-        for path in folder.rglob("*.py")
-        if (versions := file_versions(path)) is not None and version not in versions
-    ]
-    if not excluded:
-        return folder
+    """A copy of ``folder`` in ``scratch``, without the files not valid in ``version``.
+
+    Both sides read the copy: Airflow imports every DAG file, which writes bytecode beside it,
+    and nothing of a run may land in the repository's own corpora.
+    """
     target = scratch / folder.name
     shutil.copytree(folder, target, ignore=shutil.ignore_patterns("__pycache__"))
-    for path in excluded:
-        (target / path.relative_to(folder)).unlink()
+    for path in list(target.rglob("*.py")):
+        if (versions := file_versions(path)) is not None and version not in versions:
+            path.unlink()
     return target
 
 
@@ -85,9 +83,7 @@ def _clean_env() -> dict[str, str]:
 
 def run_airflow_dump(env: AirflowEnv, folder: Path, workdir: Path) -> dict[str, Any]:
     output = workdir / "airflow.json"
-    child_env = _clean_env()
-    child_env["AIRFLOW_HOME"] = str(workdir / "airflow-home")
-    (workdir / "airflow-home").mkdir(parents=True, exist_ok=True)
+    child_env = {**_clean_env(), **airflow_home(workdir / "home")}
     cmd = [
         str(env.python),
         str(DUMP_SCRIPT),

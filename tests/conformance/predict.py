@@ -28,6 +28,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -40,6 +41,7 @@ from airflow_env import (
     MARKER_NAME,
     ORACLES,
     AirflowEnv,
+    airflow_home,
     cache_root,
     ensure_airflow_venv,
     ensure_example_corpora,
@@ -109,8 +111,7 @@ def dagbag_errors(env: AirflowEnv, name: str, folder: Path) -> dict[str, str]:
         return errors
     with tempfile.TemporaryDirectory(prefix="dagroute-predict-") as scratch:
         output = Path(scratch) / "dagbag.json"
-        child_env = _clean_env()
-        child_env["AIRFLOW_HOME"] = str(Path(scratch) / "airflow-home")
+        child_env = {**_clean_env(), **airflow_home(Path(scratch) / "home")}
         cmd = [str(env.python), str(DUMP_SCRIPT), str(folder), "--errors-only"]
         completed = subprocess.run(
             [*cmd, "--output", str(output)],
@@ -287,7 +288,11 @@ def predict(env: AirflowEnv, workdir: Path) -> list[Prediction]:
     workdir.mkdir(parents=True, exist_ok=True)
     inventory = write_inventory(env, workdir)
     results = []
-    for name, folder in corpora(env).items():
+    for name, cached in corpora(env).items():
+        # Both sides read a copy in ``workdir``: DagBag writes bytecode beside what it imports,
+        # and the linter passes over any folder under a ``.venv``, where the cache lives.
+        folder = workdir / "corpora" / name
+        shutil.copytree(cached, folder, ignore=shutil.ignore_patterns("__pycache__"))
         errors = dagbag_errors(env, name, folder)
         ours = lint(folder, inventory, workdir)
         results.append(compare(name, env.version, dag_files(folder, env.version), errors, ours))

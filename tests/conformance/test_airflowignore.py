@@ -8,11 +8,12 @@ folder-only patterns, comments.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
 import pytest
-from airflow_env import ensure_airflow_venv
+from airflow_env import airflow_home, ensure_airflow_venv
 
 from dagroute_lint.sources.discovery import discover
 
@@ -67,6 +68,7 @@ def test_same_files_as_airflow_discovery(tmp_path: Path, syntax: str) -> None:
         capture_output=True,
         text=True,
         check=True,
+        env={**os.environ, **airflow_home(tmp_path / "home")},
     )
     airflow = {
         Path(path).relative_to(root).as_posix()

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from airflow_env import AIRFLOW_2, AIRFLOW_3, Oracle, ensure_airflow_venv
+from airflow_env import AIRFLOW_2, AIRFLOW_3, Oracle, airflow_home, ensure_airflow_venv
 from click.testing import CliRunner
 
 from dagroute_lint.cli import main
@@ -113,7 +113,6 @@ def loaded(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], An
 def _load(oracle: Oracle, folders: dict[str, Path], root: Path) -> dict[tuple[str, str], Any]:
     env = ensure_airflow_venv(oracle=oracle)
     home = root / "home" / oracle.version
-    home.mkdir(parents=True)
     out = root / f"{oracle.version}.json"
     done = subprocess.run(
         [str(env.python), "-c", LOAD, str(out), *map(str, folders.values())],
@@ -122,7 +121,7 @@ def _load(oracle: Oracle, folders: dict[str, Path], root: Path) -> dict[tuple[st
         timeout=600,
         check=False,
         env={
-            "AIRFLOW_HOME": str(home),
+            **airflow_home(home),
             "AIRFLOW__CORE__LOAD_EXAMPLES": "False",
             "PATH": "/usr/bin:/bin",
         },

@@ -18,13 +18,24 @@ def test_files_marked_for_other_versions_are_left_out(tmp_path: Path) -> None:
     assert file_versions(source / "three.py") == ("3.3.2",)
     assert file_versions(source / "both.py") is None
 
-    assert folder_for(source, "3.3.2", tmp_path / "s3") == source
+    (source / "common" / "__pycache__").mkdir()
+    (source / "common" / "__pycache__" / "lib.cpython-311.pyc").write_bytes(b"stale")
+
+    whole = folder_for(source, "3.3.2", tmp_path / "s3")
     narrowed = folder_for(source, "2.10.5", tmp_path / "s2")
-    assert narrowed != source
+    # Copies, never the folder itself: Airflow's imports write bytecode into what it reads.
+    assert whole == tmp_path / "s3" / "dags" and narrowed == tmp_path / "s2" / "dags"
+    assert sorted(p.relative_to(whole).as_posix() for p in whole.rglob("*")) == [
+        "both.py",
+        "common",
+        "common/lib.py",
+        "three.py",
+    ]
     assert sorted(p.relative_to(narrowed).as_posix() for p in narrowed.rglob("*.py")) == [
         "both.py",
         "common/lib.py",
     ]
+    assert (source / "three.py").is_file()  # the source is left as it was
 
 
 def test_inventory_version_is_major_minor() -> None:

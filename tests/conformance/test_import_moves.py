@@ -26,6 +26,7 @@ from airflow_env import (
     AIRFLOW_2,
     AIRFLOW_3_PROVIDERS,
     _locked,
+    airflow_home,
     cache_root,
     download_wheel,
     ensure_airflow_venv,
@@ -88,7 +89,7 @@ print(json.dumps(result))
 
 
 def probe(python: Path, pairs: set[tuple[str, str | None]], home: Path) -> dict[str, str]:
-    env = {**os.environ, "AIRFLOW_HOME": str(home), "PYTHONWARNINGS": "ignore"}
+    env = {**os.environ, **airflow_home(home), "PYTHONWARNINGS": "ignore"}
     completed = subprocess.run(
         [str(python), "-c", PROBE],
         input=json.dumps(sorted(pairs, key=lambda p: (p[0], p[1] or ""))),

@@ -19,7 +19,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from airflow_env import download_wheel, ensure_airflow_venv
+from airflow_env import airflow_home, download_wheel, ensure_airflow_venv
 
 from dagroute_lint.catalog.data_files import read_table
 from dagroute_lint.catalog.optional_features import OPTIONAL_FEATURES_FILE
@@ -72,7 +72,7 @@ def test_modules_raise_only_when_what_they_need_is_missing(tmp_path: Path) -> No
         text=True,
         timeout=600,
         check=True,
-        env={"AIRFLOW_HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"},
+        env={**airflow_home(tmp_path / "home"), "PATH": "/usr/bin:/bin"},
     )
     probed = json.loads(completed.stdout.strip().splitlines()[-1])
     raised = {m for m, r in probed.items() if r["raised"] == FEATURE}
