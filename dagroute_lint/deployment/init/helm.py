@@ -26,9 +26,17 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from dagroute_lint.catalog.official_images import official_tag
 from dagroute_lint.deployment.executors import ExecutorConfigError, parse_executor_list
-from dagroute_lint.deployment.init.airflow_cfg import OPTIONS, Setting, environment_variable
-from dagroute_lint.deployment.init.commands import CommandError, component, deferred, official_image
+from dagroute_lint.deployment.init.airflow_cfg import (
+    DEFAULT_POOL_SLOTS,
+    DEFAULT_QUEUE,
+    EXECUTOR,
+    OPTIONS,
+    Setting,
+    environment_variable,
+)
+from dagroute_lint.deployment.init.commands import CommandError, component, deferred
 from dagroute_lint.deployment.init.facts import DeploymentFacts, Fact, RuntimeFact, WorkerFact
 from dagroute_lint.deployment.init.yaml_file import describe, read_yaml
 from dagroute_lint.errors import ConfigError
@@ -43,6 +51,9 @@ CHART_KEYS = frozenset(
     }
 )  # fmt: skip
 WORKER_NAME = "celery-workers"
+# Each chart release's ``appVersion``, its ``defaultAirflowTag`` and ``airflowVersion`` default
+# (chart/Chart.yaml and chart/RELEASE_NOTES.rst: "Default Airflow image is updated to ...").
+CHART_APP_VERSIONS = {"1.14.0": "2.9.2", "1.15.0": "2.9.3", "1.17.0": "3.0.2"}
 POD_TEMPLATE_RUNTIME = "pod-template"
 # The option names of the pod image changed section in Airflow 2.5 ([kubernetes] →
 # [kubernetes_executor]); the chart passes whichever the values use.
@@ -78,12 +89,14 @@ def _deep_merge(base: dict[str, Any], override: Mapping[str, Any]) -> dict[str, 
     return result
 
 
-def helm_facts(paths: Sequence[Path], runtime: str) -> DeploymentFacts:
-    """What the chart deploys with these values files."""
+def helm_facts(
+    paths: Sequence[Path], runtime: str, chart_version: str | None = None
+) -> DeploymentFacts:
+    """What the chart (of ``chart_version``, when given) deploys with these values files."""
     documents = [(path, read_yaml(path, "--helm-values")) for path in paths]
     values = merge_values(documents)
     label = " + ".join(str(path) for path in paths)
-    return _Reader(values, documents, label, runtime).facts()
+    return _Reader(values, documents, label, runtime, chart_version).facts()
 
 
 class _Reader:
@@ -93,7 +106,9 @@ class _Reader:
         documents: Sequence[tuple[Path, Any]],
         label: str,
         runtime: str,
+        chart_version: str | None = None,
     ) -> None:
+        self.chart_version = chart_version
         self.values = values
         self.documents = documents
         self.label = label
@@ -132,16 +147,7 @@ class _Reader:
         executor_text = self.executor(options)
         image = self.image()
         version = self.airflow_version(image)
-        runtimes = [RuntimeFact(self.runtime, self.label, labels=self.image_label(image))]
-        if image is not None:
-            official = official_image(image.value)
-            if official is not None and official.python is not None:
-                runtimes[0] = RuntimeFact(
-                    self.runtime,
-                    self.label,
-                    python=Fact(official.python, f"{image.source} (the official image's tag)"),
-                    labels=self.image_label(image),
-                )
+        runtimes = [self.image_runtime(self.runtime, self.label, image)]
         executor_runtimes: dict[str, Fact[str]] = {}
         kinds = self.executor_kinds(executor_text)
         workers: tuple[WorkerFact, ...] = ()
@@ -151,9 +157,7 @@ class _Reader:
             pod_image = self.pod_image(options, image)
             if pod_image is not None and (image is None or pod_image.value != image.value):
                 runtimes.append(
-                    RuntimeFact(
-                        POD_TEMPLATE_RUNTIME, pod_image.source, labels=self.image_label(pod_image)
-                    )
+                    self.image_runtime(POD_TEMPLATE_RUNTIME, pod_image.source, pod_image)
                 )
                 executor_runtimes["kubernetes"] = Fact(POD_TEMPLATE_RUNTIME, pod_image.source)
         return DeploymentFacts(
@@ -192,16 +196,27 @@ class _Reader:
                         found[key] = Setting(text, where)
                     else:
                         self.undecided[key] = f"{where} is a template"
-        for name, value, where in self.environment():
-            for section, option in OPTIONS:
-                if name != environment_variable(section, option):
+        # The scheduler reads [core] executor and the pool size; DAG files are parsed, and
+        # [operators] default_queue read, in the DAG processor when it runs, else the scheduler.
+        parser = (
+            "dagProcessor"
+            if self.get("dagProcessor.enabled", bool, "true or false")
+            else "scheduler"
+        )
+        for option, reader in (
+            (EXECUTOR, "scheduler"),
+            (DEFAULT_QUEUE, parser),
+            (DEFAULT_POOL_SLOTS, "scheduler"),
+        ):
+            for name, value, where in self.environment(reader):
+                if name != environment_variable(*option):
                     continue
                 if value is None:
-                    found.pop((section, option), None)
-                    self.undecided[section, option] = where
+                    found.pop(option, None)
+                    self.undecided[option] = where
                 else:
-                    found[section, option] = Setting(value, where)
-                    self.undecided.pop((section, option), None)
+                    found[option] = Setting(value, where, environment=True)
+                    self.undecided.pop(option, None)
         return found
 
     def scalar(self, value: object, key: str) -> str | None:
@@ -234,10 +249,18 @@ class _Reader:
                 return str(found)
         return None
 
-    def environment(self) -> list[tuple[str, str | None, str]]:
-        """``env`` entries, then ``extraEnv`` (a YAML list in a string, as the chart takes it)."""
+    def environment(self, component: str) -> list[tuple[str, str | None, str]]:
+        """The variables a component's containers get: ``env``, then ``extraEnv`` (a YAML list
+        in a string, as the chart takes it), then the component's own ``env`` (``workers.env``),
+        later entries winning, as Kubernetes takes the last of one name."""
         entries = self.get("env", list, "a list of {name, value} entries") or []
         result = self.entries(entries, "env")
+        result += self.extra_environment()
+        own = self.get(f"{component}.env", list, "a list of {name, value} entries") or []
+        return result + self.entries(own, f"{component}.env")
+
+    def extra_environment(self) -> list[tuple[str, str | None, str]]:
+        result: list[tuple[str, str | None, str]] = []
         extra = self.get("extraEnv", str, "a string holding a list of {name, value} entries")
         if extra is not None:
             if deferred(extra):
@@ -312,17 +335,21 @@ class _Reader:
                 value = self.get(default, (str, int, float), "an image repository or tag")
                 key = default
             if value is None:
-                self.notes.append(
-                    f"{self.label}: neither {own} nor {default} is set, so the image is the "
-                    "chart's default: set runtime_version by hand"
-                )
-                return None
+                return self.chart_image(own, default)
             parts.append((str(value), self.where(key)))
         (repository, first), (tag, second) = parts
         return Fact(f"{repository}:{tag}", f"{first} and {second.split(': ', 1)[-1]}")
 
     def image_label(self, image: Fact[str] | None) -> tuple[tuple[str, Fact[str]], ...]:
         return () if image is None else (("runtime_version", image),)
+
+    def image_runtime(self, name: str, source: str, image: Fact[str] | None) -> RuntimeFact:
+        """A runtime that is an image: an official tag names its Python and its contents."""
+        tag = official_tag(image.value) if image is not None else None
+        python = None
+        if image is not None and tag is not None and tag.python is not None:
+            python = Fact(tag.python, f"{image.source} (the official image's tag)")
+        return RuntimeFact(name, source, python=python, labels=self.image_label(image), image=image)
 
     def pod_image(
         self, options: Mapping[tuple[str, str], Setting], image: Fact[str] | None
@@ -338,13 +365,34 @@ class _Reader:
             return Fact(f"{repository}:{tag}", self.where("images.pod_template.repository"))
         return image
 
+    def chart_image(self, own: str, default: str) -> Fact[str] | None:
+        """The chart's own default image (``apache/airflow:APP_VERSION``) when its version is
+        given and known; otherwise nothing is assumed."""
+        app_version = CHART_APP_VERSIONS.get(self.chart_version or "")
+        if app_version is None:
+            why = (
+                f"--helm-chart-version {self.chart_version} is not one whose defaults "
+                f"dagroute-lint knows ({', '.join(CHART_APP_VERSIONS)})"
+                if self.chart_version
+                else "no --helm-chart-version says which chart's default it is"
+            )
+            self.notes.append(
+                f"{self.label}: neither {own} nor {default} is set, so the image is the chart's "
+                f"default, and {why}: set images.airflow or pass the chart version"
+            )
+            return None
+        return Fact(
+            f"apache/airflow:{app_version}",
+            f"chart {self.chart_version}'s defaultAirflowRepository and defaultAirflowTag",
+        )
+
     def airflow_version(self, image: Fact[str] | None) -> Fact[str] | None:
         version = self.get("airflowVersion", (str, int, float), 'a version such as "3.0.2"')
         if version is not None:
             return Fact(str(version), self.where("airflowVersion"))
-        official = official_image(image.value) if image is not None else None
-        if official is not None and image is not None:
-            return Fact(official.airflow, f"{image.source} (the official image's tag)")
+        tag = official_tag(image.value) if image is not None else None
+        if tag is not None and tag.airflow is not None and image is not None:
+            return Fact(tag.airflow, f"{image.source} (the official image's tag)")
         return None
 
     # --- components ------------------------------------------------------------------------
@@ -385,7 +433,12 @@ class _Reader:
             if found.deferred is not None:
                 undecided = f"-q {found.deferred} is known only at deploy time"
             return WorkerFact(
-                WORKER_NAME, found.queues, self.where(key), self.runtime, undecided=undecided
+                WORKER_NAME,
+                found.queues,
+                self.where(key),
+                self.runtime,
+                default_queue=self.worker_queue(),
+                undecided=undecided,
             )
         return WorkerFact(
             WORKER_NAME,
@@ -393,7 +446,17 @@ class _Reader:
             f"{self.label}: no -q in workers.args / workers.command: `airflow celery worker` "
             "consumes the default queue",
             self.runtime,
+            default_queue=self.worker_queue(),
         )
+
+    def worker_queue(self) -> Fact[str] | None:
+        """The workers' own ``[operators] default_queue`` (``env``, ``extraEnv``, then
+        ``workers.env``), which a worker started without ``-q`` consumes."""
+        found = None
+        for name, value, where in self.environment("workers"):
+            if name == environment_variable(*DEFAULT_QUEUE) and value is not None:
+                found = Fact(value, where)
+        return found
 
 
 _REFERENCE = re.compile(
