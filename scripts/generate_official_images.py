@@ -242,7 +242,8 @@ def _compile(
         project.write_text(requirement + "\n", "utf-8")
         command = [
             uv, "pip", "compile", str(project), "--quiet", "--no-header", "--no-annotate",
-            "--no-config", "--universal", "--python-version", pythons[0],
+            # x.y.1: a release may exclude x.y.0 (2.10.4 requires Python >=3.8.1).
+            "--no-config", "--universal", "--python-version", f"{pythons[0]}.1",
             "--index-url", INDEX, "--exclude-newer", _stamp(cutoff),
             "--exclude-newer-package", f"apache-airflow-core={_stamp(later)}",
             "--exclude-newer-package", f"apache-airflow-task-sdk={_stamp(later)}",

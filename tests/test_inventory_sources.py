@@ -133,8 +133,9 @@ def test_helm_values_with_an_override(tmp_path: Path) -> None:
     assert "pools" not in document
     plain = unwrapped(text)
     assert (
-        f"# FILL IN the size of default_pool ({override}: env[2] takes "
-        "AIRFLOW__CORE__DEFAULT_POOL_TASK_SLOT_COUNT from a secret or config map)"
+        "# FILL IN [pools] default_pool: its size is known only at deploy time "
+        f"({override}: env[2] takes AIRFLOW__CORE__DEFAULT_POOL_TASK_SLOT_COUNT from a secret or "
+        "config map)"
     ) in plain
     assert f"# from {override}: env[0] AIRFLOW__OPERATORS__DEFAULT_QUEUE" in plain
     assert f"# a triggerer runs: {override}: triggerer.enabled" in plain
@@ -146,7 +147,8 @@ def test_helm_values_with_an_override(tmp_path: Path) -> None:
     )
     assert f"# from {override}: extraEnv[0] AIRFLOW__CORE__EXECUTOR" in plain
     # What the chart values cannot say is left to fill in, never guessed.
-    assert plain.count("# FILL IN providers") == 2
+    assert plain.count("] providers: its image ghcr.io/acme/airflow") == 2
+    assert "is not an official apache/airflow image, so what it holds is not known" in plain
     assert "# providers = []" in text
 
 
@@ -220,9 +222,59 @@ def test_helm_templates_are_never_replaced_by_defaults(tmp_path: Path) -> None:
     assert "config.operators.default_queue is a template ({{ .Values.queue }})" in plain
     assert document["deployment"]["default_queue"] == "main"  # type: ignore[index]
     # The worker's queues are unknown: its block is commented, to fill in.
-    assert "FILL IN this worker's queues and uncomment it: -q {{.Values.queues}}" in plain
+    assert (
+        "FILL IN worker 'celery-workers' queues: -q {{.Values.queues}} is known only at deploy time"
+    ) in plain
     assert "# [[workers]]" in text
     assert "workers" not in document
+
+
+def test_helm_environment_wins_over_config_per_component(tmp_path: Path) -> None:
+    """The scheduler's env decides the executor over config: and airflow.cfg; the DAG processor
+    reads its own default queue; only sources of one precedence can contradict each other."""
+    values = write(
+        tmp_path / "values.yaml",
+        """
+        defaultAirflowRepository: apache/airflow
+        defaultAirflowTag: "2.10.2"
+        config:
+          core: {executor: LocalExecutor}
+        scheduler:
+          env: [{name: AIRFLOW__CORE__EXECUTOR, value: CeleryExecutor}]
+        dagProcessor:
+          enabled: true
+          env: [{name: AIRFLOW__OPERATORS__DEFAULT_QUEUE, value: parsed}]
+        workers:
+          env: [{name: AIRFLOW__OPERATORS__DEFAULT_QUEUE, value: parsed}]
+        """,
+    )
+    cfg = write(tmp_path / "airflow.cfg", "[core]\nexecutor = LocalExecutor\n")
+    document, text = generated("--helm-values", str(values), "--airflow-cfg", str(cfg))
+    deployment = document["deployment"]
+    assert deployment["executors"] == ["CeleryExecutor"]  # type: ignore[index]
+    assert deployment["default_queue"] == "parsed"  # type: ignore[index]
+    assert document["workers"] == [
+        {"name": "celery-workers", "queues": ["parsed"], "runtime": "base"}
+    ]
+    assert f"from {values}: scheduler.env[0] AIRFLOW__CORE__EXECUTOR" in unwrapped(text)
+    # Two files of the same precedence that disagree still stop.
+    other = write(tmp_path / "other.yaml", "executor: KubernetesExecutor\n")
+    code, _, err = invoke("--helm-values", str(other), "--airflow-cfg", str(cfg))
+    assert code == 2 and "contradicts" in err
+
+
+def test_the_chart_version_gives_the_default_image(tmp_path: Path) -> None:
+    values = write(tmp_path / "values.yaml", "executor: KubernetesExecutor\n")
+    document, text = generated("--helm-values", str(values))
+    assert "no --helm-chart-version says which chart's default it is" in unwrapped(text)
+    assert "airflow_version" not in document["deployment"]  # type: ignore[operator]
+    document, text = generated("--helm-values", str(values), "--helm-chart-version", "1.15.0")
+    assert document["deployment"]["airflow_version"] == "2.9.3"  # type: ignore[index]
+    assert document["runtimes"]["base"]["image"] == "apache/airflow:2.9.3-python3.12"  # type: ignore[index]
+    assert "chart 1.15.0's defaultAirflowRepository and defaultAirflowTag" in unwrapped(text)
+    code, out, _ = invoke("--helm-values", str(values), "--helm-chart-version", "1.99.0")
+    assert code == 0
+    assert "--helm-chart-version 1.99.0 is not one whose defaults" in unwrapped(out)
 
 
 @pytest.mark.parametrize(
@@ -230,11 +282,11 @@ def test_helm_templates_are_never_replaced_by_defaults(tmp_path: Path) -> None:
     [
         ("- a\n- b\n", "expected the chart's values (a mapping), got a list"),
         ("services:\n  web: {}\n", "none of the apache-airflow chart's keys"),
-        ("executor: [CeleryExecutor]\n", "values.yaml: executor: expected a string"),
-        ("executor: CeleryExecuter\n", "values.yaml: executor: 'CeleryExecuter'"),
+        ("executor: [CeleryExecutor]\n", "values.yaml:1: executor: expected a string"),
+        ("executor: CeleryExecuter\n", "values.yaml:1: executor: 'CeleryExecuter'"),
         (
             "workers:\n  args: exec airflow celery worker\n",
-            "values.yaml: workers.args: expected a list",
+            "values.yaml:2: workers.args: expected a list",
         ),
         ("config:\n  operators: default\n", "values.yaml: config.operators: expected a mapping"),
         (
@@ -373,7 +425,7 @@ def test_compose_env_files_and_shell_variables(tmp_path: Path) -> None:
             command: scheduler
             env_file: [airflow.env, {path: missing.env, required: false}]
             environment:
-              AIRFLOW__CORE__EXECUTOR: ${EXECUTOR:-CeleryExecutor}
+              AIRFLOW__CORE__EXECUTOR: ${EXECUTOR}
           worker:
             image: apache/airflow:3.0.2
             command: celery worker
@@ -388,14 +440,24 @@ def test_compose_env_files_and_shell_variables(tmp_path: Path) -> None:
     document, _ = generated("--compose", str(compose), "--airflow-cfg", str(cfg))
     assert document["deployment"]["default_queue"] == "main"  # type: ignore[index]
     assert document["workers"] == [{"name": "worker", "queues": ["main"], "runtime": "base"}]
+    # A default in the file is what compose uses when the shell leaves the variable unset: it
+    # is used, and said.
+    compose.write_text(
+        compose.read_text().replace("${EXECUTOR}", "${EXECUTOR:-CeleryExecutor}"), "utf-8"
+    )
+    document, text = generated("--compose", str(compose))
+    assert document["deployment"]["executors"] == ["CeleryExecutor"]  # type: ignore[index]
+    assert "EXECUTOR is set neither in the shell nor in .env, so its default" in unwrapped(text)
     # A required env_file that is missing fails compose itself, so it fails here too.
     (tmp_path / "airflow.env").unlink()
-    code, _, err = invoke("--compose", str(compose), "--airflow-cfg", str(cfg))
+    code, _, err = invoke("--compose", str(compose))
     assert code == 2
-    assert "services.scheduler.env_file:" in err and "cannot be read" in err
+    assert "services.scheduler.env_file[0]:" in err and "cannot be read" in err
 
 
-def test_compose_services_that_disagree_exit_2(tmp_path: Path) -> None:
+def test_each_component_reads_its_own_options(tmp_path: Path) -> None:
+    """The scheduler decides the executor; a worker's own default queue is what it consumes;
+    two services of one component that disagree are a contradiction."""
     compose = write(
         tmp_path / "docker-compose.yaml",
         """
@@ -407,12 +469,33 @@ def test_compose_services_that_disagree_exit_2(tmp_path: Path) -> None:
           worker:
             image: apache/airflow:3.0.2
             command: celery worker
-            environment: {AIRFLOW__CORE__EXECUTOR: LocalExecutor}
+            environment:
+              AIRFLOW__CORE__EXECUTOR: LocalExecutor
+              AIRFLOW__OPERATORS__DEFAULT_QUEUE: etl
         """,
     )
+    document, text = generated("--compose", str(compose))
+    assert document["deployment"]["executors"] == ["CeleryExecutor"]  # type: ignore[index]
+    # Tasks get the default queue where DAG files are parsed; the worker consumes its own.
+    assert document["deployment"]["default_queue"] == "default"  # type: ignore[index]
+    assert document["workers"] == [{"name": "worker", "queues": ["etl"], "runtime": "base"}]
+    plain = unwrapped(text)
+    assert (
+        "services.worker.environment.AIRFLOW__CORE__EXECUTOR is 'LocalExecutor', but the "
+        "scheduler, which decides [core] executor here, reads 'CeleryExecutor'"
+    ) in plain
+    assert (
+        "AIRFLOW__OPERATORS__DEFAULT_QUEUE is 'etl', but the scheduler, which decides "
+        "[operators] default_queue here, does not set it"
+    ) in plain
+    second = (
+        "  second-scheduler:\n    image: apache/airflow:3.0.2\n    command: scheduler\n"
+        "    environment: {AIRFLOW__CORE__EXECUTOR: LocalExecutor}\n  worker:"
+    )
+    compose.write_text(compose.read_text().replace("  worker:", second), "utf-8")
     code, out, err = invoke("--compose", str(compose))
     assert (code, out) == (2, "")
-    assert f"{compose}: services.worker.environment.AIRFLOW__CORE__EXECUTOR" in err
+    assert "services.second-scheduler.environment.AIRFLOW__CORE__EXECUTOR" in err
     assert "'LocalExecutor' contradicts 'CeleryExecutor'" in err
 
 
@@ -421,7 +504,7 @@ def test_compose_services_that_disagree_exit_2(tmp_path: Path) -> None:
     [
         ("version: '3'\n", "services: expected a compose file with a services mapping"),
         ("services:\n  db:\n    image: postgres\n", "no service runs an Airflow component"),
-        ("services:\n  w:\n    command: celery worker -q 'a\n", "services.w.command: cannot split"),
+        ("services:\n  w:\n    command: celery worker -q 'a\n", "docker-compose.yaml:3: services.w.command: cannot split"),
         ("services:\n  w:\n    command: celery worker -q a,,b\n", "holds an empty queue name"),
         ("services:\n  w:\n    command: scheduler\n    environment: 3\n", "services.w.environment"),
         (

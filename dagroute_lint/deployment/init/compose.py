@@ -43,6 +43,7 @@ from dagroute_lint.deployment.init.compose_project import (
     ComposeService,
     by_name,
     load_compose,
+    locate,
 )
 from dagroute_lint.deployment.init.dockerfile import Dockerfile, read_dockerfile
 from dagroute_lint.deployment.init.dotenv import read_dotenv
@@ -61,7 +62,9 @@ from dagroute_lint.errors import ConfigError
 from dagroute_lint.records import record
 
 PIP_ADDITIONAL = "_PIP_ADDITIONAL_REQUIREMENTS"
-# Where each routing option is read, most telling component first (semantics 1.2, 8).
+# The component whose value of a routing option decides, in order of preference when it does
+# not run (semantics 1.2, 8): the scheduler routes; DAG files are parsed (and the default queue
+# read) in the DAG processor, else the scheduler.
 _READ_BY = {
     EXECUTOR: ("scheduler", "dag-processor", "triggerer", "celery-worker"),
     DEFAULT_QUEUE: ("dag-processor", "scheduler", "triggerer", "celery-worker"),
@@ -191,12 +194,13 @@ class _Reader:
         command = body.get("command")
         if command is not None and not isinstance(command, (str, list)):
             raise ConfigError(
-                f"{where}.command: expected a string or a list, got {describe(command)}"
+                f"{self.at(service, 'command')}: expected a string or a list, got "
+                f"{describe(command)}"
             )
         try:
             found = component(command)
         except CommandError as error:
-            raise ConfigError(f"{where}.command: {error}") from None
+            raise ConfigError(f"{self.at(service, 'command')}: {error}") from None
         if found is None:
             return None
         key, image_env = self.runtime_of(service)
@@ -205,10 +209,12 @@ class _Reader:
         try:
             written = by_name(body.get("environment") or {})
         except ConfigError as error:
-            raise ConfigError(f"{where}.environment: {error}") from None
+            raise ConfigError(f"{self.at(service, 'environment')}: {error}") from None
         for name, value in written.items():
             # A bare name passes the shell's variable through, as compose does.
             given = self.project.variables.get(name) if value is None else value
+            if f"services.{service.name}.environment.{name}" in self.project.from_shell:
+                given = None
             environment[name] = (given, f"{where}.environment.{name}")
         additional = environment.get(PIP_ADDITIONAL)
         if additional is not None and additional[0] is not None and additional[0].strip():
@@ -249,6 +255,9 @@ class _Reader:
             return {}
         return dict(read_airflow_config(host, {}).settings)
 
+    def at(self, service: ComposeService, *keys: str | int) -> str:
+        return locate(self.project, service.name, keys)
+
     def env_files(self, value: object, where: str) -> dict[str, tuple[str | None, str]]:
         """The variables of ``env_file`` entries (a path, or ``{path, required}``), in order."""
         entries = value if isinstance(value, list) else [] if value is None else [value]
@@ -276,39 +285,40 @@ class _Reader:
         other sources or Airflow's default decide)."""
         found: dict[tuple[str, str], Setting] = {}
         for option in OPTIONS:
-            readers = [
-                (s, setting)
-                for kind in _READ_BY[option]
-                for s in services
-                if s.component.kind == kind and (setting := self.setting(s, option)) is not None
+            kind = next(k for k in _READ_BY[option] if any(s.component.kind == k for s in services))
+            settings = [
+                (s, setting) for s in services if (setting := self.setting(s, option)) is not None
             ]
-            if not readers:
-                continue
-            chosen, setting = readers[0]
-            for other, other_setting in readers[1:]:
-                if other_setting.value == setting.value:
+            readers = [pair for pair in settings if pair[0].component.kind == kind]
+            chosen = readers[0][1] if readers else None
+            for other, setting in settings:
+                if chosen is not None and setting.value == chosen.value:
                     continue
-                if other.component.kind == chosen.component.kind:
+                if other.component.kind == kind and chosen is not None:
                     # Two services of one component: the same precedence, two answers.
-                    raise ConfigError(
-                        contradiction(environment_variable(*option), setting, other_setting)
-                    )
+                    raise ConfigError(contradiction(environment_variable(*option), chosen, setting))
+                read = f"reads {chosen.value!r} ({chosen.source})" if chosen else "does not set it"
                 self.notes.append(
-                    f"{other_setting.source} is {other_setting.value!r}, but the "
-                    f"{chosen.component.kind} reads {setting.value!r} ({setting.source}), which "
-                    f"decides [{option[0]}] {option[1]} here"
+                    f"{setting.source} is {setting.value!r}, but the {kind}, which decides "
+                    f"[{option[0]}] {option[1]} here, {read}"
                 )
-            if deferred(setting.value):
-                self.undecided[option] = f"{setting.source} is taken from the shell"
+            if chosen is None:
                 continue
-            found[option] = setting
+            if deferred(chosen.value):
+                self.undecided[option] = f"{chosen.source} is taken from the shell"
+                continue
+            found[option] = chosen
         return found
 
     def setting(self, service: _Service, option: tuple[str, str]) -> Setting | None:
+        """The option as the service's Airflow reads it: its variable, else its airflow.cfg.
+        A variable only the shell that starts compose sets is written ``${NAME}``, a value
+        known at deploy time (``deferred``)."""
         variable = environment_variable(*option)
         if variable in service.environment:
             value, where = service.environment[variable]
-            return Setting("$" + variable if value is None else value, where, environment=True)
+            written = f"${{{variable}}}" if value is None else value
+            return Setting(written, where, environment=True)
         return service.config.get(option)
 
     def worker(self, service: _Service) -> WorkerFact:
@@ -336,7 +346,9 @@ class _Reader:
         image = body.get("image")
         build = body.get("build")
         if image is not None and not isinstance(image, str):
-            raise ConfigError(f"{where}.image: expected an image name, got {describe(image)}")
+            raise ConfigError(
+                f"{self.at(service, 'image')}: expected an image name, got {describe(image)}"
+            )
         if build is None and image in self.builds:
             build = self.builds[image]  # compose tags the image another service builds
         key = image if image is not None else f"build {build!r}" if build else "(no image)"

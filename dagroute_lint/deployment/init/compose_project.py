@@ -56,6 +56,9 @@ class ComposeProject:
     services: dict[str, ComposeService]
     variables: dict[str, str]
     notes: tuple[str, ...]
+    # Keys (``services.worker.environment.X``) whose value holds a variable that neither the
+    # shell nor .env sets: the shell that starts compose decides them.
+    from_shell: frozenset[str] = frozenset()
 
 
 def load_compose(
@@ -72,21 +75,25 @@ def load_compose(
     label = " + ".join(str(path) for path in paths)
     services: dict[str, dict[str, Any]] = {}
     declared_in: dict[str, Path] = {}
+    from_shell: set[str] = set()
     for path in paths:
         document = read_yaml(path, "--compose")
         if document is None:
             continue
         if not isinstance(document, dict) or not isinstance(document.get("services", {}), dict):
             raise ConfigError(f"{path}: services: expected a compose file with a services mapping")
-        used: dict[str, tuple[str, str | None]] = {}
+        used: dict[str, list[tuple[str, str | None]]] = {}
         document = _interpolated(document, variables, path, [], used)
-        for name, (key, default) in used.items():
-            if not _read_here(key):
+        for name, uses in used.items():
+            read = [(key, default) for key, default in uses if _read_here(key)]
+            from_shell.update(key for key, default in read if default is None)
+            if not read:
                 continue
+            key, default = read[0]
             if default is None:
                 notes.append(
                     f"{path}: {key} uses ${{{name}}}, which neither the shell nor .env sets: "
-                    "compose substitutes an empty string"
+                    "compose substitutes an empty string, and the shell that starts it decides"
                 )
             else:
                 notes.append(
@@ -121,7 +128,9 @@ def load_compose(
             + ", ".join(left_out)
             + " (enable one with --profile)"
         )
-    return ComposeProject(tuple(paths), directory, kept, variables, tuple(notes))
+    return ComposeProject(
+        tuple(paths), directory, kept, variables, tuple(notes), frozenset(from_shell)
+    )
 
 
 def _read_here(key: str) -> bool:
@@ -157,13 +166,13 @@ def _interpolated(
     variables: Mapping[str, str],
     path: Path,
     keys: list[str | int],
-    used: dict[str, tuple[str, str | None]],
+    used: dict[str, list[tuple[str, str | None]]],
 ) -> Any:
     if isinstance(value, str):
         dotted = ".".join(str(key) for key in keys)
 
         def unset(name: str, default: str | None) -> None:
-            used.setdefault(name, (dotted, default))
+            used.setdefault(name, []).append((dotted, default))
 
         try:
             return interpolate(value, variables, unset)
@@ -263,3 +272,14 @@ def _extended(
     base = _extended(base_name, base, pool, origin, variables, [*chain, name])
     own = {key: value for key, value in body.items() if key != "extends"}
     return merge_service(base, own)
+
+
+def locate(project: ComposeProject, service: str, keys: Sequence[str | int]) -> str:
+    """``file:line: services.NAME.KEY`` in the last file that writes the value, for an error;
+    the files' names without a line when none does (a value merged from an anchor)."""
+    path = ["services", service, *keys]
+    for file in reversed(project.files):
+        if line_of(file, path) is not None:
+            return _at(file, path)
+    dotted = ".".join(str(key) for key in path)
+    return f"{' + '.join(str(file) for file in project.files)}: {dotted}"

@@ -238,7 +238,7 @@ class _Reader:
             if source_stage is not None:
                 origin = next((s for s in self.stages if s.name == source_stage), None)
                 found = (
-                    origin.copies.get(posixpath.normpath(posixpath.join("/", source)))
+                    _find(origin.copies, posixpath.normpath(posixpath.join("/", source)))
                     if origin
                     else None
                 )
@@ -313,12 +313,7 @@ class _Reader:
 
     def requirements_file(self, stage: _Stage, value: str, where: str) -> None:
         target = posixpath.normpath(posixpath.join(stage.workdir, value))
-        found = stage.copies.get(target)
-        if found is None:
-            for folder, local in stage.copies.items():
-                if local.is_dir() and target.startswith(folder.rstrip("/") + "/"):
-                    found = local / target[len(folder.rstrip("/")) + 1 :]
-                    break
+        found = _find(stage.copies, target)
         if found is None:
             self.notes.append(
                 f"{where}: -r {value} is no file the Dockerfile copies from the build context: "
@@ -359,6 +354,17 @@ class _Reader:
             env.update(each.env)
         base = None if root.base.lower() == "scratch" else root.base
         return Dockerfile(base, root.where, tuple(installed), env, tuple(self.notes))
+
+
+def _find(copies: Mapping[str, Path], target: str) -> Path | None:
+    """The context file at ``target`` in the image: copied there itself, or inside a folder
+    copied above it."""
+    if target in copies:
+        return copies[target]
+    for folder, local in copies.items():
+        if local.is_dir() and target.startswith(folder.rstrip("/") + "/"):
+            return local / target[len(folder.rstrip("/")) + 1 :]
+    return None
 
 
 def _commands(tokens: list[str]) -> list[list[str]]:

@@ -38,7 +38,7 @@ from dagroute_lint.deployment.init.airflow_cfg import (
 )
 from dagroute_lint.deployment.init.commands import CommandError, component, deferred
 from dagroute_lint.deployment.init.facts import DeploymentFacts, Fact, RuntimeFact, WorkerFact
-from dagroute_lint.deployment.init.yaml_file import describe, read_yaml
+from dagroute_lint.deployment.init.yaml_file import describe, line_of, read_yaml
 from dagroute_lint.errors import ConfigError
 
 CHART_DEFAULT_EXECUTOR = "CeleryExecutor"
@@ -116,6 +116,16 @@ class _Reader:
         self.notes: list[str] = []
         self.undecided: dict[tuple[str, str], str] = {}
 
+    def at(self, key: str) -> str:
+        """``file:line: key`` of the value at ``key``, for an error about it."""
+        where = self.where(key)
+        path, _, dotted = where.partition(": ")
+        keys: list[str | int] = [
+            int(p) if p.isdigit() else p for p in re.split(r"[.\[\]]+", dotted) if p
+        ]
+        line = line_of(Path(path), keys) if Path(path).is_file() else None
+        return f"{path}:{line}: {dotted}" if line is not None else where
+
     def where(self, key: str) -> str:
         """The last file that sets ``key`` (a dotted path): that file's value is the one used."""
         for path, document in reversed(self.documents):
@@ -139,7 +149,7 @@ class _Reader:
                 return None
             node = node[part]
         if not isinstance(node, kind) or (isinstance(node, bool) and bool not in _kinds(kind)):
-            raise ConfigError(f"{self.where(key)}: expected {what}, got {describe(node)}")
+            raise ConfigError(f"{self.at(key)}: expected {what}, got {describe(node)}")
         return node
 
     def facts(self) -> DeploymentFacts:
@@ -223,7 +233,7 @@ class _Reader:
         if isinstance(value, bool):
             return str(value)
         if not isinstance(value, (str, int, float)):
-            raise ConfigError(f"{self.where(key)}: expected a value, got {describe(value)}")
+            raise ConfigError(f"{self.at(key)}: expected a value, got {describe(value)}")
         text = str(value)
         if deferred(text):
             rendered = self.reference(text)
@@ -278,7 +288,7 @@ class _Reader:
                 try:
                     parsed = yaml.safe_load(extra)
                 except yaml.YAMLError:
-                    raise ConfigError(f"{self.where('extraEnv')}: not a YAML list") from None
+                    raise ConfigError(f"{self.at('extraEnv')}: not a YAML list") from None
                 if not isinstance(parsed, list):
                     raise ConfigError(
                         f"{self.where('extraEnv')}: expected a list of {{name, value}} entries"
@@ -318,7 +328,7 @@ class _Reader:
         try:
             return {entry.kind or "" for entry in parse_executor_list(text, None)}
         except ExecutorConfigError as error:
-            raise ConfigError(f"{self.where('executor')}: {error}") from None
+            raise ConfigError(f"{self.at('executor')}: {error}") from None
 
     # --- images and versions ---------------------------------------------------------------
 
@@ -419,6 +429,14 @@ class _Reader:
         return Fact(self.runtime, f"{how}, from images.airflow")
 
     def worker(self) -> WorkerFact:
+        if self.get("workers.keda.enabled", bool, "true or false"):
+            # KEDA scales the one worker Deployment on the count of queued and running tasks;
+            # every replica consumes the same queues, so the entry stays one worker.
+            low = self.get("workers.keda.minReplicaCount", int, "a number")
+            self.notes.append(
+                f"{self.where('workers.keda.enabled')}: the Celery workers scale with KEDA"
+                + (" from 0 replicas: queued tasks start them" if low == 0 else "")
+            )
         for key in ("workers.args", "workers.command"):
             command = self.get(key, list, "a list of command words")
             if command is None:
@@ -426,7 +444,7 @@ class _Reader:
             try:
                 found = component(command)
             except CommandError as error:
-                raise ConfigError(f"{self.where(key)}: {error}") from None
+                raise ConfigError(f"{self.at(key)}: {error}") from None
             if found is None or found.kind != "celery-worker":
                 continue
             undecided = None

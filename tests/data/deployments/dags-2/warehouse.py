@@ -23,7 +23,9 @@ with DAG("warehouse_orders", start_date=datetime(2024, 1, 1), schedule="@daily",
 
     @task
     def summarise(ds: str | None = None) -> int:
-        frame = pd.read_csv(S3Hook().download_file(key=f"{ds}/orders.csv", bucket_name="orders-export"))
+        frame = pd.read_csv(
+            S3Hook().download_file(key=f"{ds}/orders.csv", bucket_name="orders-export")
+        )
         return len(frame)
 
     load = SQLExecuteQueryOperator(

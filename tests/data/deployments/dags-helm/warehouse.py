@@ -29,7 +29,9 @@ with DAG(
 
     @task
     def summarise(ds: str | None = None) -> int:
-        frame = pd.read_csv(S3Hook().download_file(key=f"{ds}/orders.csv", bucket_name="orders-export"))
+        frame = pd.read_csv(
+            S3Hook().download_file(key=f"{ds}/orders.csv", bucket_name="orders-export")
+        )
         return len(frame)
 
     load = SQLExecuteQueryOperator(
