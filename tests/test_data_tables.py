@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from dagroute_lint.catalog import import_verdicts, providers
+from dagroute_lint.catalog import import_verdicts, official_images, providers
 from dagroute_lint.catalog.data_files import SortedTable, data_lines
 
 SORTED_TABLES = {
     import_verdicts.VERDICTS_FILE: import_verdicts.VERDICT_COLUMNS,
     providers.IMPORT_MOVES_FILE: providers.MOVE_COLUMNS,
+    official_images.IMAGES_FILE: official_images.IMAGES_COLUMNS,
 }
 
 

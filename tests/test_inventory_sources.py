@@ -194,7 +194,12 @@ def test_helm_values_copied_whole_from_the_chart(tmp_path: Path) -> None:
     assert document["deployment"]["airflow_version"] == "3.0.2"  # type: ignore[index]
     # The pod image is the Airflow image, so the pods run in the same runtime.
     assert document["workers"] == [{"name": "kubernetes", "runtime": "base"}]
-    assert document["runtimes"] == {"base": {"runtime_version": "apache/airflow:3.0.2"}}
+    assert document["runtimes"] == {
+        "base": {
+            "image": "apache/airflow:3.0.2-python3.12",  # the release's default Python
+            "runtime_version": "apache/airflow:3.0.2",
+        }
+    }
     assert "not rendered here" not in text
 
 
@@ -393,22 +398,25 @@ def test_compose_services_become_workers_components_and_runtimes(tmp_path: Path)
     ]
     runtimes = document["runtimes"]
     assert isinstance(runtimes, dict)
-    assert runtimes["base"] == {"runtime_version": "${AIRFLOW_IMAGE_NAME:-apache/airflow:3.0.2}"}
-    # The Dockerfile's base image, the requirements file it copies, and what the quick start's
-    # _PIP_ADDITIONAL_REQUIREMENTS installs at start-up.
+    # ${AIRFLOW_IMAGE_NAME:-...} unset in the shell: its default, as compose takes it. The
+    # tag names no Python: the release's default image.
+    assert runtimes["base"] == {
+        "image": "apache/airflow:3.0.2-python3.12",
+        "runtime_version": "apache/airflow:3.0.2",
+    }
+    # The Dockerfile's base image, the requirements file it copies and installs, and what the
+    # quick start's _PIP_ADDITIONAL_REQUIREMENTS installs at start-up, on top of the image.
     assert runtimes["etl-worker"] == {
-        "python": "3.12",
+        "image": "apache/airflow:3.0.2-python3.12",
         "providers": ["amazon==9.8.0", "http==5.3.0"],
         "packages": ["boto3==1.38.0", "polars==1.9.0"],
         "runtime_version": "apache/airflow:3.0.2-python3.12",
     }
     plain = unwrapped(text)
-    assert (
-        "The distributions the image apache/airflow:3.0.2-python3.12 brings itself are not listed"
-    ) in plain
+    assert "the official image, holding its" in plain
+    assert "Airflow providers added to the image, from" in plain
     assert "no service runs `airflow triggerer`" in plain
-    assert "_PIP_ADDITIONAL_REQUIREMENTS is '${_PIP_ADDITIONAL_REQUIREMENTS:-}'" in plain
-    assert "filled in from the shell: runtime_version is as written" in plain
+    assert "AIRFLOW_IMAGE_NAME is set neither in the shell nor in .env, so its default" in plain
 
 
 def test_compose_env_files_and_shell_variables(tmp_path: Path) -> None:

@@ -22,8 +22,10 @@ TAGS_FILE = "official_image_tags.tsv"
 REPOSITORY = "apache/airflow"
 # Airflow itself: the inventory's airflow_version, not a package of the runtime.
 AIRFLOW_ITSELF = frozenset({"apache-airflow", "apache-airflow-core", "apache-airflow-task-sdk"})
-_IMAGES_COLUMNS = ("airflow", "distribution", "version", "pythons", "slim_pythons")
-_TAGS_COLUMNS = ("airflow", "pythons", "default_python", "extras", "extras_source", "left_out")
+IMAGES_COLUMNS = ("airflow", "distribution", "version", "pythons", "slim_pythons")
+_TAGS_COLUMNS = (
+    "airflow", "pythons", "default_python", "extras", "extras_source", "index_as_of", "left_out",
+)  # fmt: skip
 # Docker Hub's own names for the repository (``docker pull`` treats them as one).
 _REFERENCE = re.compile(
     r"^(?:(?:docker\.io|index\.docker\.io|registry-1\.docker\.io)/)?apache/airflow"
@@ -94,7 +96,7 @@ class ImageVersion:
 def image_versions() -> dict[str, ImageVersion]:
     """Every Airflow version the table covers."""
     found = {}
-    for airflow, pythons, default, extras, _source, left_out in read_table(
+    for airflow, pythons, default, extras, _source, _as_of, left_out in read_table(
         TAGS_FILE, _TAGS_COLUMNS
     ):
         assert airflow and pythons and default and extras
@@ -143,4 +145,4 @@ def official_image(tag: ImageTag) -> OfficialImage | None:
 
 @cache
 def _images() -> SortedTable:
-    return SortedTable(IMAGES_FILE, _IMAGES_COLUMNS)
+    return SortedTable(IMAGES_FILE, IMAGES_COLUMNS)

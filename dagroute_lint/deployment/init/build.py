@@ -423,6 +423,8 @@ class _Builder:
             queue = own.value if own is not None else self.default_queue
             queues = (queue,)
             why += f"; without -q it consumes the default queue {queue!r}"
+            if own is not None:
+                why += f", its own ({own.source})"
         if not worker.source.startswith("from --worker"):
             why = f"from {why}"
         self.worker(worker.name, celery, queues, why, names, self.use_runtime(runtime))
@@ -476,6 +478,8 @@ class _Builder:
             ("providers", runtime.providers, "Airflow providers"),
             ("packages", runtime.packages, "Installed distributions other than providers"),
         ):
+            if image is not None and items is None:
+                continue  # nothing added to the image
             if items is None or unknown_base is not None:
                 self.unknown_contents(runtime, key, items or (), unknown_base)
                 continue
@@ -513,11 +517,9 @@ class _Builder:
     def image(self, runtime: RuntimeFact, image: OfficialImage) -> None:
         assert runtime.image is not None
         if runtime.python is not None and runtime.python.value != image.python:
-            raise ConfigError(
-                contradiction(f"runtime {runtime.name!r} python", runtime.python, Fact(
-                    image.python, f"{runtime.image.source}: {image.reference}"
-                ))
-            )  # fmt: skip
+            runs = Fact(image.python, f"{runtime.image.source}: {image.reference}")
+            what = f"runtime {runtime.name!r} python"
+            raise ConfigError(contradiction(what, runtime.python, runs))
         why = (
             f"from {runtime.image.source}: the official image, holding its "
             f"{len(image.providers)} providers and {len(image.packages)} packages (dagroute-lint's "

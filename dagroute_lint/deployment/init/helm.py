@@ -38,8 +38,11 @@ from dagroute_lint.deployment.init.airflow_cfg import (
 )
 from dagroute_lint.deployment.init.commands import CommandError, component, deferred
 from dagroute_lint.deployment.init.facts import DeploymentFacts, Fact, RuntimeFact, WorkerFact
+from dagroute_lint.deployment.init.requirements_file import sort
 from dagroute_lint.deployment.init.yaml_file import describe, line_of, read_yaml
+from dagroute_lint.deployment.requirements import parse_requirement
 from dagroute_lint.errors import ConfigError
+from dagroute_lint.records import replace
 
 CHART_DEFAULT_EXECUTOR = "CeleryExecutor"
 # Keys only the chart's values have; a file with none of them is some other YAML.
@@ -51,6 +54,8 @@ CHART_KEYS = frozenset(
     }
 )  # fmt: skip
 WORKER_NAME = "celery-workers"
+# The official image's entrypoint pip-installs this variable's requirements at start-up.
+PIP_ADDITIONAL = "_PIP_ADDITIONAL_REQUIREMENTS"
 # Each chart release's ``appVersion``, its ``defaultAirflowTag`` and ``airflowVersion`` default
 # (chart/Chart.yaml and chart/RELEASE_NOTES.rst: "Default Airflow image is updated to ...").
 CHART_APP_VERSIONS = {"1.14.0": "2.9.2", "1.15.0": "2.9.3", "1.17.0": "3.0.2"}
@@ -157,7 +162,7 @@ class _Reader:
         executor_text = self.executor(options)
         image = self.image()
         version = self.airflow_version(image)
-        runtimes = [self.image_runtime(self.runtime, self.label, image)]
+        runtimes = [self.added(self.image_runtime(self.runtime, self.label, image))]
         executor_runtimes: dict[str, Fact[str]] = {}
         kinds = self.executor_kinds(executor_text)
         workers: tuple[WorkerFact, ...] = ()
@@ -300,6 +305,7 @@ class _Reader:
         """``(name, value, where)``; ``value`` is ``None`` when only the cluster knows it."""
         result: list[tuple[str, str | None, str]] = []
         routing = {environment_variable(section, option) for section, option in OPTIONS}
+        routing.add(PIP_ADDITIONAL)
         for index, entry in enumerate(entries):
             where = f"{self.where(key)}[{index}]"
             if not isinstance(entry, dict) or "name" not in entry:
@@ -352,6 +358,26 @@ class _Reader:
 
     def image_label(self, image: Fact[str] | None) -> tuple[tuple[str, Fact[str]], ...]:
         return () if image is None else (("runtime_version", image),)
+
+    def added(self, runtime: RuntimeFact) -> RuntimeFact:
+        """What the official image's entrypoint installs at start-up from the workers'
+        ``_PIP_ADDITIONAL_REQUIREMENTS`` (``env``, ``extraEnv`` or ``workers.env``)."""
+        providers: list[Fact[str]] = []
+        packages: list[Fact[str]] = []
+        airflow: list[Fact[str]] = []
+        for name, value, where in self.environment("workers"):
+            if name != PIP_ADDITIONAL or value is None:
+                continue
+            providers, packages = [], []  # the last entry of a name is the one set
+            for word in value.split():
+                try:
+                    parsed = parse_requirement(word)
+                except ValueError as error:
+                    raise ConfigError(f"{where}: {error}") from None
+                sort(parsed.name, parsed.specifier, where, providers, packages, airflow)
+        if not providers and not packages:
+            return runtime
+        return replace(runtime, providers=tuple(providers), packages=tuple(packages))
 
     def image_runtime(self, name: str, source: str, image: Fact[str] | None) -> RuntimeFact:
         """A runtime that is an image: an official tag names its Python and its contents."""
@@ -461,8 +487,7 @@ class _Reader:
         return WorkerFact(
             WORKER_NAME,
             None,
-            f"{self.label}: no -q in workers.args / workers.command: `airflow celery worker` "
-            "consumes the default queue",
+            f"{self.label}: no -q in workers.args / workers.command",
             self.runtime,
             default_queue=self.worker_queue(),
         )
