@@ -18,11 +18,13 @@ package index's metadata as it stood when that Airflow release was uploaded (``-
 at the release's upload time, read from the index's JSON API): one resolution for all its
 Pythons, as the constraints files of one release pin nearly the same versions for each, whose
 markers are then evaluated for CPython PYTHON on Linux x86_64 (the image's Debian bookworm). The
-slim image is resolved with the
-regular image's resolution as constraints, as one constraints file serves both. An extra whose
-requirements cannot be resolved for a Python (the ``fab`` provider on Python 3.13 with
-Airflow 3.1.0, as the image changelog says) is left out of that image and named in
-``official_image_tags.tsv``.
+slim image is resolved with the regular image's resolution as constraints, as one constraints
+file serves both. A provider with no release for a Python is then absent from that image, as in
+the real one (the image changelog: no ``fab`` in the Python 3.13 image of Airflow 3.1.0). When
+the universal resolution fails, each Python is resolved alone, without the extras that cannot be
+resolved for it (named in ``official_image_tags.tsv``); a release whose Airflow itself needs a
+distribution published after its upload (2.11.1) is resolved as of a week later, and the table
+says as of when.
 
 The Pythons of a release are those its ``Requires-Python`` allows, up to the newest its
 classifiers or its ``<`` bound name (see ``_pythons``).

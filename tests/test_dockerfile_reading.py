@@ -104,3 +104,24 @@ def test_broken_dockerfiles_name_file_and_line(tmp_path: Path, text: str, messag
         read_dockerfile(dockerfile, tmp_path, {}, target="missing" if "AS c" in text else None)
     assert str(caught.value).startswith(str(dockerfile))
     assert message in str(caught.value)
+
+
+def test_a_requirements_file_bind_mounted_for_one_run(tmp_path: Path) -> None:
+    """BuildKit's cache-friendly form: the file is mounted for the RUN, never copied."""
+    write(tmp_path / "requirements.txt", "apache-airflow-providers-github==2.7.0\n")
+    dockerfile = write(
+        tmp_path / "Dockerfile",
+        """
+        FROM apache/airflow:3.0.2
+        RUN --mount=type=cache,target=/home/airflow/.cache/pip \\
+            --mount=type=bind,source=requirements.txt,target=/tmp/requirements.txt \\
+            pip install -r /tmp/requirements.txt
+        RUN pip install -r /tmp/requirements.txt
+        """,
+    )
+    image = read_dockerfile(dockerfile, tmp_path, {})
+    assert [item.file for item in image.installed] == [tmp_path / "requirements.txt"]
+    # The mount is gone for the next RUN: that -r reads no file of the context.
+    assert any(
+        "-r /tmp/requirements.txt is no file the Dockerfile copies" in n for n in image.notes
+    )

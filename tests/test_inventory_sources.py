@@ -463,6 +463,33 @@ def test_compose_env_files_and_shell_variables(tmp_path: Path) -> None:
     assert "services.scheduler.env_file[0]:" in err and "cannot be read" in err
 
 
+def test_a_worker_of_a_profile_runs_only_when_the_profile_is_enabled(tmp_path: Path) -> None:
+    compose = write(
+        tmp_path / "docker-compose.yaml",
+        """
+        x-airflow: &airflow
+          image: apache/airflow:2.10.2
+          environment: {AIRFLOW__CORE__EXECUTOR: CeleryExecutor}
+        services:
+          scheduler: {<<: *airflow, command: scheduler}
+          worker: {<<: *airflow, command: celery worker}
+          gpu-worker:
+            <<: *airflow
+            command: [airflow, celery, worker, -q, gpu]
+            profiles: [gpu]
+        """,
+    )
+    document, text = generated("--compose", str(compose))
+    assert [worker["name"] for worker in document["workers"]] == ["worker"]  # type: ignore[union-attr]
+    assert "gpu-worker (gpu) (enable one with --profile)" in unwrapped(text)
+    document, _ = generated("--compose", str(compose), "--profile", "gpu")
+    assert document["workers"][1] == {  # type: ignore[index]
+        "name": "gpu-worker",
+        "queues": ["gpu"],
+        "runtime": "base",
+    }
+
+
 def test_each_component_reads_its_own_options(tmp_path: Path) -> None:
     """The scheduler decides the executor; a worker's own default queue is what it consumes;
     two services of one component that disagree are a contradiction."""
@@ -512,7 +539,10 @@ def test_each_component_reads_its_own_options(tmp_path: Path) -> None:
     [
         ("version: '3'\n", "services: expected a compose file with a services mapping"),
         ("services:\n  db:\n    image: postgres\n", "no service runs an Airflow component"),
-        ("services:\n  w:\n    command: celery worker -q 'a\n", "docker-compose.yaml:3: services.w.command: cannot split"),
+        (
+            "services:\n  w:\n    command: celery worker -q 'a\n",
+            "docker-compose.yaml:3: services.w.command: cannot split",
+        ),
         ("services:\n  w:\n    command: celery worker -q a,,b\n", "holds an empty queue name"),
         ("services:\n  w:\n    command: scheduler\n    environment: 3\n", "services.w.environment"),
         (

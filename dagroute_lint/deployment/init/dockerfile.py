@@ -9,7 +9,7 @@
   of the context. ``COPY --from=stage`` copies what that stage holds.
 - ``RUN pip install`` (``pip3``, ``python -m pip``, ``uv pip``) installs its requirement words
   and the files of ``-r FILE``; the files are found through the ``COPY`` that put them at that
-  path. ``ENV`` variables are the image's environment (compose's ``environment`` wins over them).
+  path, or the ``RUN --mount=type=bind`` that mounts them for that command. ``ENV`` variables are the image's environment (compose's ``environment`` wins over them).
 """
 
 from __future__ import annotations
@@ -253,31 +253,49 @@ class _Reader:
 
     def run(self, argument: str, where: str) -> None:
         stage = self.stages[-1]
-        if argument.lstrip().startswith("["):
+        text = argument.lstrip()
+        mounts: dict[str, Path] = {}
+        # RUN's own flags come first: --mount=type=bind,source=...,target=... makes a context
+        # file visible at the target for this command only (BuildKit's bind mount).
+        while text.startswith("--"):
+            flag, _, text = text.partition(" ")
+            if flag.startswith("--mount="):
+                mounts.update(self.bind_mount(flag[len("--mount=") :]))
+            text = text.lstrip()
+        if text.startswith("["):
             try:
-                words = [str(w) for w in json.loads(argument)]
+                words = [str(w) for w in json.loads(text)]
             except ValueError:
                 raise ConfigError(f"{where}: the JSON form is not a list of strings") from None
-            scripts = [" ".join(shlex.quote(w) for w in words)]
-        else:
-            scripts = [argument]
-        options = [
-            w for w in argument.split() if w.startswith("--mount") or w.startswith("--network")
-        ]
-        script = " ".join(scripts)
-        for option in options:
-            script = script.replace(option, " ", 1)
+            text = " ".join(shlex.quote(w) for w in words)
         variables = self.variables(stage)
         try:
-            lexer = shlex.shlex(script.replace("\n", " ; "), posix=True, punctuation_chars=True)
+            lexer = shlex.shlex(text.replace("\n", " ; "), posix=True, punctuation_chars=True)
             lexer.whitespace_split = True
             tokens = list(lexer)
         except ValueError as error:
             raise ConfigError(f"{where}: cannot split the command into words: {error}") from None
-        for command in _commands(tokens):
-            install = _pip_install(command)
-            if install is not None:
-                self.pip(stage, install, variables, where)
+        saved = dict(stage.copies)
+        stage.copies.update(mounts)
+        try:
+            for command in _commands(tokens):
+                install = _pip_install(command)
+                if install is not None:
+                    self.pip(stage, install, variables, where)
+        finally:
+            stage.copies = saved
+
+    def bind_mount(self, spec: str) -> dict[str, Path]:
+        """``{target: context path}`` of a ``type=bind`` mount of the build context."""
+        fields = dict(part.partition("=")[::2] for part in spec.split(","))
+        if fields.get("type", "bind") != "bind" or "from" in fields:
+            return {}
+        source = fields.get("source", fields.get("src", "."))
+        target = fields.get("target", fields.get("dst", fields.get("destination", "")))
+        if not target:
+            return {}
+        inside = posixpath.normpath(posixpath.join("/", source)).lstrip("/")
+        return {posixpath.normpath(target): self.context / inside if inside else self.context}
 
     def pip(
         self, stage: _Stage, words: list[str], variables: Mapping[str, str], where: str
