@@ -7,9 +7,14 @@ Sources, combinable (``facts.combine`` refuses two that disagree):
 - ``airflow.cfg`` and ``AIRFLOW__*`` variables (``airflow_cfg.py``): executors, default queue and
   the ``default_pool`` size;
 - the queues of Celery workers as given on the command line (``--worker NAME=QUEUES``);
-- the deployment's own description: Helm values (``helm.py``), a compose file (``compose.py``),
+- the deployment's own description: Helm values (``helm.py``), compose files (``compose.py``,
+  read as compose reads them by ``compose_project.py``, their builds by ``dockerfile.py``),
   requirements files (``requirements_file.py``), a runtime contract (``contract.py``) and the
   running Celery workers (``celery_probe.py``).
+
+A runtime on an official ``apache/airflow`` image is written as that ``image`` plus what is
+added to it (``catalog/official_images``); a fact no source establishes is a ``# FILL IN``
+comment and a line of ``Generated.open_facts``.
 
 The result is commented TOML that says where each value came from, and it is read back with the
 inventory loader before anyone sees it, so what ``init`` writes always passes ``inventory check``.

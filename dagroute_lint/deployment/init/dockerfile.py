@@ -9,7 +9,8 @@
   of the context. ``COPY --from=stage`` copies what that stage holds.
 - ``RUN pip install`` (``pip3``, ``python -m pip``, ``uv pip``) installs its requirement words
   and the files of ``-r FILE``; the files are found through the ``COPY`` that put them at that
-  path, or the ``RUN --mount=type=bind`` that mounts them for that command. ``ENV`` variables are the image's environment (compose's ``environment`` wins over them).
+  path, or the ``RUN --mount=type=bind`` that mounts them for that command. ``ENV`` variables
+  are the image's environment (compose's ``environment`` wins over them).
 """
 
 from __future__ import annotations
