@@ -9,7 +9,11 @@ import pytest
 
 from dagroute_lint.deployment.init.compose_project import load_compose, merge_service
 from dagroute_lint.deployment.init.dotenv import read_dotenv
-from dagroute_lint.deployment.init.interpolation import InterpolationError, interpolate
+from dagroute_lint.deployment.init.interpolation import (
+    VALUE_USED,
+    InterpolationError,
+    interpolate,
+)
 from dagroute_lint.errors import ConfigError
 
 
@@ -47,7 +51,8 @@ def test_interpolation_says_which_variables_the_shell_would_decide() -> None:
     interpolate(
         "${IMAGE:-apache/airflow:3.0.2} $QUEUE ${SET:-x}", SHELL, lambda *a: heard.append(a)
     )
-    assert heard == [("IMAGE", "apache/airflow:3.0.2"), ("QUEUE", None)]
+    # A default taken, a variable with no value at all, and one used with its value.
+    assert heard == [("IMAGE", "apache/airflow:3.0.2"), ("QUEUE", None), ("SET", VALUE_USED)]
 
 
 @pytest.mark.parametrize(

@@ -108,6 +108,9 @@ def test_the_airflow_3_quick_start_with_env_and_airflow_cfg(tmp_path: Path) -> N
         "runtime_version": "apache/airflow:3.0.2-python3.11",
     }
     assert document["pools"] == {"default_pool": 128}
+    assert (
+        f"AIRFLOW_IMAGE_NAME is 'apache/airflow:3.0.2-python3.11', from {folder / '.env'}" in text
+    )
     assert f"{folder / 'config' / 'airflow.cfg'} [core] default_pool_task_slot_count" in text
     assert lint(output, DEPLOYMENTS / "dags-3") == (0, "")
     # The same airflow.cfg given on the command line is still below the environment.

@@ -27,7 +27,11 @@ from pathlib import Path
 from typing import Any
 
 from dagroute_lint.deployment.init.dotenv import read_dotenv
-from dagroute_lint.deployment.init.interpolation import InterpolationError, interpolate
+from dagroute_lint.deployment.init.interpolation import (
+    VALUE_USED,
+    InterpolationError,
+    interpolate,
+)
 from dagroute_lint.deployment.init.yaml_file import describe, line_of, read_yaml
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.records import record
@@ -69,9 +73,11 @@ def load_compose(
     notes: list[str] = []
     variables = dict(environ)
     dotenv = directory / ".env"
+    from_dotenv: set[str] = set()
     if dotenv.is_file():
         values = read_dotenv(dotenv, environ)
         variables = {**{k: v for k, v in values.items() if v is not None}, **environ}
+        from_dotenv = {name for name in values if name not in environ}
     label = " + ".join(str(path) for path in paths)
     services: dict[str, dict[str, Any]] = {}
     declared_in: dict[str, Path] = {}
@@ -90,6 +96,10 @@ def load_compose(
             if not read:
                 continue
             key, default = read[0]
+            if default == VALUE_USED:
+                if name in from_dotenv:
+                    notes.append(f"{path}: {key}: {name} is {variables[name]!r}, from {dotenv}")
+                continue
             if default is None:
                 notes.append(
                     f"{path}: {key} uses ${{{name}}}, which neither the shell nor .env sets: "

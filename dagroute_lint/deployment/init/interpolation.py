@@ -22,12 +22,15 @@ class InterpolationError(ValueError):
 
 
 Heard = Callable[[str, str | None], None]
+# What ``unset`` hears for a variable that has its value (an identity, never a default).
+VALUE_USED = "\x00value"
 
 
 def interpolate(text: str, variables: Mapping[str, str], unset: Heard | None = None) -> str:
     """``text`` with every variable replaced; ``unset(name, default)`` is told of each variable
     used without a value: ``default`` is the text used in its place, ``None`` when there is
-    none (the empty string is used)."""
+    none (the empty string is used). A variable used with its value is told as
+    ``unset(name, VALUE_USED)``, so a caller can also say where values came from."""
     out: list[str] = []
     index = 0
     while index < len(text):
@@ -90,7 +93,7 @@ def _braced(body: str, variables: Mapping[str, str], unset: Heard | None) -> str
     missing = empty if operator.startswith(":") else not present
     if operator in (":-", "-"):
         if not missing:
-            return variables[name]
+            return _value(name, variables, unset)
         default = interpolate(argument, variables, unset)
         if unset is not None:
             unset(name, default)
@@ -105,6 +108,8 @@ def _braced(body: str, variables: Mapping[str, str], unset: Heard | None) -> str
 
 def _value(name: str, variables: Mapping[str, str], unset: Heard | None) -> str:
     if name in variables:
+        if unset is not None:
+            unset(name, VALUE_USED)
         return variables[name]
     if unset is not None:
         unset(name, None)
