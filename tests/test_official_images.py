@@ -66,6 +66,7 @@ def test_an_image_holds_its_extras_and_the_slim_image_none() -> None:
     providers = dict(regular.providers)
     # The default extras of the 2.10 Dockerfile, with the versions of its release day.
     assert providers["apache-airflow-providers-amazon"] == "8.28.0"
+    assert providers["apache-airflow-providers-google"] == "10.22.0"
     for provider in ("cncf-kubernetes", "google", "postgres", "celery", "docker"):
         assert f"apache-airflow-providers-{provider}" in providers
     assert dict(regular.packages)["boto3"]
@@ -82,6 +83,14 @@ def test_an_image_holds_its_extras_and_the_slim_image_none() -> None:
     # One constraints file serves both: what they share is pinned alike.
     shared = set(dict(slim.packages)) & set(dict(regular.packages))
     assert all(dict(slim.packages)[n] == dict(regular.packages)[n] for n in shared)
+
+
+def test_each_provider_is_at_its_newest_compatible_release() -> None:
+    """Not where a resolver backtracking on it would leave it: 2.9.3's google extra alone
+    resolves to provider 8.8.0, while the release's constraints (and the table) hold 10.21.0."""
+    image = official_image(ImageTag("2.9.3-python3.11", "2.9.3", "3.11", False))
+    assert image is not None
+    assert dict(image.providers)["apache-airflow-providers-google"] == "10.21.0"
 
 
 def test_the_python_313_image_of_3_1_0_has_no_fab_provider() -> None:
