@@ -857,6 +857,11 @@ def inventory_group() -> None:
     help="Also lint these DAG files or folders (repeatable) and list, in one table, what they "
     "need that the inventory lacks; exit 1 if anything.",
 )
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Exit 1 while any `# FILL IN` fact is left (each is listed either way).",
+)
 @_config_option
 @_execution_options
 @_verbose_option
@@ -864,12 +869,13 @@ def inventory_group() -> None:
 def inventory_check(
     path: Path | None,
     against: tuple[str, ...],
+    strict: bool,
     config: Path | None,
     verbose: bool,
     **flags: Any,
 ) -> None:
     """Validate an inventory file (default: the one the project's settings name); exit 2 with
-    the first mistake found."""
+    the first mistake found. Every `# FILL IN` fact left is listed; --strict exits 1 then."""
     if path is None:
         settings = load_settings(config, Path.cwd())
         path = settings.default_inventory()
@@ -884,7 +890,17 @@ def inventory_check(
         f"{path}: ok ({len(deployment.executors)} executors, {len(deployment.workers)} workers, "
         f"{len(deployment.runtimes)} runtimes)"
     )
+    from dagroute_lint.deployment.fill_in import open_facts
+
+    left = open_facts(path)
+    for line, text in left:
+        click.echo(f"{path}:{line}: FILL IN {text}")
+    if left:
+        click.echo(f"{len(left)} fact{'s' if len(left) != 1 else ''} left to fill in", err=True)
+    unfinished = strict and bool(left)
     if not against:
+        if unfinished:
+            sys.exit(EXIT_REPORTED)
         return
     from dagroute_lint.acceptance.coverage import checked, gaps
     from dagroute_lint.acceptance.render import needs_table
@@ -894,7 +910,7 @@ def inventory_check(
     report = api.report([replace(project, inventory=deployment) for project in projects], options)
     found = gaps(report.diagnostics)
     click.echo(needs_table(found, checked(report)), nl=False)
-    sys.exit(EXIT_REPORTED if found else EXIT_CLEAN)
+    sys.exit(EXIT_REPORTED if found or unfinished else EXIT_CLEAN)
 
 
 @inventory_group.command(name="diff")
@@ -991,10 +1007,26 @@ def _runtime_file(
     help="Values of the apache-airflow Helm chart (repeatable, later files win, as helm -f).",
 )
 @click.option(
+    "--helm-chart-version",
+    metavar="VERSION",
+    help="The chart release the values are deployed with, whose default image applies when "
+    "the values set none.",
+)
+@click.option(
     "--compose",
     "compose",
+    multiple=True,
     type=click.Path(path_type=Path, dir_okay=False),
-    help="A docker-compose file running Airflow (as the quick start's).",
+    help="A docker-compose file running Airflow, as the quick start's (repeatable: merged as "
+    "docker compose -f merges them; .env beside the first is read).",
+)
+@click.option(
+    "--profile",
+    "profiles",
+    multiple=True,
+    metavar="NAME",
+    help="A compose profile to enable (repeatable), as docker compose --profile; services of "
+    "other profiles are left out (COMPOSE_PROFILES counts too).",
 )
 @click.option(
     "--requirements",
@@ -1036,7 +1068,9 @@ def inventory_init(
     airflow_cfg: Path | None,
     workers: list[WorkerSpec],
     helm_values: tuple[Path, ...],
-    compose: Path | None,
+    helm_chart_version: str | None,
+    compose: tuple[Path, ...],
+    profiles: tuple[str, ...],
     requirements: list[tuple[str | None, Path]],
     contracts: list[tuple[str | None, Path]],
     celery_broker: str | None,
@@ -1049,9 +1083,11 @@ def inventory_init(
     """Write a starting inventory from what the deployment says about itself.
 
     Sources combine: an installed environment (this one, or --python), airflow.cfg,
-    --worker, Helm values, a compose file, requirements files, runtime contracts and the live
+    --worker, Helm values, compose files, requirements files, runtime contracts and the live
     Celery workers. AIRFLOW__SECTION__KEY variables override airflow.cfg, as in Airflow. The
-    current environment is read only when no other source describes a runtime.
+    current environment is read only when no other source describes a runtime. A runtime on an
+    official apache/airflow image holds that image's providers and packages. Each fact no
+    source establishes is a `# FILL IN` comment, and a line on stderr.
     """
     if output is not None and output.exists() and not force:
         raise ConfigError(f"{output}: already exists (use --force to overwrite it)")
@@ -1065,7 +1101,15 @@ def inventory_init(
     )
 
     sources = _deployment_sources(
-        helm_values, compose, requirements, contracts, celery_broker, celery_timeout, runtime
+        helm_values,
+        helm_chart_version,
+        compose,
+        profiles,
+        requirements,
+        contracts,
+        celery_broker,
+        celery_timeout,
+        runtime,
     )
     environment = None
     label = ""
@@ -1078,6 +1122,8 @@ def inventory_init(
     config = read_airflow_config(airflow_cfg, os.environ)
     generated = build_inventory(environment, label, config, workers, runtime, sources)
     _emit(generated.text, output)
+    for fact in generated.open_facts:
+        click.echo(f"dagroute-lint: FILL IN {fact}", err=True)
     if output is None:
         return
     deployment = generated.inventory
@@ -1092,7 +1138,9 @@ def inventory_init(
 
 def _deployment_sources(
     helm_values: Sequence[Path],
-    compose: Path | None,
+    helm_chart_version: str | None,
+    compose: Sequence[Path],
+    profiles: Sequence[str],
     requirements: Sequence[tuple[str | None, Path]],
     contracts: Sequence[tuple[str | None, Path]],
     celery_broker: str | None,
@@ -1108,9 +1156,9 @@ def _deployment_sources(
 
     found: list[DeploymentFacts] = []
     if helm_values:
-        found.append(helm_facts(helm_values, runtime))
-    if compose is not None:
-        found.append(compose_facts(compose, runtime))
+        found.append(helm_facts(helm_values, runtime, helm_chart_version))
+    if compose:
+        found.append(compose_facts(compose, runtime, os.environ, profiles))
     found.extend(requirements_facts(path, name or runtime) for name, path in requirements)
     found.extend(contract_facts(path, name or runtime) for name, path in contracts)
     if celery_broker is not None:

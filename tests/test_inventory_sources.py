@@ -133,8 +133,9 @@ def test_helm_values_with_an_override(tmp_path: Path) -> None:
     assert "pools" not in document
     plain = unwrapped(text)
     assert (
-        f"# FILL IN the size of default_pool ({override}: env[2] takes "
-        "AIRFLOW__CORE__DEFAULT_POOL_TASK_SLOT_COUNT from a secret or config map)"
+        "# FILL IN [pools] default_pool: its size is known only at deploy time "
+        f"({override}: env[2] takes AIRFLOW__CORE__DEFAULT_POOL_TASK_SLOT_COUNT from a secret or "
+        "config map)"
     ) in plain
     assert f"# from {override}: env[0] AIRFLOW__OPERATORS__DEFAULT_QUEUE" in plain
     assert f"# a triggerer runs: {override}: triggerer.enabled" in plain
@@ -146,7 +147,8 @@ def test_helm_values_with_an_override(tmp_path: Path) -> None:
     )
     assert f"# from {override}: extraEnv[0] AIRFLOW__CORE__EXECUTOR" in plain
     # What the chart values cannot say is left to fill in, never guessed.
-    assert plain.count("# FILL IN providers") == 2
+    assert plain.count("] providers: its image ghcr.io/acme/airflow") == 2
+    assert "is not an official apache/airflow image, so what it holds is not known" in plain
     assert "# providers = []" in text
 
 
@@ -192,7 +194,12 @@ def test_helm_values_copied_whole_from_the_chart(tmp_path: Path) -> None:
     assert document["deployment"]["airflow_version"] == "3.0.2"  # type: ignore[index]
     # The pod image is the Airflow image, so the pods run in the same runtime.
     assert document["workers"] == [{"name": "kubernetes", "runtime": "base"}]
-    assert document["runtimes"] == {"base": {"runtime_version": "apache/airflow:3.0.2"}}
+    assert document["runtimes"] == {
+        "base": {
+            "image": "apache/airflow:3.0.2-python3.12",  # the release's default Python
+            "runtime_version": "apache/airflow:3.0.2",
+        }
+    }
     assert "not rendered here" not in text
 
 
@@ -220,9 +227,59 @@ def test_helm_templates_are_never_replaced_by_defaults(tmp_path: Path) -> None:
     assert "config.operators.default_queue is a template ({{ .Values.queue }})" in plain
     assert document["deployment"]["default_queue"] == "main"  # type: ignore[index]
     # The worker's queues are unknown: its block is commented, to fill in.
-    assert "FILL IN this worker's queues and uncomment it: -q {{.Values.queues}}" in plain
+    assert (
+        "FILL IN worker 'celery-workers' queues: -q {{.Values.queues}} is known only at deploy time"
+    ) in plain
     assert "# [[workers]]" in text
     assert "workers" not in document
+
+
+def test_helm_environment_wins_over_config_per_component(tmp_path: Path) -> None:
+    """The scheduler's env decides the executor over config: and airflow.cfg; the DAG processor
+    reads its own default queue; only sources of one precedence can contradict each other."""
+    values = write(
+        tmp_path / "values.yaml",
+        """
+        defaultAirflowRepository: apache/airflow
+        defaultAirflowTag: "2.10.2"
+        config:
+          core: {executor: LocalExecutor}
+        scheduler:
+          env: [{name: AIRFLOW__CORE__EXECUTOR, value: CeleryExecutor}]
+        dagProcessor:
+          enabled: true
+          env: [{name: AIRFLOW__OPERATORS__DEFAULT_QUEUE, value: parsed}]
+        workers:
+          env: [{name: AIRFLOW__OPERATORS__DEFAULT_QUEUE, value: parsed}]
+        """,
+    )
+    cfg = write(tmp_path / "airflow.cfg", "[core]\nexecutor = LocalExecutor\n")
+    document, text = generated("--helm-values", str(values), "--airflow-cfg", str(cfg))
+    deployment = document["deployment"]
+    assert deployment["executors"] == ["CeleryExecutor"]  # type: ignore[index]
+    assert deployment["default_queue"] == "parsed"  # type: ignore[index]
+    assert document["workers"] == [
+        {"name": "celery-workers", "queues": ["parsed"], "runtime": "base"}
+    ]
+    assert f"from {values}: scheduler.env[0] AIRFLOW__CORE__EXECUTOR" in unwrapped(text)
+    # Two files of the same precedence that disagree still stop.
+    other = write(tmp_path / "other.yaml", "executor: KubernetesExecutor\n")
+    code, _, err = invoke("--helm-values", str(other), "--airflow-cfg", str(cfg))
+    assert code == 2 and "contradicts" in err
+
+
+def test_the_chart_version_gives_the_default_image(tmp_path: Path) -> None:
+    values = write(tmp_path / "values.yaml", "executor: KubernetesExecutor\n")
+    document, text = generated("--helm-values", str(values))
+    assert "no --helm-chart-version says which chart's default it is" in unwrapped(text)
+    assert "airflow_version" not in document["deployment"]  # type: ignore[operator]
+    document, text = generated("--helm-values", str(values), "--helm-chart-version", "1.15.0")
+    assert document["deployment"]["airflow_version"] == "2.9.3"  # type: ignore[index]
+    assert document["runtimes"]["base"]["image"] == "apache/airflow:2.9.3-python3.12"  # type: ignore[index]
+    assert "chart 1.15.0's defaultAirflowRepository and defaultAirflowTag" in unwrapped(text)
+    code, out, _ = invoke("--helm-values", str(values), "--helm-chart-version", "1.99.0")
+    assert code == 0
+    assert "--helm-chart-version 1.99.0 is not one whose defaults" in unwrapped(out)
 
 
 @pytest.mark.parametrize(
@@ -230,11 +287,11 @@ def test_helm_templates_are_never_replaced_by_defaults(tmp_path: Path) -> None:
     [
         ("- a\n- b\n", "expected the chart's values (a mapping), got a list"),
         ("services:\n  web: {}\n", "none of the apache-airflow chart's keys"),
-        ("executor: [CeleryExecutor]\n", "values.yaml: executor: expected a string"),
-        ("executor: CeleryExecuter\n", "values.yaml: executor: 'CeleryExecuter'"),
+        ("executor: [CeleryExecutor]\n", "values.yaml:1: executor: expected a string"),
+        ("executor: CeleryExecuter\n", "values.yaml:1: executor: 'CeleryExecuter'"),
         (
             "workers:\n  args: exec airflow celery worker\n",
-            "values.yaml: workers.args: expected a list",
+            "values.yaml:2: workers.args: expected a list",
         ),
         ("config:\n  operators: default\n", "values.yaml: config.operators: expected a mapping"),
         (
@@ -341,22 +398,25 @@ def test_compose_services_become_workers_components_and_runtimes(tmp_path: Path)
     ]
     runtimes = document["runtimes"]
     assert isinstance(runtimes, dict)
-    assert runtimes["base"] == {"runtime_version": "${AIRFLOW_IMAGE_NAME:-apache/airflow:3.0.2}"}
-    # The Dockerfile's base image, the requirements file it copies, and what the quick start's
-    # _PIP_ADDITIONAL_REQUIREMENTS installs at start-up.
+    # ${AIRFLOW_IMAGE_NAME:-...} unset in the shell: its default, as compose takes it. The
+    # tag names no Python: the release's default image.
+    assert runtimes["base"] == {
+        "image": "apache/airflow:3.0.2-python3.12",
+        "runtime_version": "apache/airflow:3.0.2",
+    }
+    # The Dockerfile's base image, the requirements file it copies and installs, and what the
+    # quick start's _PIP_ADDITIONAL_REQUIREMENTS installs at start-up, on top of the image.
     assert runtimes["etl-worker"] == {
-        "python": "3.12",
+        "image": "apache/airflow:3.0.2-python3.12",
         "providers": ["amazon==9.8.0", "http==5.3.0"],
         "packages": ["boto3==1.38.0", "polars==1.9.0"],
         "runtime_version": "apache/airflow:3.0.2-python3.12",
     }
     plain = unwrapped(text)
-    assert (
-        "The distributions the image apache/airflow:3.0.2-python3.12 brings itself are not listed"
-    ) in plain
+    assert "the official image, holding its" in plain
+    assert "Airflow providers added to the image, from" in plain
     assert "no service runs `airflow triggerer`" in plain
-    assert "_PIP_ADDITIONAL_REQUIREMENTS is '${_PIP_ADDITIONAL_REQUIREMENTS:-}'" in plain
-    assert "filled in from the shell: runtime_version is as written" in plain
+    assert "AIRFLOW_IMAGE_NAME is set neither in the shell nor in .env, so its default" in plain
 
 
 def test_compose_env_files_and_shell_variables(tmp_path: Path) -> None:
@@ -373,7 +433,7 @@ def test_compose_env_files_and_shell_variables(tmp_path: Path) -> None:
             command: scheduler
             env_file: [airflow.env, {path: missing.env, required: false}]
             environment:
-              AIRFLOW__CORE__EXECUTOR: ${EXECUTOR:-CeleryExecutor}
+              AIRFLOW__CORE__EXECUTOR: ${EXECUTOR}
           worker:
             image: apache/airflow:3.0.2
             command: celery worker
@@ -388,14 +448,51 @@ def test_compose_env_files_and_shell_variables(tmp_path: Path) -> None:
     document, _ = generated("--compose", str(compose), "--airflow-cfg", str(cfg))
     assert document["deployment"]["default_queue"] == "main"  # type: ignore[index]
     assert document["workers"] == [{"name": "worker", "queues": ["main"], "runtime": "base"}]
+    # A default in the file is what compose uses when the shell leaves the variable unset: it
+    # is used, and said.
+    compose.write_text(
+        compose.read_text().replace("${EXECUTOR}", "${EXECUTOR:-CeleryExecutor}"), "utf-8"
+    )
+    document, text = generated("--compose", str(compose))
+    assert document["deployment"]["executors"] == ["CeleryExecutor"]  # type: ignore[index]
+    assert "EXECUTOR is set neither in the shell nor in .env, so its default" in unwrapped(text)
     # A required env_file that is missing fails compose itself, so it fails here too.
     (tmp_path / "airflow.env").unlink()
-    code, _, err = invoke("--compose", str(compose), "--airflow-cfg", str(cfg))
+    code, _, err = invoke("--compose", str(compose))
     assert code == 2
-    assert "services.scheduler.env_file:" in err and "cannot be read" in err
+    assert "services.scheduler.env_file[0]:" in err and "cannot be read" in err
 
 
-def test_compose_services_that_disagree_exit_2(tmp_path: Path) -> None:
+def test_a_worker_of_a_profile_runs_only_when_the_profile_is_enabled(tmp_path: Path) -> None:
+    compose = write(
+        tmp_path / "docker-compose.yaml",
+        """
+        x-airflow: &airflow
+          image: apache/airflow:2.10.2
+          environment: {AIRFLOW__CORE__EXECUTOR: CeleryExecutor}
+        services:
+          scheduler: {<<: *airflow, command: scheduler}
+          worker: {<<: *airflow, command: celery worker}
+          gpu-worker:
+            <<: *airflow
+            command: [airflow, celery, worker, -q, gpu]
+            profiles: [gpu]
+        """,
+    )
+    document, text = generated("--compose", str(compose))
+    assert [worker["name"] for worker in document["workers"]] == ["worker"]  # type: ignore[union-attr]
+    assert "gpu-worker (gpu) (enable one with --profile)" in unwrapped(text)
+    document, _ = generated("--compose", str(compose), "--profile", "gpu")
+    assert document["workers"][1] == {  # type: ignore[index]
+        "name": "gpu-worker",
+        "queues": ["gpu"],
+        "runtime": "base",
+    }
+
+
+def test_each_component_reads_its_own_options(tmp_path: Path) -> None:
+    """The scheduler decides the executor; a worker's own default queue is what it consumes;
+    two services of one component that disagree are a contradiction."""
     compose = write(
         tmp_path / "docker-compose.yaml",
         """
@@ -407,12 +504,33 @@ def test_compose_services_that_disagree_exit_2(tmp_path: Path) -> None:
           worker:
             image: apache/airflow:3.0.2
             command: celery worker
-            environment: {AIRFLOW__CORE__EXECUTOR: LocalExecutor}
+            environment:
+              AIRFLOW__CORE__EXECUTOR: LocalExecutor
+              AIRFLOW__OPERATORS__DEFAULT_QUEUE: etl
         """,
     )
+    document, text = generated("--compose", str(compose))
+    assert document["deployment"]["executors"] == ["CeleryExecutor"]  # type: ignore[index]
+    # Tasks get the default queue where DAG files are parsed; the worker consumes its own.
+    assert document["deployment"]["default_queue"] == "default"  # type: ignore[index]
+    assert document["workers"] == [{"name": "worker", "queues": ["etl"], "runtime": "base"}]
+    plain = unwrapped(text)
+    assert (
+        "services.worker.environment.AIRFLOW__CORE__EXECUTOR is 'LocalExecutor', but the "
+        "scheduler, which decides [core] executor here, reads 'CeleryExecutor'"
+    ) in plain
+    assert (
+        "AIRFLOW__OPERATORS__DEFAULT_QUEUE is 'etl', but the scheduler, which decides "
+        "[operators] default_queue here, does not set it"
+    ) in plain
+    second = (
+        "  second-scheduler:\n    image: apache/airflow:3.0.2\n    command: scheduler\n"
+        "    environment: {AIRFLOW__CORE__EXECUTOR: LocalExecutor}\n  worker:"
+    )
+    compose.write_text(compose.read_text().replace("  worker:", second), "utf-8")
     code, out, err = invoke("--compose", str(compose))
     assert (code, out) == (2, "")
-    assert f"{compose}: services.worker.environment.AIRFLOW__CORE__EXECUTOR" in err
+    assert "services.second-scheduler.environment.AIRFLOW__CORE__EXECUTOR" in err
     assert "'LocalExecutor' contradicts 'CeleryExecutor'" in err
 
 
@@ -421,7 +539,10 @@ def test_compose_services_that_disagree_exit_2(tmp_path: Path) -> None:
     [
         ("version: '3'\n", "services: expected a compose file with a services mapping"),
         ("services:\n  db:\n    image: postgres\n", "no service runs an Airflow component"),
-        ("services:\n  w:\n    command: celery worker -q 'a\n", "services.w.command: cannot split"),
+        (
+            "services:\n  w:\n    command: celery worker -q 'a\n",
+            "docker-compose.yaml:3: services.w.command: cannot split",
+        ),
         ("services:\n  w:\n    command: celery worker -q a,,b\n", "holds an empty queue name"),
         ("services:\n  w:\n    command: scheduler\n    environment: 3\n", "services.w.environment"),
         (

@@ -57,10 +57,8 @@ CASES = [
         id="worker",
     ),
     pytest.param(
-        ('providers = ["standard"]', 'providers = ["standard"]\nimage = "x"'),
-        "runtimes.base.image: unknown key 'image' (allowed: python, providers, packages, "
-        "packages_from, imports, code_version, runtime_version, artifact_contract, "
-        "credential_source)",
+        ('providers = ["standard"]', 'providers = ["standard"]\nimages = "x"'),
+        "runtimes.base.images: unknown key 'images' (did you mean 'image'?)",
         id="runtime",
     ),
     pytest.param(

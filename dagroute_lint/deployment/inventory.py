@@ -11,6 +11,12 @@ from pathlib import Path
 from typing import NoReturn
 
 from dagroute_lint.catalog.airflow_defaults import DEFAULT_POOL, DEFAULT_POOL_SIZE, DEFAULT_QUEUE
+from dagroute_lint.catalog.official_images import (
+    OfficialImage,
+    covered_range,
+    official_image,
+    official_tag,
+)
 from dagroute_lint.catalog.providers import (
     PROVIDER_PREFIX,
     canonical_distribution,
@@ -46,7 +52,9 @@ _DEPLOYMENT_KEYS = (
     "triggerer",
 )
 _WORKER_KEYS = ("name", "executor", "queues", "runtime")
-_RUNTIME_KEYS = ("python", "providers", "packages", "packages_from", "imports", *RUNTIME_LABELS)
+_RUNTIME_KEYS = (
+    "image", "python", "providers", "packages", "packages_from", "imports", *RUNTIME_LABELS,
+)  # fmt: skip
 _MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?")
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 _PYTHON_VERSION = re.compile(r"[0-9]+\.[0-9]+(?:\.[0-9]+)?")
@@ -169,6 +177,20 @@ def _table_lines(text: str) -> dict[str, int]:
             name = ".".join(part.strip().strip("\"'") for part in match["name"].split("."))
             found.setdefault(name, number)
     return found
+
+
+def _added(
+    written: tuple[Requirement, ...] | None, image: tuple[tuple[str, str], ...]
+) -> tuple[Requirement, ...]:
+    """The image's distributions after those the inventory writes, which win: an image says
+    everything it holds, so with one nothing is left open."""
+    written = written or ()
+    known = {requirement.name for requirement in written}
+    return written + tuple(
+        Requirement(name, f"=={version}", f"{name}=={version}")
+        for name, version in image
+        if name not in known
+    )
 
 
 def _quote(text: str) -> str:
@@ -467,6 +489,11 @@ class _Loader:
             providers, packages = self.packages_from(
                 table["packages_from"], f"{path}.packages_from", name, providers, packages
             )
+        if "image" in table:
+            image = self.image(table["image"], f"{path}.image", python)
+            python = image.python
+            providers = _added(providers, image.providers)
+            packages = _added(packages, image.packages)
         return Runtime(
             name=name,
             python=python,
@@ -475,6 +502,33 @@ class _Loader:
             labels=labels,
             imports=self.module_names(table.get("imports", []), f"{path}.imports"),
         )
+
+    def image(self, value: object, path: str, python: str | None) -> OfficialImage:
+        """An official ``apache/airflow`` image the runtime is (or is built on): what it holds
+        comes from the shipped table (``catalog/official_images``)."""
+        reference = self.string(value, path, "apache/airflow:2.10.2-python3.12")
+        tag = official_tag(reference)
+        if tag is None:
+            self.fail(
+                path,
+                f"{_quote(reference)} is not an official apache/airflow image tag "
+                "(VERSION, VERSION-pythonP, slim-VERSION...); describe another image with "
+                "providers and packages",
+            )
+        found = official_image(tag)
+        if found is None:
+            self.fail(
+                path,
+                f"no official image {_quote(reference)} is known (the table covers Airflow "
+                f"{covered_range()}, the Pythons each was published for; `latest` is none)",
+            )
+        if python is not None and python != found.python:
+            self.fail(
+                f"{path.rsplit('.', 1)[0]}.python",
+                f"{_quote(python)} contradicts the image {found.reference}, which runs "
+                f"Python {found.python}",
+            )
+        return found
 
     def requirements(self, value: object, path: str, providers: bool) -> tuple[Requirement, ...]:
         example = '["standard", "amazon>=9"]' if providers else '["pandas>=2", "requests"]'

@@ -25,10 +25,12 @@ _UNEVALUATED_SUFFIXES = ("_cmd", "_secret")
 
 @record
 class Setting:
-    """An option's value and where it came from, for the comment beside it."""
+    """An option's value and where it came from, for the comment beside it; ``environment``
+    when an ``AIRFLOW__SECTION__KEY`` variable sets it, which wins over any ``airflow.cfg``."""
 
     value: str
     source: str
+    environment: bool = False
 
 
 @record
@@ -54,7 +56,9 @@ def read_airflow_config(path: Path | None, environ: Mapping[str, str]) -> Airflo
     for section, option in OPTIONS:
         variable = environment_variable(section, option)
         if variable in environ:
-            settings[section, option] = Setting(_text(environ[variable], variable), variable)
+            settings[section, option] = Setting(
+                _text(environ[variable], variable), variable, environment=True
+            )
             used_environment = True
         elif parser is not None and parser.has_option(section, option):
             where = f"{path} [{section}] {option}"

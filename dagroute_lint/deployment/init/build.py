@@ -7,9 +7,14 @@ Sources, combinable (``facts.combine`` refuses two that disagree):
 - ``airflow.cfg`` and ``AIRFLOW__*`` variables (``airflow_cfg.py``): executors, default queue and
   the ``default_pool`` size;
 - the queues of Celery workers as given on the command line (``--worker NAME=QUEUES``);
-- the deployment's own description: Helm values (``helm.py``), a compose file (``compose.py``),
+- the deployment's own description: Helm values (``helm.py``), compose files (``compose.py``,
+  read as compose reads them by ``compose_project.py``, their builds by ``dockerfile.py``),
   requirements files (``requirements_file.py``), a runtime contract (``contract.py``) and the
   running Celery workers (``celery_probe.py``).
+
+A runtime on an official ``apache/airflow`` image is written as that ``image`` plus what is
+added to it (``catalog/official_images``); a fact no source establishes is a ``# FILL IN``
+comment and a line of ``Generated.open_facts``.
 
 The result is commented TOML that says where each value came from, and it is read back with the
 inventory loader before anyone sees it, so what ``init`` writes always passes ``inventory check``.
@@ -22,6 +27,12 @@ from collections.abc import Sequence
 from dagroute_lint.catalog.airflow_defaults import DEFAULT_POOL
 from dagroute_lint.catalog.airflow_defaults import DEFAULT_QUEUE as AIRFLOW_DEFAULT_QUEUE
 from dagroute_lint.catalog.distributions import import_need
+from dagroute_lint.catalog.official_images import (
+    OfficialImage,
+    covered_range,
+    official_image,
+    official_tag,
+)
 from dagroute_lint.catalog.providers import PROVIDER_PREFIX
 from dagroute_lint.deployment.executors import (
     DEFAULT_EXECUTOR_2,
@@ -48,6 +59,7 @@ from dagroute_lint.deployment.init.facts import (
     WorkerFact,
     combine,
     contradiction,
+    prevailing,
 )
 from dagroute_lint.deployment.inventory import (
     SUPPORTED_AIRFLOW_MAJORS,
@@ -101,6 +113,7 @@ class Generated:
 
     text: str
     inventory: Inventory
+    open_facts: tuple[str, ...] = ()
 
 
 def build_inventory(
@@ -131,7 +144,7 @@ def build_inventory(
     builder.runtimes()
     builder.pools()
     text = "\n".join(builder.lines) + "\n"
-    return Generated(text, _read_back(text))
+    return Generated(text, _read_back(text), tuple(builder.open_facts))
 
 
 def _settings(config: AirflowConfig, facts: DeploymentFacts) -> dict[tuple[str, str], Setting]:
@@ -139,9 +152,11 @@ def _settings(config: AirflowConfig, facts: DeploymentFacts) -> dict[tuple[str, 
     settings = dict(config.settings)
     for option, setting in facts.options.items():
         earlier = settings.get(option)
-        if earlier is not None and earlier.value != setting.value:
-            raise ConfigError(contradiction(f"[{option[0]}] {option[1]}", earlier, setting))
-        settings.setdefault(option, setting)
+        settings[option] = (
+            setting
+            if earlier is None
+            else prevailing(f"[{option[0]}] {option[1]}", earlier, setting)
+        )
     for option, where in facts.undecided.items():
         if option in settings or option == DEFAULT_POOL_SLOTS:
             continue  # another source supplies it; an unknown pool size is a FILL IN line
@@ -222,6 +237,7 @@ def environment_facts(environment: Environment, label: str, runtime: str) -> Dep
                 packages=tuple(packages),
                 imports=tuple(imports.values()),
                 comments=tuple(comments),
+                complete=True,
             ),
         ),
         notes=tuple(notes),
@@ -254,6 +270,13 @@ class _Builder:
         self.default_queue = AIRFLOW_DEFAULT_QUEUE
         # Runtimes the inventory refers to, in order of first use.
         self.used_runtimes: dict[str, None] = {}
+        # One line per fact left to fill in, for stderr.
+        self.open_facts: list[str] = []
+
+    def fill_in(self, key: str, why: str) -> None:
+        """A ``# FILL IN`` comment for ``key``, also told on stderr."""
+        self.comment(f"FILL IN {key}: {why}")
+        self.open_facts.append(f"{key}: {why}")
 
     def comment(self, text: str) -> None:
         self.lines.extend(tw.comment_lines(text))
@@ -318,8 +341,12 @@ class _Builder:
     def airflow_version(self) -> None:
         found = self.facts.airflow_version
         if found is None:
-            self.comment("FILL IN airflow_version: no source above names the Airflow version;")
-            self.comment('set it to the deployment\'s version, e.g. "3.3".')
+            self.fill_in(
+                "[deployment] airflow_version",
+                "no source above names the Airflow version (an official apache/airflow image "
+                "tag, the chart's airflowVersion, apache-airflow==X in --requirements or an "
+                'environment read with --python would); set it, e.g. "3.3"',
+            )
             return
         try:
             release = release_tuple(found.value)
@@ -387,8 +414,10 @@ class _Builder:
         runtime = worker.runtime or self.runtime_name
         if worker.undecided is not None:
             self.lines.append("")
-            self.comment(f"FILL IN this worker's queues and uncomment it: {worker.undecided}")
-            self.comment(f"({worker.source})")
+            self.fill_in(
+                f"worker {worker.name!r} queues",
+                f"{worker.undecided} ({worker.source}); fill them in and uncomment the worker",
+            )
             for line in ("[[workers]]", f"name = {tw.string(worker.name)}", "queues = []"):
                 self.comment(line)
             return
@@ -399,6 +428,8 @@ class _Builder:
             queue = own.value if own is not None else self.default_queue
             queues = (queue,)
             why += f"; without -q it consumes the default queue {queue!r}"
+            if own is not None:
+                why += f", its own ({own.source})"
         if not worker.source.startswith("from --worker"):
             why = f"from {why}"
         self.worker(worker.name, celery, queues, why, names, self.use_runtime(runtime))
@@ -440,22 +471,32 @@ class _Builder:
 
     def runtime(self, runtime: RuntimeFact) -> None:
         self.lines += ["", f"[runtimes.{tw.key(runtime.name)}]"]
-        if runtime.python is not None:
+        image = self.official(runtime)
+        unknown_base = None
+        if image is not None:
+            self.image(runtime, image)
+        elif runtime.image is not None and not runtime.complete:
+            unknown_base = _unknown_image(runtime.image)
+        if runtime.python is not None and image is None:
             self.value("python", tw.string(runtime.python.value), _sources([runtime.python]))
         for key, items, what in (
             ("providers", runtime.providers, "Airflow providers"),
             ("packages", runtime.packages, "Installed distributions other than providers"),
         ):
-            if items is None:
-                self.comment(
-                    f"FILL IN {key}: no source above lists what this runtime installs (read the "
-                    "image with `inventory init --python`, or pass --requirements "
-                    f"{runtime.name}=FILE); without it, the checks that need it say they could "
-                    "not decide"
-                )
-                self.comment(f"{key} = []")
+            if image is not None and items is None:
+                continue  # nothing added to the image
+            if items is None or unknown_base is not None:
+                self.unknown_contents(runtime, key, items or (), unknown_base)
                 continue
             ordered = sorted(items, key=lambda item: item.value)
+            if image is not None:
+                if ordered:
+                    self.value(
+                        key,
+                        tw.array(item.value for item in ordered),
+                        f"{what} added to the image, {_sources(ordered)}",
+                    )
+                continue
             origin = _sources(ordered) if ordered else f"none listed in {runtime.source}"
             self.value(key, tw.array(item.value for item in ordered), f"{what}, {origin}")
         if runtime.imports:
@@ -471,6 +512,48 @@ class _Builder:
         for text in runtime.comments:
             self.comment(text)
 
+    def official(self, runtime: RuntimeFact) -> OfficialImage | None:
+        """The official image the runtime is built on, when the shipped table knows it."""
+        if runtime.image is None:
+            return None
+        tag = official_tag(runtime.image.value)
+        return official_image(tag) if tag is not None else None
+
+    def image(self, runtime: RuntimeFact, image: OfficialImage) -> None:
+        assert runtime.image is not None
+        if runtime.python is not None and runtime.python.value != image.python:
+            runs = Fact(image.python, f"{runtime.image.source}: {image.reference}")
+            what = f"runtime {runtime.name!r} python"
+            raise ConfigError(contradiction(what, runtime.python, runs))
+        why = (
+            f"from {runtime.image.source}: the official image, holding its "
+            f"{len(image.providers)} providers and {len(image.packages)} packages (dagroute-lint's "
+            "table of the official images)"
+        )
+        if not image.python_from_tag:
+            why += f"; the tag names no Python, so it is the version's default, {image.python}"
+        if image.slim:
+            why += "; a slim image: no extras"
+        self.value("image", tw.string(image.reference), why)
+
+    def unknown_contents(
+        self,
+        runtime: RuntimeFact,
+        key: str,
+        added: Sequence[Fact[str]],
+        unknown_base: str | None,
+    ) -> None:
+        where = unknown_base or "no source above lists what this runtime installs"
+        why = (
+            f"{where}; read the image with `inventory init --python` inside it, or pass "
+            f"--requirements {runtime.name}=FREEZE (a pip freeze of it); until then the "
+            f"checks that need its {key} say they could not decide"
+        )
+        if added:
+            why += ". Added on top of the image: " + ", ".join(sorted(item.value for item in added))
+        self.fill_in(f"[runtimes.{runtime.name}] {key}", why)
+        self.comment(f"{key} = {tw.array(sorted(item.value for item in added))}")
+
     # --- [pools] --------------------------------------------------------------------------
 
     def pools(self) -> None:
@@ -478,7 +561,10 @@ class _Builder:
         undecided = self.facts.undecided.get(DEFAULT_POOL_SLOTS)
         if setting is None and undecided is not None:
             self.lines += [""]
-            self.comment(f"FILL IN the size of default_pool ({undecided}), then uncomment:")
+            self.fill_in(
+                "[pools] default_pool",
+                f"its size is known only at deploy time ({undecided}); then uncomment",
+            )
             self.comment("[pools]")
             self.comment("default_pool = 128")
             return
@@ -498,6 +584,25 @@ class _Builder:
         self.value(
             DEFAULT_POOL, str(slots), _origin(setting, "[core] default_pool_task_slot_count")
         )
+
+
+def _unknown_image(image: Fact[str]) -> str:
+    """Why the contents of a runtime's image are not known."""
+    tag = official_tag(image.value)
+    if tag is None:
+        return (
+            f"its image {image.value} ({image.source}) is not an official apache/airflow image, "
+            "so what it holds is not known"
+        )
+    if tag.airflow is None:
+        return (
+            f"its image {image.value} ({image.source}) is `latest`, a different image every "
+            "release: name the version in the tag"
+        )
+    return (
+        f"no official image {image.value} is known ({image.source}; dagroute-lint's table "
+        f"covers Airflow {covered_range()} and the Pythons each was published for)"
+    )
 
 
 def _queue_name(queue: Setting) -> str:

@@ -1,4 +1,4 @@
-"""What a container command or an image reference says: Celery worker queues, Airflow version.
+"""What a container command says: the Airflow component it starts, a Celery worker's queues.
 
 A Helm chart's ``workers.args`` and a compose service's ``command`` both start Airflow
 components; ``airflow celery worker -q a,b`` consumes queues ``a`` and ``b``, and without
@@ -27,11 +27,6 @@ _QUEUE_OPTIONS = ("-q", "--queues")
 # Templates (Helm ``{{ }}``) and variables (``$X``, ``${X:-d}``) are filled in at deploy time.
 _DEFERRED = re.compile(r"\{\{|\$")
 _TEMPLATE = re.compile(r"\{\{.*?\}\}", re.DOTALL)
-# The official image: apache/airflow:3.0.2 or apache/airflow:3.0.2-python3.11 (docs: "Docker
-# image reference"); other images say nothing about their contents in their name.
-_OFFICIAL_TAG = re.compile(
-    r"^(?:docker\.io/)?apache/airflow:(?P<airflow>[0-9]+\.[0-9]+\.[0-9]+)(?:-python(?P<python>[0-9]+\.[0-9]+))?$"
-)
 
 
 @record
@@ -144,17 +139,3 @@ def _worker(options: list[str], names: tuple[str, ...] = _QUEUE_OPTIONS) -> Comp
 def deferred(text: str) -> bool:
     """Whether the value is only known at deploy time (a template or a variable)."""
     return bool(_DEFERRED.search(text))
-
-
-@record
-class OfficialImage:
-    airflow: str
-    python: str | None
-
-
-def official_image(reference: str) -> OfficialImage | None:
-    """The Airflow (and Python) version an official ``apache/airflow`` tag names."""
-    match = _OFFICIAL_TAG.match(reference.strip())
-    if match is None:
-        return None
-    return OfficialImage(match.group("airflow"), match.group("python"))

@@ -1,32 +1,52 @@
-"""``--compose FILE``: a docker-compose file like the one Airflow's quick start ships.
+"""``--compose FILE`` (repeatable): the services a compose project runs, as Airflow components.
 
-Services are recognised by the Airflow command they run (``celery worker`` with its
-``-q`` / ``--queues``, ``triggerer``, ``dag-processor``, ``scheduler``); the rest (databases,
-brokers, ``airflow-init``) are passed over. Each Airflow service's ``AIRFLOW__SECTION__KEY``
-environment entries are its ``airflow.cfg`` overrides, and all services must agree on them. Its
-``image`` (an official ``apache/airflow:X.Y.Z`` tag names the Airflow and Python versions) or its
-``build`` context names the runtime; the requirements file the build's Dockerfile copies and the
-``_PIP_ADDITIONAL_REQUIREMENTS`` the quick start installs at start-up are its packages.
+The files are read as ``docker compose -f a.yaml -f b.yaml`` reads them (``compose_project.py``:
+merging, ``.env``, interpolation, ``extends``, profiles). Services are recognised by the Airflow
+command they run (``celery worker`` with its ``-q`` / ``--queues``, ``triggerer``,
+``dag-processor``, ``scheduler``); the rest (databases, brokers, ``airflow-init``) are passed
+over. A service's environment is its image's ``ENV``, then its ``env_file`` entries, then its
+``environment``, each winning over the one before, as compose and Docker merge them; its
+``AIRFLOW__SECTION__KEY`` entries win over any ``airflow.cfg``, as in Airflow, and the
+``airflow.cfg`` its ``AIRFLOW_CONFIG`` names is read when a bind mount puts a project file there
+(the Airflow 3 quick start mounts ``./config``).
 
-A value compose fills in from the shell (``${AIRFLOW_IMAGE_NAME:-...}``, an entry without a value)
-is not guessed: it is named in a note.
+Options are read where Airflow reads them: ``[core] executor`` and the default pool in the
+scheduler, ``[operators] default_queue`` where DAG files are parsed (the DAG processor, else the
+scheduler), and each Celery worker's own default queue for a worker started without ``-q``.
+
+Each distinct ``image`` or ``build`` is a runtime. Built on an official ``apache/airflow`` tag,
+it holds that image's providers and packages, plus what the build's Dockerfile installs
+(``dockerfile.py``) and what ``_PIP_ADDITIONAL_REQUIREMENTS`` installs at start-up.
 """
 
 from __future__ import annotations
 
-import re
+import posixpath
+from collections.abc import Mapping, Sequence
 from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-from dagroute_lint.deployment.init.airflow_cfg import OPTIONS, Setting, environment_variable
-from dagroute_lint.deployment.init.commands import (
-    CommandError,
-    Component,
-    component,
-    deferred,
-    official_image,
+from dagroute_lint.catalog.official_images import official_tag
+from dagroute_lint.deployment.init.airflow_cfg import (
+    DEFAULT_POOL_SLOTS,
+    DEFAULT_QUEUE,
+    EXECUTOR,
+    OPTIONS,
+    Setting,
+    environment_variable,
+    read_airflow_config,
 )
+from dagroute_lint.deployment.init.commands import CommandError, Component, component, deferred
+from dagroute_lint.deployment.init.compose_project import (
+    ComposeProject,
+    ComposeService,
+    by_name,
+    load_compose,
+    locate,
+)
+from dagroute_lint.deployment.init.dockerfile import Dockerfile, read_dockerfile
+from dagroute_lint.deployment.init.dotenv import read_dotenv
 from dagroute_lint.deployment.init.facts import (
     DeploymentFacts,
     Fact,
@@ -36,23 +56,30 @@ from dagroute_lint.deployment.init.facts import (
     contradiction,
 )
 from dagroute_lint.deployment.init.requirements_file import requirements_facts, sort
-from dagroute_lint.deployment.init.yaml_file import describe, read_yaml
+from dagroute_lint.deployment.init.yaml_file import describe
 from dagroute_lint.deployment.requirements import parse_requirement
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.records import record
 
 PIP_ADDITIONAL = "_PIP_ADDITIONAL_REQUIREMENTS"
-_FROM = re.compile(r"^\s*FROM\s+(?:--platform=\S+\s+)?(?P<image>\S+)", re.IGNORECASE)
-_COPY = re.compile(r"^\s*(?:COPY|ADD)\s+(?:--\S+\s+)*(?P<args>.+)$", re.IGNORECASE)
+# The component whose value of a routing option decides, in order of preference when it does
+# not run (semantics 1.2, 8): the scheduler routes; DAG files are parsed (and the default queue
+# read) in the DAG processor, else the scheduler.
+_READ_BY = {
+    EXECUTOR: ("scheduler", "dag-processor", "triggerer", "celery-worker"),
+    DEFAULT_QUEUE: ("dag-processor", "scheduler", "triggerer", "celery-worker"),
+    DEFAULT_POOL_SLOTS: ("scheduler", "dag-processor", "triggerer", "celery-worker"),
+}
 
 
 @record(frozen=False)
 class _Service:
     name: str
     component: Component
-    environment: dict[str, str | None]
+    environment: dict[str, tuple[str | None, str]]
     runtime_key: str
     where: str
+    config: dict[tuple[str, str], Setting] = field(default_factory=dict)
 
 
 @record(frozen=False)
@@ -61,44 +88,72 @@ class _Runtime:
     key: str
     python: Fact[str] | None = None
     label: Fact[str] | None = None
+    image: Fact[str] | None = None
     providers: list[Fact[str]] = field(default_factory=list)
     packages: list[Fact[str]] = field(default_factory=list)
-    copies_requirements: bool = False
+    airflow: list[Fact[str]] = field(default_factory=list)
+    installed: set[str] = field(default_factory=set)
 
 
-def compose_facts(path: Path, runtime: str) -> DeploymentFacts:
-    """What the compose file runs: workers and their queues, components, options, runtimes."""
-    document = read_yaml(path, "--compose")
-    if not isinstance(document, dict) or not isinstance(document.get("services"), dict):
-        raise ConfigError(f"{path}: services: expected a compose file with a services mapping")
-    return _Reader(path, runtime).read(document["services"])
+def _bind(volume: object) -> tuple[str | None, str | None]:
+    """``(host path, container path)`` of a bind mount (``./config:/opt/airflow/config:ro`` or
+    the long form); ``(None, None)`` for a named volume or anything else."""
+    if isinstance(volume, dict):
+        if volume.get("type", "bind") != "bind":
+            return None, None
+        return _text_or_none(volume.get("source")), _text_or_none(volume.get("target"))
+    if not isinstance(volume, str) or ":" not in volume:
+        return None, None
+    source, _, rest = volume.partition(":")
+    if not source.startswith((".", "/", "~")):
+        return None, None  # a named volume
+    return source, rest.split(":", 1)[0]
+
+
+def _text_or_none(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def compose_facts(
+    paths: Sequence[Path],
+    runtime: str,
+    environ: Mapping[str, str],
+    profiles: Sequence[str] = (),
+) -> DeploymentFacts:
+    """What the compose project runs: workers and their queues, components, options, runtimes."""
+    return _Reader(load_compose(paths, environ, profiles), runtime).read()
 
 
 class _Reader:
-    def __init__(self, path: Path, runtime: str) -> None:
-        self.path = path
+    def __init__(self, project: ComposeProject, runtime: str) -> None:
+        self.project = project
+        self.label = " + ".join(str(path) for path in project.files)
         self.runtime = runtime
-        self.notes: list[str] = []
+        self.notes: list[str] = list(project.notes)
         self.runtimes: dict[str, _Runtime] = {}
         self.extra: list[DeploymentFacts] = []
         self.undecided: dict[tuple[str, str], str] = {}
+        # The image name a service builds: other services naming it run what the build makes.
+        self.builds: dict[str, object] = {}
 
-    def read(self, services: dict[str, Any]) -> DeploymentFacts:
+    def read(self) -> DeploymentFacts:
+        for each in self.project.services.values():
+            image, build = each.body.get("image"), each.body.get("build")
+            if isinstance(image, str) and build is not None:
+                self.builds.setdefault(image, build)
         found = [
             service
-            for name, body in services.items()
-            if (service := self.service(str(name), body)) is not None
+            for body in self.project.services.values()
+            if (service := self.service(body)) is not None
         ]
         if not found:
             raise ConfigError(
-                f"{self.path}: services: no service runs an Airflow component (celery worker, "
+                f"{self.label}: services: no service runs an Airflow component (celery worker, "
                 "scheduler, triggerer, dag-processor)"
             )
         options = self.options(found)
         workers = tuple(
-            self.worker(service, options)
-            for service in found
-            if service.component.kind == "celery-worker"
+            self.worker(service) for service in found if service.component.kind == "celery-worker"
         )
         by_kind = {service.component.kind: service for service in reversed(found)}
         triggerer = by_kind.get("triggerer")
@@ -108,23 +163,19 @@ class _Reader:
         if scheduler is not None:
             # LocalExecutor runs tasks as subprocesses of the scheduler, in its container.
             executor_runtimes["local"] = Fact(self.name_of(scheduler), scheduler.where)
-        versions = [
-            fact
-            for runtime in self.runtimes.values()
-            if (fact := self.version(runtime)) is not None
-        ]
+        versions = [fact for runtime in self.runtimes.values() for fact in self.versions(runtime)]
         for later in versions[1:]:
             if later.value != versions[0].value:
                 raise ConfigError(contradiction("Airflow version", versions[0], later))
         own = DeploymentFacts(
-            sources=(f"compose file {self.path}",),
+            sources=(f"compose file {self.label}",),
             options=options,
             undecided={k: v for k, v in self.undecided.items() if k not in options},
             airflow_version=versions[0] if versions else None,
             triggerer=(
                 Fact(True, triggerer.where)
                 if triggerer is not None
-                else Fact(False, f"{self.path}: no service runs `airflow triggerer`")
+                else Fact(False, f"{self.label}: no service runs `airflow triggerer`")
             ),
             dag_processor_runtime=(
                 Fact(self.name_of(parser), parser.where) if parser is not None else None
@@ -138,215 +189,287 @@ class _Reader:
 
     # --- services --------------------------------------------------------------------------
 
-    def service(self, name: str, body: object) -> _Service | None:
-        where = f"{self.path}: services.{name}"
-        if not isinstance(body, dict):
-            raise ConfigError(f"{where}: expected a mapping, got {describe(body)}")
+    def service(self, service: ComposeService) -> _Service | None:
+        body, where = service.body, service.where
         command = body.get("command")
         if command is not None and not isinstance(command, (str, list)):
             raise ConfigError(
-                f"{where}.command: expected a string or a list, got {describe(command)}"
+                f"{self.at(service, 'command')}: expected a string or a list, got "
+                f"{describe(command)}"
             )
         try:
             found = component(command)
         except CommandError as error:
-            raise ConfigError(f"{where}.command: {error}") from None
+            raise ConfigError(f"{self.at(service, 'command')}: {error}") from None
         if found is None:
             return None
-        # `environment` wins over `env_file`, as compose merges them.
-        environment = {
-            **self.env_files(body.get("env_file"), f"{where}.env_file"),
-            **self.environment(body.get("environment"), f"{where}.environment"),
-        }
-        key = self.runtime_of(name, body, where, environment)
-        return _Service(name, found, environment, key, f"{where}.command")
+        key, image_env = self.runtime_of(service)
+        environment = dict(image_env)
+        environment.update(self.env_files(body.get("env_file"), f"{where}.env_file"))
+        try:
+            written = by_name(body.get("environment") or {})
+        except ConfigError as error:
+            raise ConfigError(f"{self.at(service, 'environment')}: {error}") from None
+        for name, value in written.items():
+            # A bare name passes the shell's variable through, as compose does.
+            given = self.project.variables.get(name) if value is None else value
+            if f"services.{service.name}.environment.{name}" in self.project.from_shell:
+                given = None
+            environment[name] = (given, f"{where}.environment.{name}")
+        additional = environment.get(PIP_ADDITIONAL)
+        if additional is not None and additional[0] is not None and additional[0].strip():
+            self.pip_additional(self.runtimes[key], additional[0], additional[1])
+        config = self.mounted_config(body, environment.get("AIRFLOW_CONFIG"), where)
+        return _Service(service.name, found, environment, key, f"{where}.command", config)
 
-    def env_files(self, value: object, where: str) -> dict[str, str | None]:
+    def mounted_config(
+        self, body: dict[str, Any], variable: tuple[str | None, str] | None, where: str
+    ) -> dict[tuple[str, str], Setting]:
+        """The routing options of the ``airflow.cfg`` that ``AIRFLOW_CONFIG`` names, when a
+        bind mount of the service puts a file of the project there."""
+        if variable is None or not variable[0]:
+            return {}
+        inside = posixpath.normpath(variable[0])
+        best: tuple[str, str] | None = None
+        for volume in body.get("volumes") or []:
+            source, target = _bind(volume)
+            if source is None or target is None:
+                continue
+            target = posixpath.normpath(target)
+            if (inside == target or inside.startswith(target + "/")) and (
+                best is None or len(target) > len(best[1])
+            ):
+                best = (source, target)
+        if best is None:
+            self.notes.append(
+                f"{variable[1]} names {inside}, which no bind mount of the service provides: "
+                "pass that airflow.cfg with --airflow-cfg"
+            )
+            return {}
+        host = self.project.directory / best[0] / inside[len(best[1]) :].lstrip("/")
+        if not host.is_file():
+            self.notes.append(
+                f"{variable[1]} names {inside}, mounted from {host}, which does not exist here: "
+                "Airflow's defaults apply unless the environment sets the options"
+            )
+            return {}
+        return dict(read_airflow_config(host, {}).settings)
+
+    def at(self, service: ComposeService, *keys: str | int) -> str:
+        return locate(self.project, service.name, keys)
+
+    def env_files(self, value: object, where: str) -> dict[str, tuple[str | None, str]]:
         """The variables of ``env_file`` entries (a path, or ``{path, required}``), in order."""
         entries = value if isinstance(value, list) else [] if value is None else [value]
-        found: dict[str, str | None] = {}
-        for entry in entries:
+        found: dict[str, tuple[str | None, str]] = {}
+        for index, entry in enumerate(entries):
             path, required = entry, True
             if isinstance(entry, dict):
                 path, required = entry.get("path"), entry.get("required", True)
             if not isinstance(path, str):
-                raise ConfigError(f"{where}: expected a path or {{path, required}}")
-            file = self.path.parent / path
-            try:
-                text = file.read_text(encoding="utf-8")
-            except OSError:
+                raise ConfigError(f"{where}[{index}]: expected a path or {{path, required}}")
+            file = self.project.directory / path
+            if not file.is_file():
                 if required is False:
                     continue  # compose skips an optional file that is missing
                 raise ConfigError(
-                    f"{where}: {file} cannot be read (compose would fail too)"
-                ) from None
-            for line in text.splitlines():
-                name, equals, raw = line.strip().partition("=")
-                if not equals or name.startswith("#"):
-                    continue
-                found[name.strip()] = raw.strip().strip("'\"")
+                    f"{where}[{index}]: {file} cannot be read (compose would fail too)"
+                )
+            for name, text in read_dotenv(file, self.project.variables).items():
+                found[name] = (text, f"{file}: {name}")
         return found
-
-    def environment(self, value: object, where: str) -> dict[str, str | None]:
-        if value is None:
-            return {}
-        if isinstance(value, dict):
-            return {str(k): None if v is None else str(v) for k, v in value.items()}
-        if isinstance(value, list):
-            result: dict[str, str | None] = {}
-            for item in value:
-                name, equals, text = str(item).partition("=")
-                result[name] = text if equals else None
-            return result
-        raise ConfigError(
-            f"{where}: expected a mapping or a list of NAME=value, got {describe(value)}"
-        )
 
     def options(self, services: list[_Service]) -> dict[tuple[str, str], Setting]:
+        """Each routing option as the component that reads it sees it: its ``AIRFLOW__``
+        variable, else the ``airflow.cfg`` its ``AIRFLOW_CONFIG`` names, else nothing (the
+        other sources or Airflow's default decide)."""
         found: dict[tuple[str, str], Setting] = {}
-        for service in services:
-            for section, option in OPTIONS:
-                variable = environment_variable(section, option)
-                if variable not in service.environment:
+        for option in OPTIONS:
+            kind = next(k for k in _READ_BY[option] if any(s.component.kind == k for s in services))
+            settings = [
+                (s, setting) for s in services if (setting := self.setting(s, option)) is not None
+            ]
+            readers = [pair for pair in settings if pair[0].component.kind == kind]
+            chosen = readers[0][1] if readers else None
+            for other, setting in settings:
+                if chosen is not None and setting.value == chosen.value:
                     continue
-                where = f"{self.path}: services.{service.name}.environment.{variable}"
-                value = service.environment[variable]
-                if value is None or deferred(value):
-                    self.undecided[section, option] = f"{where} is taken from the shell"
-                    continue
-                setting = Setting(value, where)
-                earlier = found.get((section, option))
-                if earlier is not None and earlier.value != value:
-                    raise ConfigError(contradiction(variable, earlier, setting))
-                found.setdefault((section, option), setting)
+                if other.component.kind == kind and chosen is not None:
+                    # Two services of one component: the same precedence, two answers.
+                    raise ConfigError(contradiction(environment_variable(*option), chosen, setting))
+                read = f"reads {chosen.value!r} ({chosen.source})" if chosen else "does not set it"
+                self.notes.append(
+                    f"{setting.source} is {setting.value!r}, but the {kind}, which decides "
+                    f"[{option[0]}] {option[1]} here, {read}"
+                )
+            if chosen is None:
+                continue
+            if deferred(chosen.value):
+                self.undecided[option] = f"{chosen.source} is taken from the shell"
+                continue
+            found[option] = chosen
         return found
 
-    def worker(self, service: _Service, options: dict[tuple[str, str], Setting]) -> WorkerFact:
+    def setting(self, service: _Service, option: tuple[str, str]) -> Setting | None:
+        """The option as the service's Airflow reads it: its variable, else its airflow.cfg.
+        A variable only the shell that starts compose sets is written ``${NAME}``, a value
+        known at deploy time (``deferred``)."""
+        variable = environment_variable(*option)
+        if variable in service.environment:
+            value, where = service.environment[variable]
+            written = f"${{{variable}}}" if value is None else value
+            return Setting(written, where, environment=True)
+        return service.config.get(option)
+
+    def worker(self, service: _Service) -> WorkerFact:
         undecided = None
         if service.component.deferred is not None:
             undecided = f"-q {service.component.deferred} is filled in from the shell"
-        queue = options.get(("operators", "default_queue"))
+        own = self.setting(service, DEFAULT_QUEUE)
+        queue = None
+        if own is not None and not deferred(own.value):
+            queue = Fact(own.value, own.source)
         return WorkerFact(
             service.name,
             service.component.queues,
             service.where,
             self.name_of(service),
-            default_queue=Fact(queue.value, queue.source) if queue is not None else None,
+            default_queue=queue,
             undecided=undecided,
         )
 
     # --- runtimes --------------------------------------------------------------------------
 
-    def runtime_of(
-        self, service: str, body: dict[str, Any], where: str, environment: dict[str, str | None]
-    ) -> str:
+    def runtime_of(self, service: ComposeService) -> tuple[str, dict[str, tuple[str | None, str]]]:
+        """The runtime's key and the image's own environment (a build's ``ENV`` lines)."""
+        body, where = service.body, service.where
         image = body.get("image")
         build = body.get("build")
         if image is not None and not isinstance(image, str):
-            raise ConfigError(f"{where}.image: expected an image name, got {describe(image)}")
-        key = image if image is not None else f"build {build!r}"
-        if image is None and build is None:
-            key = "(no image)"
+            raise ConfigError(
+                f"{self.at(service, 'image')}: expected an image name, got {describe(image)}"
+            )
+        if build is None and image in self.builds:
+            build = self.builds[image]  # compose tags the image another service builds
+        key = image if image is not None else f"build {build!r}" if build else "(no image)"
         runtime = self.runtimes.get(key)
+        dockerfile = None
+        if build is not None:
+            dockerfile = self.build(build, f"{where}.build")
         if runtime is None:
-            name = self.runtime if not self.runtimes else service
+            name = self.runtime if not self.runtimes else service.name
             runtime = self.runtimes[key] = _Runtime(name, key)
-            self.describe_runtime(runtime, image, build, where)
-        additional = environment.get(PIP_ADDITIONAL)
-        if additional is not None and additional.strip():
-            self.pip_additional(runtime, additional, f"{where}.environment.{PIP_ADDITIONAL}")
-        return key
+            self.describe_runtime(runtime, image, dockerfile, where)
+        env: dict[str, tuple[str | None, str]] = {}
+        if dockerfile is not None:
+            env.update(dockerfile.env)
+        return key, env
+
+    def build(self, build: object, where: str) -> Dockerfile:
+        args: dict[str, str | None] = {}
+        target = None
+        if isinstance(build, str):
+            context, dockerfile = self.project.directory / build, "Dockerfile"
+        elif isinstance(build, dict) and isinstance(build.get("context", "."), str):
+            context = self.project.directory / build.get("context", ".")
+            dockerfile = str(build.get("dockerfile", "Dockerfile"))
+            try:
+                args = by_name(build.get("args") or {})
+            except ConfigError as error:
+                raise ConfigError(f"{where}.args: {error}") from None
+            args = {
+                n: v if v is not None else self.project.variables.get(n) for n, v in args.items()
+            }
+            target = build.get("target")
+        else:
+            raise ConfigError(f"{where}: expected a context path or {{context, dockerfile}}")
+        path = context / dockerfile
+        if not path.is_file():
+            raise ConfigError(
+                f"{where}: the Dockerfile {path} cannot be read (the build would fail too)"
+            )
+        return read_dockerfile(path, context, args, target if isinstance(target, str) else None)
 
     def describe_runtime(
-        self, runtime: _Runtime, image: str | None, build: object, where: str
+        self, runtime: _Runtime, image: str | None, dockerfile: Dockerfile | None, where: str
     ) -> None:
-        source = f"{where}.image"
-        if build is not None:
-            context, dockerfile = self.build(build, where)
-            base = self.dockerfile(runtime, context / dockerfile, context, f"{where}.build")
-            if image is None and base is not None:
-                image, source = base, f"{context / dockerfile} FROM"
-        if image is None:
+        if image is not None:
+            runtime.label = Fact(image, f"{where}.image")
+        base, source = image, f"{where}.image"
+        if dockerfile is not None:
+            self.notes.extend(dockerfile.notes)
+            base, source = dockerfile.base, f"{dockerfile.base_where}"
+            for item in dockerfile.installed:
+                if item.file is not None:
+                    facts = requirements_facts(item.file, runtime.name)
+                    self.extra.append(facts)
+                    if facts.airflow_version is not None:
+                        runtime.airflow.append(facts.airflow_version)
+                elif item.requirement is not None:
+                    self.requirement(runtime, item.requirement, item.where)
+            if runtime.label is None and base is not None:
+                runtime.label = Fact(base, source)
+        if base is None:
             self.notes.append(f"{where}: no image or build, so runtime {runtime.name!r} is unknown")
             return
-        if deferred(image):
-            self.notes.append(
-                f"{source} is {image!r}, filled in from the shell: runtime_version is as written"
-            )
-        runtime.label = Fact(image, source)
-        official = official_image(image)
-        if official is not None and official.python is not None:
-            runtime.python = Fact(official.python, f"{source} (the official image's tag)")
-
-    def build(self, build: object, where: str) -> tuple[Path, str]:
-        if isinstance(build, str):
-            return self.path.parent / build, "Dockerfile"
-        if isinstance(build, dict):
-            context = build.get("context", ".")
-            dockerfile = build.get("dockerfile", "Dockerfile")
-            if isinstance(context, str) and isinstance(dockerfile, str):
-                return self.path.parent / context, dockerfile
-        raise ConfigError(f"{where}.build: expected a context path or {{context, dockerfile}}")
-
-    def dockerfile(self, runtime: _Runtime, path: Path, context: Path, where: str) -> str | None:
-        """The base image, and the requirements files the Dockerfile copies into the image."""
-        try:
-            lines = path.read_text(encoding="utf-8").replace("\\\n", " ").splitlines()
-        except OSError:
-            self.notes.append(f"{where}: {path} cannot be read: the image's packages are unknown")
-            return None
-        base = None
-        for line in lines:
-            match = _FROM.match(line)
-            if match and base is None:
-                base = match.group("image")
-            copy = _COPY.match(line)
-            if copy is None or copy.group("args").lstrip().startswith("["):
-                continue
-            for source in copy.group("args").split()[:-1]:
-                if "requirements" in Path(source).name or "constraints" in Path(source).name:
-                    facts = requirements_facts(context / source, runtime.name)
-                    self.extra.append(facts)
-                    runtime.copies_requirements = True
-        if base is not None and deferred(base):
-            self.notes.append(f"{path}: FROM {base} takes its image from a build argument")
-        return base
+        runtime.image = Fact(base, source)
+        tag = official_tag(base)
+        if tag is not None and tag.python is not None:
+            runtime.python = Fact(tag.python, f"{source} (the official image's tag)")
 
     def pip_additional(self, runtime: _Runtime, text: str, where: str) -> None:
         if deferred(text):
             self.notes.append(
-                f"{where} is {text!r}, filled in from the shell: those packages are not listed"
+                f"{where} is {text!r}, set at deploy time: those packages are not listed"
             )
             return
-        airflow: list[Fact[str]] = []
         for word in text.split():
-            try:
-                parsed = parse_requirement(word)
-            except ValueError as error:
-                raise ConfigError(f"{where}: {error}") from None
-            sort(parsed.name, parsed.specifier, where, runtime.providers, runtime.packages, airflow)
+            self.requirement(runtime, word, where)
 
-    def version(self, runtime: _Runtime) -> Fact[str] | None:
-        if runtime.label is None:
-            return None
-        official = official_image(runtime.label.value)
-        if official is None:
-            return None
-        return Fact(official.airflow, f"{runtime.label.source} (the official image's tag)")
+    def requirement(self, runtime: _Runtime, word: str, where: str) -> None:
+        try:
+            parsed = parse_requirement(word)
+        except ValueError as error:
+            raise ConfigError(f"{where}: {error}") from None
+        if word in runtime.installed:
+            return  # the same start-up requirement of another service of the runtime
+        runtime.installed.add(word)
+        sort(
+            parsed.name,
+            parsed.specifier,
+            where,
+            runtime.providers,
+            runtime.packages,
+            runtime.airflow,
+        )
+
+    def versions(self, runtime: _Runtime) -> list[Fact[str]]:
+        """The Airflow versions the runtime's image tag and its installs name."""
+        found = list(runtime.airflow)
+        if runtime.image is not None:
+            tag = official_tag(runtime.image.value)
+            if tag is not None and tag.airflow is not None:
+                found.insert(
+                    0, Fact(tag.airflow, f"{runtime.image.source} (the official image's tag)")
+                )
+        return found
 
     def name_of(self, service: _Service) -> str:
         return self.runtimes[service.runtime_key].name
 
     def runtime_fact(self, runtime: _Runtime) -> RuntimeFact:
         labels = () if runtime.label is None else (("runtime_version", runtime.label),)
-        providers = tuple(runtime.providers) if runtime.providers else None
-        packages = tuple(runtime.packages) if runtime.packages else None
-        comments: tuple[str, ...] = ()
-        if runtime.label is not None and (providers or packages or runtime.copies_requirements):
-            comments = (
-                f"The distributions the image {runtime.label.value} brings itself are not listed: "
-                "read them with `inventory init --python` inside the image",
-            )
+        # On an image, what the build and start-up add; the builder decides whether the image
+        # itself is known. Without one, nothing says what the runtime holds.
+        known = runtime.image is not None
+        providers = tuple(runtime.providers) if known or runtime.providers else None
+        packages = tuple(runtime.packages) if known or runtime.packages else None
         return RuntimeFact(
-            runtime.name, str(self.path), runtime.python, providers, packages, labels, comments
+            runtime.name,
+            self.label,
+            runtime.python,
+            providers,
+            packages,
+            labels,
+            image=runtime.image,
         )

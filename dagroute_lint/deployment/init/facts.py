@@ -52,7 +52,12 @@ class WorkerFact:
 class RuntimeFact:
     """Part of a runtime: ``providers`` / ``packages`` are requirement strings (``http==6.3.0``),
     ``None`` when this source cannot tell what the runtime has installed; ``imports`` are the
-    module names its distributions install under names no table or normalisation gives."""
+    module names its distributions install under names no table or normalisation gives.
+
+    ``image`` is the image the runtime is (or is built on); what it holds is known only for an
+    official ``apache/airflow`` tag of the shipped table, and otherwise ``providers`` and
+    ``packages`` are what is added on top of an unknown base, unless ``complete`` says they
+    list everything installed (an environment read with ``--python``, a ``pip freeze``)."""
 
     name: str
     source: str
@@ -62,6 +67,8 @@ class RuntimeFact:
     labels: tuple[tuple[str, Fact[str]], ...] = ()
     comments: tuple[str, ...] = ()
     imports: tuple[Fact[str], ...] = ()
+    image: Fact[str] | None = None
+    complete: bool = False
 
 
 @record
@@ -91,6 +98,16 @@ def contradiction(what: str, first: Fact[Any] | Setting, second: Fact[Any] | Set
     )
 
 
+def prevailing(what: str, first: Setting, second: Setting) -> Setting:
+    """The option Airflow reads of two sources: an environment variable over ``airflow.cfg``;
+    two of the same kind that disagree are a contradiction."""
+    if first.environment != second.environment:
+        return first if first.environment else second
+    if first.value != second.value:
+        raise ConfigError(contradiction(what, first, second))
+    return first
+
+
 def _same(what: str, first: Fact[T] | None, second: Fact[T] | None) -> Fact[T] | None:
     if first is None or second is None:
         return first or second
@@ -116,9 +133,11 @@ def _combine_two(first: DeploymentFacts, second: DeploymentFacts) -> DeploymentF
     options = dict(first.options)
     for option, setting in second.options.items():
         earlier = options.get(option)
-        if earlier is not None and earlier.value != setting.value:
-            raise ConfigError(contradiction(f"[{option[0]}] {option[1]}", earlier, setting))
-        options.setdefault(option, setting)
+        options[option] = (
+            setting
+            if earlier is None
+            else prevailing(f"[{option[0]}] {option[1]}", earlier, setting)
+        )
     undecided = {**second.undecided, **first.undecided}
     executor_runtimes = dict(first.executor_runtimes)
     for kind, ran_in in second.executor_runtimes.items():
@@ -169,6 +188,8 @@ def combine_runtimes(first: RuntimeFact, second: RuntimeFact) -> RuntimeFact:
         packages=_requirements(first.name, first.packages, second.packages, canonical_name),
         labels=tuple(labels.items()),
         comments=(*first.comments, *second.comments),
+        image=_same(f"runtime {first.name!r} image", first.image, second.image),
+        complete=first.complete or second.complete,
     )
 
 

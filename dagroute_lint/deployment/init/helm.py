@@ -26,12 +26,23 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from dagroute_lint.catalog.official_images import official_tag
 from dagroute_lint.deployment.executors import ExecutorConfigError, parse_executor_list
-from dagroute_lint.deployment.init.airflow_cfg import OPTIONS, Setting, environment_variable
-from dagroute_lint.deployment.init.commands import CommandError, component, deferred, official_image
+from dagroute_lint.deployment.init.airflow_cfg import (
+    DEFAULT_POOL_SLOTS,
+    DEFAULT_QUEUE,
+    EXECUTOR,
+    OPTIONS,
+    Setting,
+    environment_variable,
+)
+from dagroute_lint.deployment.init.commands import CommandError, component, deferred
 from dagroute_lint.deployment.init.facts import DeploymentFacts, Fact, RuntimeFact, WorkerFact
-from dagroute_lint.deployment.init.yaml_file import describe, read_yaml
+from dagroute_lint.deployment.init.requirements_file import sort
+from dagroute_lint.deployment.init.yaml_file import describe, line_of, read_yaml
+from dagroute_lint.deployment.requirements import parse_requirement
 from dagroute_lint.errors import ConfigError
+from dagroute_lint.records import replace
 
 CHART_DEFAULT_EXECUTOR = "CeleryExecutor"
 # Keys only the chart's values have; a file with none of them is some other YAML.
@@ -43,6 +54,11 @@ CHART_KEYS = frozenset(
     }
 )  # fmt: skip
 WORKER_NAME = "celery-workers"
+# The official image's entrypoint pip-installs this variable's requirements at start-up.
+PIP_ADDITIONAL = "_PIP_ADDITIONAL_REQUIREMENTS"
+# Each chart release's ``appVersion``, its ``defaultAirflowTag`` and ``airflowVersion`` default
+# (chart/Chart.yaml and chart/RELEASE_NOTES.rst: "Default Airflow image is updated to ...").
+CHART_APP_VERSIONS = {"1.14.0": "2.9.2", "1.15.0": "2.9.3", "1.17.0": "3.0.2"}
 POD_TEMPLATE_RUNTIME = "pod-template"
 # The option names of the pod image changed section in Airflow 2.5 ([kubernetes] →
 # [kubernetes_executor]); the chart passes whichever the values use.
@@ -78,12 +94,14 @@ def _deep_merge(base: dict[str, Any], override: Mapping[str, Any]) -> dict[str, 
     return result
 
 
-def helm_facts(paths: Sequence[Path], runtime: str) -> DeploymentFacts:
-    """What the chart deploys with these values files."""
+def helm_facts(
+    paths: Sequence[Path], runtime: str, chart_version: str | None = None
+) -> DeploymentFacts:
+    """What the chart (of ``chart_version``, when given) deploys with these values files."""
     documents = [(path, read_yaml(path, "--helm-values")) for path in paths]
     values = merge_values(documents)
     label = " + ".join(str(path) for path in paths)
-    return _Reader(values, documents, label, runtime).facts()
+    return _Reader(values, documents, label, runtime, chart_version).facts()
 
 
 class _Reader:
@@ -93,13 +111,25 @@ class _Reader:
         documents: Sequence[tuple[Path, Any]],
         label: str,
         runtime: str,
+        chart_version: str | None = None,
     ) -> None:
+        self.chart_version = chart_version
         self.values = values
         self.documents = documents
         self.label = label
         self.runtime = runtime
         self.notes: list[str] = []
         self.undecided: dict[tuple[str, str], str] = {}
+
+    def at(self, key: str) -> str:
+        """``file:line: key`` of the value at ``key``, for an error about it."""
+        where = self.where(key)
+        path, _, dotted = where.partition(": ")
+        keys: list[str | int] = [
+            int(p) if p.isdigit() else p for p in re.split(r"[.\[\]]+", dotted) if p
+        ]
+        line = line_of(Path(path), keys) if Path(path).is_file() else None
+        return f"{path}:{line}: {dotted}" if line is not None else where
 
     def where(self, key: str) -> str:
         """The last file that sets ``key`` (a dotted path): that file's value is the one used."""
@@ -124,7 +154,7 @@ class _Reader:
                 return None
             node = node[part]
         if not isinstance(node, kind) or (isinstance(node, bool) and bool not in _kinds(kind)):
-            raise ConfigError(f"{self.where(key)}: expected {what}, got {describe(node)}")
+            raise ConfigError(f"{self.at(key)}: expected {what}, got {describe(node)}")
         return node
 
     def facts(self) -> DeploymentFacts:
@@ -132,16 +162,7 @@ class _Reader:
         executor_text = self.executor(options)
         image = self.image()
         version = self.airflow_version(image)
-        runtimes = [RuntimeFact(self.runtime, self.label, labels=self.image_label(image))]
-        if image is not None:
-            official = official_image(image.value)
-            if official is not None and official.python is not None:
-                runtimes[0] = RuntimeFact(
-                    self.runtime,
-                    self.label,
-                    python=Fact(official.python, f"{image.source} (the official image's tag)"),
-                    labels=self.image_label(image),
-                )
+        runtimes = [self.added(self.image_runtime(self.runtime, self.label, image))]
         executor_runtimes: dict[str, Fact[str]] = {}
         kinds = self.executor_kinds(executor_text)
         workers: tuple[WorkerFact, ...] = ()
@@ -151,9 +172,7 @@ class _Reader:
             pod_image = self.pod_image(options, image)
             if pod_image is not None and (image is None or pod_image.value != image.value):
                 runtimes.append(
-                    RuntimeFact(
-                        POD_TEMPLATE_RUNTIME, pod_image.source, labels=self.image_label(pod_image)
-                    )
+                    self.image_runtime(POD_TEMPLATE_RUNTIME, pod_image.source, pod_image)
                 )
                 executor_runtimes["kubernetes"] = Fact(POD_TEMPLATE_RUNTIME, pod_image.source)
         return DeploymentFacts(
@@ -192,23 +211,34 @@ class _Reader:
                         found[key] = Setting(text, where)
                     else:
                         self.undecided[key] = f"{where} is a template"
-        for name, value, where in self.environment():
-            for section, option in OPTIONS:
-                if name != environment_variable(section, option):
+        # The scheduler reads [core] executor and the pool size; DAG files are parsed, and
+        # [operators] default_queue read, in the DAG processor when it runs, else the scheduler.
+        parser = (
+            "dagProcessor"
+            if self.get("dagProcessor.enabled", bool, "true or false")
+            else "scheduler"
+        )
+        for option, reader in (
+            (EXECUTOR, "scheduler"),
+            (DEFAULT_QUEUE, parser),
+            (DEFAULT_POOL_SLOTS, "scheduler"),
+        ):
+            for name, value, where in self.environment(reader):
+                if name != environment_variable(*option):
                     continue
                 if value is None:
-                    found.pop((section, option), None)
-                    self.undecided[section, option] = where
+                    found.pop(option, None)
+                    self.undecided[option] = where
                 else:
-                    found[section, option] = Setting(value, where)
-                    self.undecided.pop((section, option), None)
+                    found[option] = Setting(value, where, environment=True)
+                    self.undecided.pop(option, None)
         return found
 
     def scalar(self, value: object, key: str) -> str | None:
         if isinstance(value, bool):
             return str(value)
         if not isinstance(value, (str, int, float)):
-            raise ConfigError(f"{self.where(key)}: expected a value, got {describe(value)}")
+            raise ConfigError(f"{self.at(key)}: expected a value, got {describe(value)}")
         text = str(value)
         if deferred(text):
             rendered = self.reference(text)
@@ -234,10 +264,18 @@ class _Reader:
                 return str(found)
         return None
 
-    def environment(self) -> list[tuple[str, str | None, str]]:
-        """``env`` entries, then ``extraEnv`` (a YAML list in a string, as the chart takes it)."""
+    def environment(self, component: str) -> list[tuple[str, str | None, str]]:
+        """The variables a component's containers get: ``env``, then ``extraEnv`` (a YAML list
+        in a string, as the chart takes it), then the component's own ``env`` (``workers.env``),
+        later entries winning, as Kubernetes takes the last of one name."""
         entries = self.get("env", list, "a list of {name, value} entries") or []
         result = self.entries(entries, "env")
+        result += self.extra_environment()
+        own = self.get(f"{component}.env", list, "a list of {name, value} entries") or []
+        return result + self.entries(own, f"{component}.env")
+
+    def extra_environment(self) -> list[tuple[str, str | None, str]]:
+        result: list[tuple[str, str | None, str]] = []
         extra = self.get("extraEnv", str, "a string holding a list of {name, value} entries")
         if extra is not None:
             if deferred(extra):
@@ -255,7 +293,7 @@ class _Reader:
                 try:
                     parsed = yaml.safe_load(extra)
                 except yaml.YAMLError:
-                    raise ConfigError(f"{self.where('extraEnv')}: not a YAML list") from None
+                    raise ConfigError(f"{self.at('extraEnv')}: not a YAML list") from None
                 if not isinstance(parsed, list):
                     raise ConfigError(
                         f"{self.where('extraEnv')}: expected a list of {{name, value}} entries"
@@ -267,6 +305,7 @@ class _Reader:
         """``(name, value, where)``; ``value`` is ``None`` when only the cluster knows it."""
         result: list[tuple[str, str | None, str]] = []
         routing = {environment_variable(section, option) for section, option in OPTIONS}
+        routing.add(PIP_ADDITIONAL)
         for index, entry in enumerate(entries):
             where = f"{self.where(key)}[{index}]"
             if not isinstance(entry, dict) or "name" not in entry:
@@ -295,7 +334,7 @@ class _Reader:
         try:
             return {entry.kind or "" for entry in parse_executor_list(text, None)}
         except ExecutorConfigError as error:
-            raise ConfigError(f"{self.where('executor')}: {error}") from None
+            raise ConfigError(f"{self.at('executor')}: {error}") from None
 
     # --- images and versions ---------------------------------------------------------------
 
@@ -312,17 +351,41 @@ class _Reader:
                 value = self.get(default, (str, int, float), "an image repository or tag")
                 key = default
             if value is None:
-                self.notes.append(
-                    f"{self.label}: neither {own} nor {default} is set, so the image is the "
-                    "chart's default: set runtime_version by hand"
-                )
-                return None
+                return self.chart_image(own, default)
             parts.append((str(value), self.where(key)))
         (repository, first), (tag, second) = parts
         return Fact(f"{repository}:{tag}", f"{first} and {second.split(': ', 1)[-1]}")
 
     def image_label(self, image: Fact[str] | None) -> tuple[tuple[str, Fact[str]], ...]:
         return () if image is None else (("runtime_version", image),)
+
+    def added(self, runtime: RuntimeFact) -> RuntimeFact:
+        """What the official image's entrypoint installs at start-up from the workers'
+        ``_PIP_ADDITIONAL_REQUIREMENTS`` (``env``, ``extraEnv`` or ``workers.env``)."""
+        providers: list[Fact[str]] = []
+        packages: list[Fact[str]] = []
+        airflow: list[Fact[str]] = []
+        for name, value, where in self.environment("workers"):
+            if name != PIP_ADDITIONAL or value is None:
+                continue
+            providers, packages = [], []  # the last entry of a name is the one set
+            for word in value.split():
+                try:
+                    parsed = parse_requirement(word)
+                except ValueError as error:
+                    raise ConfigError(f"{where}: {error}") from None
+                sort(parsed.name, parsed.specifier, where, providers, packages, airflow)
+        if not providers and not packages:
+            return runtime
+        return replace(runtime, providers=tuple(providers), packages=tuple(packages))
+
+    def image_runtime(self, name: str, source: str, image: Fact[str] | None) -> RuntimeFact:
+        """A runtime that is an image: an official tag names its Python and its contents."""
+        tag = official_tag(image.value) if image is not None else None
+        python = None
+        if image is not None and tag is not None and tag.python is not None:
+            python = Fact(tag.python, f"{image.source} (the official image's tag)")
+        return RuntimeFact(name, source, python=python, labels=self.image_label(image), image=image)
 
     def pod_image(
         self, options: Mapping[tuple[str, str], Setting], image: Fact[str] | None
@@ -338,13 +401,34 @@ class _Reader:
             return Fact(f"{repository}:{tag}", self.where("images.pod_template.repository"))
         return image
 
+    def chart_image(self, own: str, default: str) -> Fact[str] | None:
+        """The chart's own default image (``apache/airflow:APP_VERSION``) when its version is
+        given and known; otherwise nothing is assumed."""
+        app_version = CHART_APP_VERSIONS.get(self.chart_version or "")
+        if app_version is None:
+            why = (
+                f"--helm-chart-version {self.chart_version} is not one whose defaults "
+                f"dagroute-lint knows ({', '.join(CHART_APP_VERSIONS)})"
+                if self.chart_version
+                else "no --helm-chart-version says which chart's default it is"
+            )
+            self.notes.append(
+                f"{self.label}: neither {own} nor {default} is set, so the image is the chart's "
+                f"default, and {why}: set images.airflow or pass the chart version"
+            )
+            return None
+        return Fact(
+            f"apache/airflow:{app_version}",
+            f"chart {self.chart_version}'s defaultAirflowRepository and defaultAirflowTag",
+        )
+
     def airflow_version(self, image: Fact[str] | None) -> Fact[str] | None:
         version = self.get("airflowVersion", (str, int, float), 'a version such as "3.0.2"')
         if version is not None:
             return Fact(str(version), self.where("airflowVersion"))
-        official = official_image(image.value) if image is not None else None
-        if official is not None and image is not None:
-            return Fact(official.airflow, f"{image.source} (the official image's tag)")
+        tag = official_tag(image.value) if image is not None else None
+        if tag is not None and tag.airflow is not None and image is not None:
+            return Fact(tag.airflow, f"{image.source} (the official image's tag)")
         return None
 
     # --- components ------------------------------------------------------------------------
@@ -371,6 +455,14 @@ class _Reader:
         return Fact(self.runtime, f"{how}, from images.airflow")
 
     def worker(self) -> WorkerFact:
+        if self.get("workers.keda.enabled", bool, "true or false"):
+            # KEDA scales the one worker Deployment on the count of queued and running tasks;
+            # every replica consumes the same queues, so the entry stays one worker.
+            low = self.get("workers.keda.minReplicaCount", int, "a number")
+            self.notes.append(
+                f"{self.where('workers.keda.enabled')}: the Celery workers scale with KEDA"
+                + (" from 0 replicas: queued tasks start them" if low == 0 else "")
+            )
         for key in ("workers.args", "workers.command"):
             command = self.get(key, list, "a list of command words")
             if command is None:
@@ -378,22 +470,36 @@ class _Reader:
             try:
                 found = component(command)
             except CommandError as error:
-                raise ConfigError(f"{self.where(key)}: {error}") from None
+                raise ConfigError(f"{self.at(key)}: {error}") from None
             if found is None or found.kind != "celery-worker":
                 continue
             undecided = None
             if found.deferred is not None:
                 undecided = f"-q {found.deferred} is known only at deploy time"
             return WorkerFact(
-                WORKER_NAME, found.queues, self.where(key), self.runtime, undecided=undecided
+                WORKER_NAME,
+                found.queues,
+                self.where(key),
+                self.runtime,
+                default_queue=self.worker_queue(),
+                undecided=undecided,
             )
         return WorkerFact(
             WORKER_NAME,
             None,
-            f"{self.label}: no -q in workers.args / workers.command: `airflow celery worker` "
-            "consumes the default queue",
+            f"{self.label}: no -q in workers.args / workers.command",
             self.runtime,
+            default_queue=self.worker_queue(),
         )
+
+    def worker_queue(self) -> Fact[str] | None:
+        """The workers' own ``[operators] default_queue`` (``env``, ``extraEnv``, then
+        ``workers.env``), which a worker started without ``-q`` consumes."""
+        found = None
+        for name, value, where in self.environment("workers"):
+            if name == environment_variable(*DEFAULT_QUEUE) and value is not None:
+                found = Fact(value, where)
+        return found
 
 
 _REFERENCE = re.compile(

@@ -46,8 +46,14 @@ def requirements_facts(path: Path, runtime: str) -> DeploymentFacts:
         sources=(f"{path} (requirements of runtime {runtime!r})",),
         airflow_version=airflow[0] if airflow else None,
         runtimes=(
+            # A file that pins Airflow itself (a constraints file, a pip freeze) lists the whole
+            # environment; one that does not lists what is added to a base image.
             RuntimeFact(
-                runtime, str(path), providers=_unique(providers), packages=_unique(packages)
+                runtime,
+                str(path),
+                providers=_unique(providers),
+                packages=_unique(packages),
+                complete=bool(airflow),
             ),
         ),
         notes=tuple(notes),

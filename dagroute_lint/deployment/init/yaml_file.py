@@ -5,6 +5,7 @@ PyYAML is imported here only, when a YAML source is asked for: the linter itself
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -45,3 +46,39 @@ def describe(value: object) -> str:
     if isinstance(value, dict):
         return "a mapping"
     return type(value).__name__
+
+
+def line_of(path: Path, keys: Sequence[str | int]) -> int | None:
+    """The line (1-based) where the value at ``keys`` is written in ``path``, following YAML
+    aliases and ``<<`` merge keys as the loader does; ``None`` when it cannot be found."""
+    import yaml
+
+    try:
+        node: Any = yaml.compose(read_user_file(path), Loader=yaml.SafeLoader)
+    except (yaml.YAMLError, ConfigError):
+        return None
+    for key in keys:
+        node = _child(node, key)
+        if node is None:
+            return None
+    return int(node.start_mark.line) + 1
+
+
+def _child(node: Any, key: str | int) -> Any:
+    import yaml
+
+    if isinstance(node, yaml.SequenceNode) and isinstance(key, int):
+        return node.value[key] if 0 <= key < len(node.value) else None
+    if not isinstance(node, yaml.MappingNode):
+        return None
+    merged: list[Any] = []
+    for name, value in node.value:
+        if name.value == str(key):
+            return value
+        if name.tag == "tag:yaml.org,2002:merge":
+            merged.extend(value.value if isinstance(value, yaml.SequenceNode) else [value])
+    for source in merged:
+        found = _child(source, key)
+        if found is not None:
+            return found
+    return None

@@ -1,0 +1,407 @@
+"""A Dockerfile read as BuildKit builds it: what the image's Python environment gets.
+
+- ``ARG`` before the first ``FROM`` is global (seen by ``FROM`` lines and by stages that declare
+  it again); build arguments (compose ``build.args``) override the defaults of declared ``ARG``s.
+- ``FROM image AS name`` starts a stage; a later ``FROM name`` builds on it, so what that stage
+  installed is in the image. The image is the last stage, or the build's ``target``.
+- ``COPY`` / ``ADD`` sources are paths inside the build context: BuildKit resolves ``..`` within
+  the context's root, so ``COPY ../shared/requirements.txt /`` copies ``shared/requirements.txt``
+  of the context. ``COPY --from=stage`` copies what that stage holds.
+- ``RUN pip install`` (``pip3``, ``python -m pip``, ``uv pip``) installs its requirement words
+  and the files of ``-r FILE``; the files are found through the ``COPY`` that put them at that
+  path, or the ``RUN --mount=type=bind`` that mounts them for that command. ``ENV`` variables
+  are the image's environment (compose's ``environment`` wins over them).
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+import shlex
+from collections.abc import Mapping
+from dataclasses import field
+from pathlib import Path
+
+from dagroute_lint.catalog.official_images import official_tag
+from dagroute_lint.deployment.init.interpolation import InterpolationError, interpolate
+from dagroute_lint.errors import ConfigError, read_user_file
+from dagroute_lint.records import record
+
+_PIP_VALUE_OPTIONS = frozenset(
+    {
+        "-i", "--index-url", "--extra-index-url", "-f", "--find-links", "-t", "--target",
+        "--prefix", "--root", "--trusted-host", "--python", "--platform", "--python-version",
+        "--implementation", "--abi", "--progress-bar", "--cache-dir", "--src", "--upgrade-strategy",
+        "--no-binary", "--only-binary", "--global-option", "--config-settings", "-C",
+        "--index-strategy", "--resolution", "--prerelease", "--exclude-newer",
+    }
+)  # fmt: skip
+_SEPARATORS = frozenset({"&&", "||", ";", "|", "&", "(", ")"})
+_ENV_LEGACY = re.compile(r"^(?P<name>\S+)\s+(?P<value>.*)$")
+
+
+@record
+class Installed:
+    """What one ``pip install`` in the image installs: a requirement word or a context file."""
+
+    where: str
+    requirement: str | None = None
+    file: Path | None = None
+
+
+@record(frozen=False)
+class _Stage:
+    name: str | None
+    base: str
+    where: str
+    args: dict[str, str] = field(default_factory=dict)
+    env: dict[str, tuple[str, str]] = field(default_factory=dict)
+    copies: dict[str, Path] = field(default_factory=dict)
+    installed: list[Installed] = field(default_factory=list)
+    workdir: str = "/"
+    parent: _Stage | None = None
+
+
+@record
+class Dockerfile:
+    """The image a Dockerfile builds: its base image (``None`` for ``scratch``), what its
+    ``pip install`` lines install, its ``ENV`` (name → value, where) and notes."""
+
+    base: str | None
+    base_where: str
+    installed: tuple[Installed, ...]
+    env: dict[str, tuple[str, str]]
+    notes: tuple[str, ...]
+
+
+def read_dockerfile(
+    path: Path, context: Path, build_args: Mapping[str, str | None], target: str | None = None
+) -> Dockerfile:
+    """The image ``path`` builds from ``context``; ``ConfigError`` naming file and line."""
+    reader = _Reader(path, context, build_args)
+    for number, instruction, argument in _instructions(path):
+        reader.instruction(number, instruction, argument)
+    return reader.image(target)
+
+
+def _instructions(path: Path) -> list[tuple[int, str, str]]:
+    """``(line, INSTRUCTION, arguments)``: continuation lines joined, comments and parser
+    directives dropped, heredoc bodies (``<<EOF``) joined to their instruction."""
+    lines = read_user_file(path).splitlines()
+    found: list[tuple[int, str, str]] = []
+    index = 0
+    while index < len(lines):
+        start = index
+        text = lines[index]
+        index += 1
+        if not text.strip() or text.lstrip().startswith("#"):
+            continue
+        while text.rstrip().endswith("\\") and index < len(lines):
+            following = lines[index]
+            index += 1
+            if following.lstrip().startswith("#"):
+                continue
+            text = text.rstrip()[:-1] + " " + following
+        heredoc = re.search(r"<<-?\s*[\"']?(?P<word>[A-Za-z_][A-Za-z0-9_]*)[\"']?", text)
+        if heredoc is not None:
+            body = []
+            while index < len(lines) and lines[index].strip() != heredoc.group("word"):
+                body.append(lines[index])
+                index += 1
+            index += 1
+            text = text[: heredoc.start()] + "\n" + "\n".join(body)
+        word, _, argument = text.strip().partition(" ")
+        found.append((start + 1, word.upper(), argument.strip()))
+    return found
+
+
+class _Reader:
+    def __init__(self, path: Path, context: Path, build_args: Mapping[str, str | None]) -> None:
+        self.path = path
+        self.context = context
+        self.build_args = build_args
+        self.global_args: dict[str, str] = {}
+        self.stages: list[_Stage] = []
+        self.notes: list[str] = []
+
+    def where(self, number: int, instruction: str) -> str:
+        return f"{self.path}:{number} {instruction}"
+
+    def substitute(self, text: str, variables: Mapping[str, str], where: str) -> str:
+        try:
+            return interpolate(text, variables)
+        except InterpolationError as error:
+            raise ConfigError(f"{where}: {error}") from None
+
+    def instruction(self, number: int, instruction: str, argument: str) -> None:
+        where = self.where(number, instruction)
+        if instruction == "ARG":
+            self.arg(argument, where)
+        elif instruction == "FROM":
+            self.from_(argument, where)
+        elif not self.stages:
+            raise ConfigError(f"{where}: only ARG may come before the first FROM")
+        elif instruction == "ENV":
+            self.env(argument, where)
+        elif instruction == "WORKDIR":
+            stage = self.stages[-1]
+            folder = self.substitute(argument, self.variables(stage), where)
+            stage.workdir = posixpath.normpath(posixpath.join(stage.workdir, folder))
+        elif instruction in ("COPY", "ADD"):
+            self.copy(argument, where)
+        elif instruction == "RUN":
+            self.run(argument, where)
+
+    def variables(self, stage: _Stage) -> dict[str, str]:
+        chain: list[_Stage] = []
+        current: _Stage | None = stage
+        while current is not None:
+            chain.append(current)
+            current = current.parent
+        found: dict[str, str] = {}
+        for each in reversed(chain):
+            found.update({name: value for name, (value, _) in each.env.items()})
+        found.update(stage.args)
+        return found
+
+    def arg(self, argument: str, where: str) -> None:
+        for word in self.words(argument, where):
+            name, equals, default = word.partition("=")
+            given = self.build_args.get(name)
+            if not self.stages:
+                value = given if given is not None else default if equals else None
+                if value is not None:
+                    self.global_args[name] = value
+                continue
+            stage = self.stages[-1]
+            if given is not None:
+                stage.args[name] = given
+            elif equals:
+                stage.args[name] = self.substitute(default, self.variables(stage), where)
+            elif name in self.global_args:
+                stage.args[name] = self.global_args[name]
+
+    def from_(self, argument: str, where: str) -> None:
+        words = [w for w in self.words(argument, where) if not w.startswith("--platform")]
+        if not words:
+            raise ConfigError(f"{where}: names no image")
+        base = self.substitute(words[0], self.global_args, where)
+        name = words[2].lower() if len(words) >= 3 and words[1].lower() == "as" else None
+        parent = next((s for s in reversed(self.stages) if s.name == base.lower()), None)
+        stage = _Stage(name, base, where, parent=parent)
+        if parent is not None:
+            stage.copies = dict(parent.copies)
+            stage.workdir = parent.workdir
+        tag = official_tag(base)
+        if parent is None and tag is not None and tag.airflow is not None:
+            # The official image sets ENV AIRFLOW_VERSION, which the image docs' own examples
+            # pin Airflow with (`pip install "apache-airflow==${AIRFLOW_VERSION}" ...`).
+            stage.env["AIRFLOW_VERSION"] = (tag.airflow, f"{where} (the official image's ENV)")
+            stage.workdir = "/opt/airflow"
+        self.stages.append(stage)
+
+    def env(self, argument: str, where: str) -> None:
+        stage = self.stages[-1]
+        legacy = _ENV_LEGACY.match(argument)
+        if "=" not in argument.split(" ", 1)[0] and legacy is not None:
+            pairs = [(legacy.group("name"), legacy.group("value"))]
+        else:
+            pairs = [tuple(w.split("=", 1)) for w in self.words(argument, where) if "=" in w]  # type: ignore[misc]
+        for name, value in pairs:
+            stage.env[name] = (self.substitute(value, self.variables(stage), where), where)
+
+    def copy(self, argument: str, where: str) -> None:
+        stage = self.stages[-1]
+        words = self.words(argument, where)
+        options = [w for w in words if w.startswith("--")]
+        paths = [w for w in words if not w.startswith("--")]
+        if argument.lstrip().startswith("["):
+            try:
+                paths = [str(p) for p in json.loads(argument.lstrip()[argument.find("[") :])]
+            except ValueError:
+                raise ConfigError(f"{where}: the JSON form is not a list of strings") from None
+        if len(paths) < 2:
+            raise ConfigError(f"{where}: expected sources and a destination")
+        variables = self.variables(stage)
+        *sources, destination = (self.substitute(p, variables, where) for p in paths)
+        source_stage = next(
+            (o.split("=", 1)[1].lower() for o in options if o.startswith("--from=")), None
+        )
+        into_folder = destination.endswith("/") or len(sources) > 1 or destination in (".", "/")
+        target = posixpath.normpath(posixpath.join(stage.workdir, destination))
+        for source in sources:
+            if "://" in source:
+                continue  # ADD of a URL: nothing from the context
+            # BuildKit resolves a source inside the context root: `..` cannot leave it.
+            inside = posixpath.normpath(posixpath.join("/", source)).lstrip("/")
+            placed = posixpath.join(target, posixpath.basename(inside)) if into_folder else target
+            if source_stage is not None:
+                origin = next((s for s in self.stages if s.name == source_stage), None)
+                found = (
+                    _find(origin.copies, posixpath.normpath(posixpath.join("/", source)))
+                    if origin
+                    else None
+                )
+                if found is not None:
+                    stage.copies[placed] = found
+                continue
+            local = self.context / inside if inside else self.context
+            if local.is_dir():
+                stage.copies[target] = local
+            else:
+                stage.copies[placed] = local
+
+    def run(self, argument: str, where: str) -> None:
+        stage = self.stages[-1]
+        text = argument.lstrip()
+        mounts: dict[str, Path] = {}
+        # RUN's own flags come first: --mount=type=bind,source=...,target=... makes a context
+        # file visible at the target for this command only (BuildKit's bind mount).
+        while text.startswith("--"):
+            flag, _, text = text.partition(" ")
+            if flag.startswith("--mount="):
+                mounts.update(self.bind_mount(flag[len("--mount=") :]))
+            text = text.lstrip()
+        if text.startswith("["):
+            try:
+                words = [str(w) for w in json.loads(text)]
+            except ValueError:
+                raise ConfigError(f"{where}: the JSON form is not a list of strings") from None
+            text = " ".join(shlex.quote(w) for w in words)
+        variables = self.variables(stage)
+        try:
+            lexer = shlex.shlex(text.replace("\n", " ; "), posix=True, punctuation_chars=True)
+            lexer.whitespace_split = True
+            tokens = list(lexer)
+        except ValueError as error:
+            raise ConfigError(f"{where}: cannot split the command into words: {error}") from None
+        saved = dict(stage.copies)
+        stage.copies.update(mounts)
+        try:
+            for command in _commands(tokens):
+                install = _pip_install(command)
+                if install is not None:
+                    self.pip(stage, install, variables, where)
+        finally:
+            stage.copies = saved
+
+    def bind_mount(self, spec: str) -> dict[str, Path]:
+        """``{target: context path}`` of a ``type=bind`` mount of the build context."""
+        fields = dict(part.partition("=")[::2] for part in spec.split(","))
+        if fields.get("type", "bind") != "bind" or "from" in fields:
+            return {}
+        source = fields.get("source", fields.get("src", "."))
+        target = fields.get("target", fields.get("dst", fields.get("destination", "")))
+        if not target:
+            return {}
+        inside = posixpath.normpath(posixpath.join("/", source)).lstrip("/")
+        return {posixpath.normpath(target): self.context / inside if inside else self.context}
+
+    def pip(
+        self, stage: _Stage, words: list[str], variables: Mapping[str, str], where: str
+    ) -> None:
+        index = 0
+        while index < len(words):
+            word = self.substitute(words[index], variables, where)
+            index += 1
+            value: str | None = None
+            if word in ("-r", "--requirement"):
+                value = words[index] if index < len(words) else None
+                index += 1
+            elif word.startswith("--requirement="):
+                value = word.split("=", 1)[1]
+            elif word.startswith("-r") and len(word) > 2:
+                value = word[2:]
+            if value is not None:
+                self.requirements_file(stage, self.substitute(value, variables, where), where)
+                continue
+            if word in ("-c", "--constraint", "-e", "--editable") or word in _PIP_VALUE_OPTIONS:
+                if word in ("-e", "--editable"):
+                    self.notes.append(
+                        f"{where}: an editable install is left out: its name is unknown"
+                    )
+                index += 1
+                continue
+            if word.startswith("-"):
+                continue
+            if word.startswith((".", "/", "~")) or word.endswith((".whl", ".tar.gz", ".zip")):
+                self.notes.append(f"{where}: {word} is a local path: what it installs is unknown")
+                continue
+            stage.installed.append(Installed(where, requirement=word))
+
+    def requirements_file(self, stage: _Stage, value: str, where: str) -> None:
+        target = posixpath.normpath(posixpath.join(stage.workdir, value))
+        found = _find(stage.copies, target)
+        if found is None:
+            self.notes.append(
+                f"{where}: -r {value} is no file the Dockerfile copies from the build context: "
+                "what it installs is unknown"
+            )
+            return
+        if not found.is_file():
+            raise ConfigError(
+                f"{where}: {found} is not in the build context {self.context} (the build "
+                "would fail too)"
+            )
+        stage.installed.append(Installed(where, file=found))
+
+    def words(self, argument: str, where: str) -> list[str]:
+        try:
+            return shlex.split(argument, comments=False)
+        except ValueError as error:
+            raise ConfigError(f"{where}: cannot split into words: {error}") from None
+
+    def image(self, target: str | None) -> Dockerfile:
+        if not self.stages:
+            raise ConfigError(f"{self.path}: no FROM line")
+        stage = self.stages[-1]
+        if target is not None:
+            named = [s for s in self.stages if s.name == target.lower()]
+            if not named:
+                raise ConfigError(f"{self.path}: build target {target!r} is no stage of it")
+            stage = named[0]
+        chain = []
+        current: _Stage | None = stage
+        while current is not None:
+            chain.append(current)
+            current = current.parent
+        root = chain[-1]
+        installed = [item for each in reversed(chain) for item in each.installed]
+        env: dict[str, tuple[str, str]] = {}
+        for each in reversed(chain):
+            env.update(each.env)
+        base = None if root.base.lower() == "scratch" else root.base
+        return Dockerfile(base, root.where, tuple(installed), env, tuple(self.notes))
+
+
+def _find(copies: Mapping[str, Path], target: str) -> Path | None:
+    """The context file at ``target`` in the image: copied there itself, or inside a folder
+    copied above it."""
+    if target in copies:
+        return copies[target]
+    for folder, local in copies.items():
+        if local.is_dir() and target.startswith(folder.rstrip("/") + "/"):
+            return local / target[len(folder.rstrip("/")) + 1 :]
+    return None
+
+
+def _commands(tokens: list[str]) -> list[list[str]]:
+    commands: list[list[str]] = [[]]
+    for token in tokens:
+        if token in _SEPARATORS:
+            commands.append([])
+        else:
+            commands[-1].append(token)
+    return [command for command in commands if command]
+
+
+def _pip_install(words: list[str]) -> list[str] | None:
+    """The arguments after ``install`` when ``words`` run pip (or ``uv pip``) install."""
+    for index, word in enumerate(words):
+        # pip, pip3, pip3.12, /usr/bin/pip, `python -m pip` and `uv pip` all end in a pip word.
+        if re.fullmatch(r"pip(3(\.[0-9]+)?)?", posixpath.basename(word)):
+            rest = words[index + 1 :]
+            if rest[:1] == ["install"]:
+                return rest[1:]
+    return None
