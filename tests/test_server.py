@@ -19,9 +19,11 @@ from pygls.uris import from_fs_path
 
 from dagroute_lint.deployment.toml import toml
 from dagroute_lint.diagnostics import Diagnostic, Facts
+from dagroute_lint.errors import ConfigError
 from dagroute_lint.formatters.json import facts_object
 from dagroute_lint.model import Position
 from dagroute_lint.noqa import layout
+from dagroute_lint.server.projects import Projects
 from dagroute_lint.server.protocol import (
     lines_of,
     lsp_diagnostic,
@@ -58,6 +60,7 @@ class Editor:
         self.versions: dict[str, int] = {}
         self.texts: dict[str, str] = {}
         self.seen: dict[str, int] = {}
+        self.pid = 0  # the server process's, once started
 
     async def diagnostics(
         self, uri: str, wanted: Callable[[list[types.Diagnostic]], bool] = lambda _: True
@@ -143,6 +146,8 @@ async def editor(root: Path, cwd: Path | None = None) -> AsyncIterator[Editor]:
         session.registrations.extend(params.registrations)
 
     await client.start_io(sys.executable, "-m", "dagroute_lint", "server", cwd=str(cwd or root))
+    assert client._server is not None  # pygls keeps the process it started, and names no pid
+    session.pid = client._server.pid
     capabilities = types.ClientCapabilities(
         workspace=types.WorkspaceClientCapabilities(
             did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(
@@ -386,6 +391,22 @@ def test_documents_the_project_leaves_out_get_no_diagnostics(tmp_path: Path) -> 
             assert codes(await session.diagnostics(uri)) == [(0, "DRL204"), (5, "DRL101")]
 
     run(test)
+
+
+def test_a_project_is_kept_while_a_document_in_its_folder_is_open(tmp_path: Path) -> None:
+    first = dag_repository(tmp_path / "first", {"dags/report.py": DAG_FILE})
+    second = dag_repository(tmp_path / "second", {"dags/report.py": DAG_FILE})
+    projects = Projects()
+    assert not isinstance(projects.for_document(first / "dags" / "report.py"), ConfigError)
+    assert not isinstance(projects.for_document(second / "dags" / "report.py"), ConfigError)
+    # Both projects are kept: a broken file on disk is not read again until told.
+    for repo in (first, second):
+        (repo / "pyproject.toml").write_text('[tool.dagroute-lint]\nselekt = ["ALL"]\n')
+    assert not isinstance(projects.for_document(second / "dags" / "report.py"), ConfigError)
+    # The second repository's document closed: its project is dropped, the first one's kept.
+    projects.keep([first / "dags" / "report.py"])
+    assert not isinstance(projects.for_document(first / "dags" / "report.py"), ConfigError)
+    assert isinstance(projects.for_document(second / "dags" / "report.py"), ConfigError)
 
 
 EDITORS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "editors.md"

@@ -45,6 +45,12 @@ class SortedTable:
         self._width = len(columns)
         self._lines = lines[1:]
 
+    def has(self, key: str) -> bool:
+        """Whether some row's first cell is ``key``: one ``bisect``, no row split."""
+        prefix = f"{key}\t"
+        index = bisect.bisect_left(self._lines, prefix)
+        return index < len(self._lines) and self._lines[index].startswith(prefix)
+
     def rows(self, key: str) -> list[list[str | None]]:
         """The rows whose first cell is ``key``, in table order."""
         prefix = f"{key}\t"

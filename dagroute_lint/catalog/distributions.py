@@ -37,6 +37,16 @@ AIRFLOW_DEPENDENCIES_FILE = "airflow_dependencies.tsv"
 IMPORT_NAMES_FILE = "import_names.tsv"
 PROVIDER_DEPENDENCIES_FILE = "provider_dependencies.tsv"
 PACKAGE_DEPENDENCIES_FILE = "package_dependencies.tsv"
+# How many answers the lookups keyed by a module or distribution name keep, least recently used
+# out first. The names come from the files a run reads (imports, virtualenv requirements), and
+# in the language server from what is being typed, where every half-written import is a new
+# name: unbounded, these caches grew for as long as the session. Airflow's 545 example DAG files
+# ask about 75 names at most, so a run keeps an unbounded cache's hit rate, and a miss costs a
+# few microseconds; a full cache is under 0.1 MB (an answer and its key are 200-400 bytes).
+NAMES_KEPT = 256
+# Sets of distributions (each runtime's, each virtualenv task's requirements) whose closure is
+# kept: an answer can hold hundreds of names, and an inventory has a handful of runtimes.
+SETS_KEPT = 32
 
 # Import names whose distributions publish no wheel to read (sdists only), and namespace parts
 # that no RECORD names on their own; several entries name alternatives: any one satisfies.
@@ -149,7 +159,7 @@ def squashed(name: str) -> str:
     return re.sub(r"[-_.]+", "", name).lower()
 
 
-@functools.cache
+@functools.lru_cache(maxsize=NAMES_KEPT)
 def spellings(distribution: str) -> frozenset[str]:
     """The import names the normalisation accepts for a distribution: its squashed name, and
     that name without a ``python``/``py`` prefix or suffix (``python-dotenv``, ``opensearch-py``,
@@ -175,7 +185,7 @@ def is_airflow(module: str) -> bool:
     return module.partition(".")[0] == AIRFLOW
 
 
-@functools.cache
+@functools.lru_cache(maxsize=NAMES_KEPT)
 def import_need(module: str) -> ImportNeed | None:
     """The distributions that can satisfy ``import module``; ``None`` if the name says too little.
 
@@ -274,7 +284,7 @@ def unknown_dependencies(distributions: Collection[str]) -> tuple[str, ...]:
     return tuple(sorted(name for name in listed | _closure(listed) if name not in known))
 
 
-@functools.cache
+@functools.lru_cache(maxsize=SETS_KEPT)
 def _closure(distributions: frozenset[str]) -> frozenset[str]:
     return follow(_requirements(), distributions)
 

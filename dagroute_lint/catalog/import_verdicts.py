@@ -91,9 +91,19 @@ def _table() -> SortedTable:
     return SortedTable(VERDICTS_FILE, VERDICT_COLUMNS)
 
 
-@functools.cache
 def _rows_of(module: str) -> dict[str, tuple[str, str]]:
-    """The module's rows by name (``-`` for the module's own row)."""
+    """The module's rows by name (``-`` for the module's own row).
+
+    Only the modules the table has rows for are kept, as in ``providers._moves_of``: the names
+    asked about include every half-written import typed into the language server.
+    """
+    if not _table().has(module):
+        return {}
+    return _listed_rows(module)
+
+
+@functools.cache  # keyed by the table's own modules only: bounded by the shipped data
+def _listed_rows(module: str) -> dict[str, tuple[str, str]]:
     out = {}
     for _, name, airflow2, airflow3 in _table().rows(module):
         if airflow2 is None or airflow3 is None:

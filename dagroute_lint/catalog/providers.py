@@ -123,7 +123,6 @@ def moved_import(module: str, name: str | None = None) -> Move | None:
     return row
 
 
-@functools.cache
 def shim_module_names(module: str) -> frozenset[str] | None:
     """The names of a module Airflow 3 has only as a deprecation shim, or ``None`` for others.
 
@@ -133,6 +132,11 @@ def shim_module_names(module: str) -> frozenset[str] | None:
     """
     if module not in _shim_modules():
         return None
+    return _shim_names(module)
+
+
+@functools.cache  # keyed by the shim modules of the shipped table only
+def _shim_names(module: str) -> frozenset[str]:
     return frozenset(m.old_name for m in _moves_of(module).rows if m.old_name)
 
 
@@ -260,9 +264,18 @@ def _moves_table() -> SortedTable:
     return SortedTable(IMPORT_MOVES_FILE, MOVE_COLUMNS)
 
 
-@functools.cache
 def _moves_of(module: str) -> _ModuleMoves:
-    """The moves of one old module, and the providers most of its paths moved to."""
+    """The moves of one old module, and the providers most of its paths moved to.
+
+    Only the modules the table has rows for are kept: the names asked about come from the files
+    linted, and in the language server from what is being typed, where every half-written
+    import is a new name. Asking about another name costs one ``bisect``.
+    """
+    return _listed_moves(module) if _moves_table().has(module) else _no_moves()
+
+
+@functools.cache  # keyed by the table's own old modules only: bounded by the shipped data
+def _listed_moves(module: str) -> _ModuleMoves:
     rows = tuple(_move(row) for row in _moves_table().rows(module))
     return _ModuleMoves(
         rows=rows,
@@ -271,6 +284,11 @@ def _moves_of(module: str) -> _ModuleMoves:
         provider3=_most_common(m.distribution for m in rows if not m.removed),
         provider2=_most_common(m.airflow2_distribution for m in rows),
     )
+
+
+@functools.cache  # made on first use, as records are: importing the module builds none
+def _no_moves() -> _ModuleMoves:
+    return _ModuleMoves(rows=(), by_name={}, provider2=None, provider3=None)
 
 
 def _move(row: list[str | None]) -> Move:

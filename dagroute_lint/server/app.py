@@ -9,6 +9,7 @@ folded into the next one, so a slow lint never queues stale work.
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from lsprotocol import types
@@ -21,6 +22,7 @@ from dagroute_lint.errors import ConfigError
 from dagroute_lint.fix import fix_source
 from dagroute_lint.model import Position
 from dagroute_lint.noqa import layout
+from dagroute_lint.pipeline import collector
 from dagroute_lint.records import record
 from dagroute_lint.resolve.repository import AnalysedFile
 from dagroute_lint.server.hover import routing_markdown, tasks_on_line
@@ -34,6 +36,7 @@ from dagroute_lint.server.protocol import (
     unusable,
     workspace_edit,
 )
+from dagroute_lint.server.rpc import Protocol
 
 # What the server re-reads: configuration, inventories and baselines, and the modules DAG files
 # import.
@@ -54,12 +57,16 @@ class DagrouteServer(LanguageServer):
     """Lint results per open document, kept for the hovers and code actions of that text."""
 
     def __init__(self) -> None:
-        super().__init__("dagroute-lint", __version__)
+        super().__init__("dagroute-lint", __version__, protocol_cls=Protocol)
         self.projects = Projects()
         self.linted: dict[str, Linted] = {}
         self._dirty: set[str] = set()
         self._drain: asyncio.Task[None] | None = None
         self._lock: asyncio.Lock | None = None  # made on the server's event loop, when needed
+        # One thread for every lint, since they run one at a time anyway: asyncio's shared pool
+        # starts another thread for a lint handed over before the last one's thread has gone
+        # idle, and each thread warms an allocator arena of its own to the size of a lint.
+        self._linter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dagroute-lint")
 
     def schedule(self, uris: set[str] | list[str]) -> None:
         """Lint these documents soon, on their newest text."""
@@ -92,8 +99,12 @@ class DagrouteServer(LanguageServer):
             kept = self.linted.get(uri)
             if kept is not None and kept.text == text:
                 return kept
-            result = await asyncio.to_thread(self._lint, uri, text)
-            self.linted[uri] = result
+            loop = asyncio.get_running_loop()
+            result = await loop.run_in_executor(self._linter, self._lint, uri, text)
+            # Kept for the open documents only: one closed meanwhile (or never opened, as a
+            # hover may name) would keep its text and analysis for the rest of the session.
+            if uri in self.workspace.text_documents:
+                self.linted[uri] = result
             return result
 
     def _lint(self, uri: str, text: str) -> Linted:
@@ -113,6 +124,10 @@ class DagrouteServer(LanguageServer):
         self.projects.forget()
         self.linted.clear()
         self.schedule(list(self.workspace.text_documents))
+
+
+def _path(uri: str) -> Path:
+    return Path(to_fs_path(uri) or uri)
 
 
 def _published(result: Linted) -> list[types.Diagnostic]:
@@ -156,7 +171,7 @@ def _changed(ls: DagrouteServer, params: types.DidChangeTextDocumentParams) -> N
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
 def _saved(ls: DagrouteServer, params: types.DidSaveTextDocumentParams) -> None:
     """A saved module may be imported by other open documents: lint them all again."""
-    path = Path(to_fs_path(params.text_document.uri) or params.text_document.uri)
+    path = _path(params.text_document.uri)
     if ls.projects.concerns(path):
         ls.forget_projects()
         return
@@ -168,12 +183,13 @@ def _saved(ls: DagrouteServer, params: types.DidSaveTextDocumentParams) -> None:
 def _closed(ls: DagrouteServer, params: types.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
     ls.linted.pop(uri, None)
+    ls.projects.keep(_path(open_uri) for open_uri in ls.workspace.text_documents)
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
 def _files_changed(ls: DagrouteServer, params: types.DidChangeWatchedFilesParams) -> None:
-    paths = [Path(to_fs_path(change.uri) or change.uri) for change in params.changes]
+    paths = [_path(change.uri) for change in params.changes]
     if any(ls.projects.concerns(path) for path in paths):
         ls.forget_projects()
     elif any(path.suffix == ".py" for path in paths):  # an imported module changed on disk
@@ -277,4 +293,5 @@ def _action(
 
 def serve() -> None:
     """Serve one editor over stdin and stdout until it says exit."""
+    collector.for_long_lived()
     server.start_io()

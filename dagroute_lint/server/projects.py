@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from dagroute_lint.api import BufferProject, buffer_project
@@ -17,7 +18,9 @@ class Projects:
 
     Reading ``pyproject.toml`` and the inventory on every keystroke would cost more than linting
     the buffer; keeping them past a change would lint against a stale deployment, so the server
-    calls ``forget`` whenever a TOML file or a project's inventory or baseline changes.
+    calls ``forget`` whenever a TOML file or a project's inventory or baseline changes, and
+    ``keep`` when a document closes (a session that opens files all over a repository would
+    otherwise hold a project for every folder it ever visited).
     """
 
     def __init__(self) -> None:
@@ -48,6 +51,13 @@ class Projects:
 
     def forget(self) -> None:
         self._by_folder.clear()
+
+    def keep(self, documents: Iterable[Path]) -> None:
+        """Drop the projects of folders where none of ``documents`` (the open ones) is."""
+        folders = {path.parent for path in documents}
+        for folder in list(self._by_folder):  # a copy: a lint in its thread may add one meanwhile
+            if folder not in folders:
+                self._by_folder.pop(folder, None)
 
 
 def _load(folder: Path) -> BufferProject | ConfigError:

@@ -156,7 +156,15 @@ class Scope:
         self.class_body = class_body
         # Names the function declares ``global``: assigning them rebinds its module's.
         self.declared = declared
-        self.module: Scope = parent.module if parent is not None else self
+        # ``None`` in the module's own scope: a reference to itself would make every module
+        # scope a reference cycle, which only the cyclic collector frees, and a run keeps that
+        # rare (``pipeline/collector``): in the language server they piled up with every lint.
+        self._module = parent.module if parent is not None else None
+
+    @property
+    def module(self) -> Scope:
+        """The scope of the module this one is in (itself, for the module's)."""
+        return self if self._module is None else self._module
 
     def enclosing(self) -> Scope:
         """The scope a function defined here sees: a class body is skipped, as Python does."""
