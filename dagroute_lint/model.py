@@ -9,6 +9,7 @@ later. Nothing here refers to libcst, so models can cross process boundaries and
 from __future__ import annotations
 
 from dataclasses import field
+from typing import Literal
 
 from dagroute_lint.records import record
 
@@ -71,6 +72,13 @@ class Subscript:
     key: Expr
 
 
+# What an ``Operation`` applies: the closed set ``resolve/values.py`` folds.
+OperationName = Literal[
+    "add", "mul", "mod", "format", "fstring", "field", "timedelta", "without", "get", "len",
+    "replace", "path", "path_name", "path_stem", "path_splitext",
+]  # fmt: skip
+
+
 @record
 class Operation:
     """A pure operation on known values, folded only when every operand is known.
@@ -79,10 +87,13 @@ class Operation:
     ``format`` (``a.format(*b, **c)``), ``fstring`` (concatenation of parts), ``field`` (one
     f-string replacement field: value, conversion, format spec), ``timedelta`` (positional
     and keyword arguments of ``datetime.timedelta``), ``without`` (a dict less one key, after
-    ``del d[k]`` or ``d.pop(k)``), ``get`` (``d.get(k, default)``) and ``len`` (``len(x)``).
+    ``del d[k]`` or ``d.pop(k)``), ``get`` (``d.get(k, default)``), ``len`` (``len(x)``),
+    ``replace`` (``s.replace(old, new)``), ``path`` (``Path(s)``, ``PurePath(s)``), ``path_name``
+    and ``path_stem`` (``.name`` and ``.stem`` of a path, ``os.path.basename``) and
+    ``path_splitext`` (``os.path.splitext``).
     """
 
-    op: str
+    op: OperationName
     operands: tuple[Expr, ...]
 
 

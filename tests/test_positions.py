@@ -2,7 +2,7 @@
 
 ``anchored_positions`` numbers libcst's statements and calls in source order and places each
 wanted node from the CPython node of the same number; these tests hold it to libcst's
-``PositionProvider`` (and to code generation, the fallback) on every file of the repository and
+``PositionProvider`` (which places what falls back) on every file of the repository and
 on a sample of the syntax where the two parsers differ.
 """
 
@@ -226,7 +226,7 @@ def test_the_lean_walk_meets_statements_and_calls_in_source_order_as_cpython_doe
     assert walked > 400
 
 
-def test_only_what_cpython_places_differently_falls_back_to_code_generation(
+def test_only_what_cpython_places_differently_falls_back_to_libcsts_positions(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     parsed = _parsed(SAMPLE)

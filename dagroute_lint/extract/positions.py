@@ -1,4 +1,4 @@
-"""Line and column of a chosen few nodes: from CPython's tree where it knows, by codegen otherwise.
+"""Line and column of a chosen few nodes: from CPython's tree where it can, libcst's otherwise.
 
 libcst's ``PositionProvider`` records a range for every node of the tree, which costs more than
 the parse itself. A linter reports the start of a handful of calls, arguments, imports and
@@ -6,9 +6,7 @@ bindings per file. ``anchored_positions`` takes them from CPython's tree, which 
 has already built (see ``anchors``): one lean walk of the libcst tree numbers its statements and
 calls in source order, and the n-th libcst call is the n-th CPython call. What CPython places
 differently from libcst (a parenthesised argument, a generator argument, a line continuation
-inside a ``def``) falls back to ``node_positions``, which hooks into libcst's code generation the
-way libcst's own ``PositionProvider`` does, through the private ``CodegenState``: pyproject bounds
-libcst to the releases ``tests/test_positions.py`` was run against.
+inside a ``def``) falls back to ``node_positions``: libcst's own ``PositionProvider``.
 """
 
 from __future__ import annotations
@@ -16,14 +14,12 @@ from __future__ import annotations
 import ast
 import dataclasses
 from collections.abc import Sequence
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import field
 
 import libcst as cst
-from libcst._nodes.internal import CodegenState
+from libcst.metadata import PositionProvider
 
 from dagroute_lint.extract.anchors import Anchors
-from dagroute_lint.extract.source import LINE_BREAK
 from dagroute_lint.model import Position
 from dagroute_lint.records import record
 
@@ -173,7 +169,7 @@ def anchored_positions(
     if len(numbered.calls) != len(anchors.calls) or len(numbered.statements) != len(
         anchors.statements
     ):
-        return node_positions(module, nodes)  # the two parsers disagree: trust code generation
+        return node_positions(module, nodes)  # the two parsers disagree: trust libcst
     by_id = {id(node): node for node in nodes}
     positions: dict[int, Position] = {}
     rest = numbered.seen
@@ -303,65 +299,21 @@ _PLACES = {
 }
 
 
-# --- by code generation -------------------------------------------------------------------------
-
-
-@record(frozen=False)
-class _MarkingState(CodegenState):
-    """Codegen state that remembers how many tokens preceded each wanted node's own start."""
-
-    wanted: frozenset[int] = frozenset()
-    marks: dict[int, int] = field(default_factory=dict)
-
-    def before_codegen(self, node: cst.CSTNode) -> None:
-        """Where a node's code starts: its parentheses and leading lines included. A node that
-        libcst gives a syntactic position (nearly all) is moved to that below."""
-        key = id(node)
-        if key in self.wanted and key not in self.marks:
-            self.marks[key] = len(self.tokens)
-
-    def record_syntactic_position(  # type: ignore[override]
-        self,
-        node: cst.CSTNode,
-        *,
-        start_node: cst.CSTNode | None = None,
-        end_node: cst.CSTNode | None = None,
-    ) -> AbstractContextManager[None]:
-        """Where the node's own tokens start, inside its parentheses and after its leading lines,
-        as libcst's ``PositionProvider`` and CPython place it. Returns one shared empty context
-        instead of a generator per node (the base class's ``@contextmanager`` costs a fifth of
-        code generation): libcst only enters what this returns (``with``)."""
-        key = id(node)
-        if start_node is None and key in self.wanted:
-            self.marks[key] = len(self.tokens)
-        return _NOTHING
-
-
-_NOTHING: AbstractContextManager[None] = nullcontext()
+# --- by libcst's own positions -----------------------------------------------------------------
 
 
 def node_positions(module: cst.Module, nodes: list[cst.CSTNode]) -> dict[int, Position]:
-    """Map ``id(node)`` to the 1-based start position of each node in ``nodes``."""
+    """Map ``id(node)`` to the 1-based start of each node of ``nodes`` found in ``module``:
+    where libcst's ``PositionProvider`` starts it, inside its parentheses and after its leading
+    lines, as CPython places it. It ranges every node of the tree, so it is only asked for what
+    CPython's tree cannot place, and for the statements a fix rewrites."""
     if not nodes:
         return {}
-    state = _MarkingState(
-        default_indent=module.default_indent,
-        default_newline=module.default_newline,
-        wanted=frozenset(id(node) for node in nodes),
-    )
-    module._codegen(state)
-    by_index = sorted((index, key) for key, index in state.marks.items())
+    # The tree as it is: a copy would hold other nodes than the ones asked about.
+    ranges = cst.MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     positions: dict[int, Position] = {}
-    line, column, consumed = 1, 0, 0
-    tokens = state.tokens
-    for index, key in by_index:
-        if index > consumed:  # the text between two marks, split at line breaks once
-            pieces = LINE_BREAK.split("".join(tokens[consumed:index]))
-            if len(pieces) == 1:
-                column += len(pieces[0])
-            else:
-                line += len(pieces) - 1
-                column = len(pieces[-1])
-        consumed = index
-        positions[key] = Position(line, column + 1)
+    for node in nodes:
+        found = ranges.get(node)
+        if found is not None:
+            positions[id(node)] = Position(found.start.line, found.start.column + 1)
     return positions

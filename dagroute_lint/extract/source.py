@@ -33,7 +33,7 @@ def decode(data: bytes) -> str | SyntaxProblem:
     """Decode as CPython would: PEP 263 declaration or BOM, UTF-8 otherwise."""
     if len(data) > MAX_FILE_BYTES:
         return SyntaxProblem(
-            f"file is larger than the {MAX_FILE_BYTES // (1024 * 1024)} MB analysed",
+            f"file is larger than the {MAX_FILE_BYTES // (1024 * 1024)} MiB analysed",
             Position(1, 1),
             skipped=True,
         )

@@ -25,6 +25,7 @@ from dagroute_lint.model import (
     Module,
     OneOf,
     Operation,
+    OperationName,
     Ref,
     SeqExpr,
     Subscript,
@@ -405,7 +406,7 @@ def _item_of(key: object) -> Callable[[list[object]], Resolved]:
     return item
 
 
-def _apply(op: str, operands: list[object]) -> Resolved:
+def _apply(op: OperationName, operands: list[object]) -> Resolved:
     try:
         value = _fold(op, operands)
     except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError):
@@ -417,7 +418,7 @@ def _apply(op: str, operands: list[object]) -> Resolved:
     return Known(value)
 
 
-def _fold(op: str, operands: list[object]) -> object:
+def _fold(op: OperationName, operands: list[object]) -> object:
     """Apply one pure operation to literal operands, refusing the few that could blow up."""
     if op == "add":
         left, right = operands
@@ -488,18 +489,17 @@ def _fold(op: str, operands: list[object]) -> object:
         return len(value)
     if op == "fstring":
         return "".join(str(part) for part in operands)
-    if op == "field":
-        value, conversion, spec = operands
-        if not isinstance(spec, str) or _WIDE_FORMAT.search(spec):
-            return Unresolved("f-string format spec that cannot be folded")
-        if conversion == "r":
-            value = repr(value)
-        elif conversion == "s":
-            value = str(value)
-        elif conversion == "a":
-            value = ascii(value)
-        return format(value, spec)
-    return Unresolved(f"unsupported operation '{op}'")
+    assert op == "field", op  # the last of OperationName
+    value, conversion, spec = operands
+    if not isinstance(spec, str) or _WIDE_FORMAT.search(spec):
+        return Unresolved("f-string format spec that cannot be folded")
+    if conversion == "r":
+        value = repr(value)
+    elif conversion == "s":
+        value = str(value)
+    elif conversion == "a":
+        value = ascii(value)
+    return format(value, spec)
 
 
 def _number(value: object) -> bool:

@@ -222,7 +222,7 @@ class Expressions(WalkerState):
         if isinstance(base, OneOf):  # an attribute of one of several objects
             return Unknown(f"an attribute of one of several values ({base.reason})")
         if isinstance(base, Operation) and base.op == "path" and attr in ("stem", "name"):
-            return Operation(f"path_{attr}", base.operands)
+            return Operation("path_stem" if attr == "stem" else "path_name", base.operands)
         if isinstance(base, LocalClass) and attr in base.attributes:
             found = base.attributes[attr]
             if base.enum and isinstance(found, EXPR_TYPES):

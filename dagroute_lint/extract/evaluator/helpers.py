@@ -47,6 +47,7 @@ from dagroute_lint.model import (
     DictExpr,
     Expr,
     Operation,
+    OperationName,
     Subscript,
     Unknown,
 )
@@ -72,7 +73,7 @@ NOT_TASKS = (
 ROUTING_ATTRIBUTES = ("queue", "executor", "pool", "pool_slots", "deferrable")
 TASK_METHODS_RETURNING_TASK = frozenset({"as_setup", "as_teardown"})
 # Pure functions of a path string, folded by ``resolve.values``.
-PATH_FUNCTIONS = {
+PATH_FUNCTIONS: dict[str, OperationName] = {
     "os.path.basename": "path_name",
     "os.path.splitext": "path_splitext",
 }

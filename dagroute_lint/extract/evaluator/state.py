@@ -36,6 +36,7 @@ from dagroute_lint.extract.containers import (
 from dagroute_lint.model import (
     ClassInfo,
     Expr,
+    OperationName,
     Source,
     Unknown,
 )
@@ -58,7 +59,11 @@ IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "B
 
 
 # Operators folded by ``symbols``; ``|`` (dict union) is built as a dict of two spreads.
-ARITHMETIC: dict[type[cst.CSTNode], str] = {cst.Add: "add", cst.Modulo: "mod", cst.Multiply: "mul"}
+ARITHMETIC: dict[type[cst.CSTNode], OperationName] = {
+    cst.Add: "add",
+    cst.Modulo: "mod",
+    cst.Multiply: "mul",
+}
 AUGMENTED: dict[type[cst.CSTNode], type[cst.CSTNode]] = {
     cst.AddAssign: cst.Add,
     cst.ModuloAssign: cst.Modulo,
