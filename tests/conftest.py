@@ -10,6 +10,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis.configuration import set_hypothesis_home_dir
 
 from tests.conformance.airflow_env import cache_root
@@ -23,3 +24,12 @@ def _hypothesis_home() -> Path:
 
 
 set_hypothesis_home_dir(_hypothesis_home())
+
+CONFORMANCE = Path(__file__).resolve().parent / "conformance"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The conformance suite compares the linter with Airflow, which it installs."""
+    for item in items:
+        if item.path.is_relative_to(CONFORMANCE):
+            item.add_marker(pytest.mark.installs)

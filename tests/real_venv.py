@@ -15,7 +15,7 @@ import venv
 from collections.abc import Sequence
 from pathlib import Path
 
-from tests.conformance.airflow_env import _locked, cache_root, tool_environment
+from tests.conformance.airflow_env import _locked, cache_root, refuse_to_install, tool_environment
 
 
 def wheel_cache() -> Path:
@@ -23,6 +23,7 @@ def wheel_cache() -> Path:
 
 
 def _pip(*args: str) -> None:
+    refuse_to_install()
     command = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input", *args]
     completed = subprocess.run(
         command, capture_output=True, text=True, check=False, env=tool_environment()

@@ -21,6 +21,8 @@ from tests.conformance.airflow_env import _locked, cache_root, download_wheel, e
 from tests.helpers import CELERY_K8S
 from tests.test_cli import invoke
 
+pytestmark = pytest.mark.installs
+
 AIRFLOW_2 = "apache-airflow==2.10.5"
 EXAMPLES = "airflow/example_dags/"
 

@@ -67,6 +67,7 @@ def runtime(text: str, name: str = "base") -> dict[str, object]:
 # --- a real environment --------------------------------------------------------------------------
 
 
+@pytest.mark.installs
 def test_another_interpreters_providers_versions_and_packages(
     provider_venv: Path, tmp_path: Path
 ) -> None:
@@ -97,6 +98,7 @@ def test_another_interpreters_providers_versions_and_packages(
     }
 
 
+@pytest.mark.installs
 def test_reading_another_environment_imports_nothing_from_the_current_folder(
     provider_venv: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -425,6 +427,7 @@ def test_airflow_2_hybrid_executor_takes_celery_workers(tmp_path: Path) -> None:
 SAYS_ITS_IMPORTS = ("websocket-client==1.8.0", "six==1.17.0")
 
 
+@pytest.mark.installs
 def test_a_runtime_records_the_imports_its_distributions_give_other_names(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

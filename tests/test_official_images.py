@@ -124,6 +124,7 @@ def _sample() -> str:
     return max(found, key=lambda version: release_tuple(version.airflow)).airflow
 
 
+@pytest.mark.installs
 def test_a_slim_image_installs_for_real_as_the_table_says(tmp_path: Path) -> None:
     """The table's slim image, installed from the package index into a throwaway venv: every
     distribution of it installs for this Python, `pip check` finds every requirement met (the

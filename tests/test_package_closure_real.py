@@ -26,6 +26,8 @@ from dagroute_lint.catalog.distributions import brought_by, import_need
 from tests.conformance.airflow_env import _locked, cache_root
 from tests.real_venv import ensure_wheels, make_venv
 
+pytestmark = pytest.mark.installs
+
 ROOT = "flower"
 VENV_OWN = frozenset({"pip", "setuptools", "wheel"})  # the venv's, not a requirement's
 # The markers of the table (scripts/generate_package_dependencies.py), for the venv's metadata.

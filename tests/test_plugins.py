@@ -117,12 +117,14 @@ def run_installed(command: Path, repo: Path, *args: str) -> subprocess.Completed
     )
 
 
+@pytest.mark.installs
 def test_installed_plugin_rule_runs_and_honours_noqa(plugin_venv: Path, repo: Path) -> None:
     result = run_installed(plugin_venv, repo, "dags")
     assert result.returncode == 1, result.stderr
     assert result.stdout == "dags/dag.py:4:5: XYZ100 [error] task 'build' sets no retries\n"
 
 
+@pytest.mark.installs
 def test_installed_plugin_rule_is_selected_and_ignored_like_ours(
     plugin_venv: Path, repo: Path
 ) -> None:
@@ -139,6 +141,7 @@ def test_installed_plugin_rule_is_selected_and_ignored_like_ours(
     assert (per_file.returncode, per_file.stdout) == (0, "")
 
 
+@pytest.mark.installs
 def test_installed_plugin_rule_is_listed(plugin_venv: Path, repo: Path) -> None:
     result = run_installed(plugin_venv, repo, "rules")
     assert result.returncode == 0, result.stderr
@@ -151,6 +154,7 @@ def test_installed_plugin_rule_is_listed(plugin_venv: Path, repo: Path) -> None:
     assert {item["plugin"] for item in listed[:-1]} == {None}
 
 
+@pytest.mark.installs
 def test_unknown_plugin_code_is_still_a_usage_error(plugin_venv: Path, repo: Path) -> None:
     result = run_installed(plugin_venv, repo, "dags", "--select", "XYZ2")
     assert result.returncode == 2

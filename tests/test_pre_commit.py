@@ -19,6 +19,8 @@ import pytest
 
 from tests.helpers import CELERY_K8S, dag_repository, run_command, write_repo
 
+pytestmark = pytest.mark.installs
+
 REPO = Path(__file__).resolve().parents[1]
 
 GIT_IDENTITY = {

@@ -232,7 +232,16 @@ def _locked(path: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def refuse_to_install() -> None:
+    """Fail a test that downloads or installs packages where the suite runs without them: the
+    extra legs of ``.ci/run`` deselect the tests marked ``installs`` and set
+    ``DAGROUTE_TESTS_NO_INSTALLS``, so a test that installs and is not marked fails there."""
+    if os.environ.get("DAGROUTE_TESTS_NO_INSTALLS"):
+        raise RuntimeError("this test installs packages: mark it @pytest.mark.installs")
+
+
 def _run(cmd: list[str], log: Log, env: dict[str, str] | None = None) -> None:
+    refuse_to_install()
     log("$ " + " ".join(cmd))
     completed = subprocess.run(
         cmd, capture_output=True, text=True, check=False, env=env or tool_environment()
