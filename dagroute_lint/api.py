@@ -195,7 +195,7 @@ def _shares(
             with analyse(paths, project.settings, project.inventory, buffer, execution) as run:
                 found = runner.lint(run, selected_rules(project.settings))
                 linted = {file.source.display: file.source.real for file in run.reported()}
-                left_out = run.left_out
+                left_out = run.passed_over()
                 read = run.read_files() | _configuration_files(project.settings)
         finally:
             if progress is not None:
@@ -384,7 +384,7 @@ def _every_file(projects: Sequence[Project], options: Options, linted: bool) -> 
                 diagnostics += runner.lint(run, selected_rules(settings), keep=True).diagnostics
             files += run.repository.files
             dependents += run.repository.dependents
-            left_out += run.left_out
+            left_out += run.passed_over()
             first = first or run.repository
     assert first is not None  # a plan always holds a project
     merged = replace(first, files=tuple(files), dependents=tuple(dependents), dags=None)

@@ -538,8 +538,10 @@ def _say_nothing_found(left_out: LeftOut) -> None:
     """No file to lint under the paths given: say so, and what was left out (ruff: "No Python
     files found under the given paths")."""
     reasons = left_out.reasons()
-    why = f": {'; '.join(reasons)} (see --show-settings)" if reasons else ""
-    click.echo(f"dagroute-lint: no Python files found under the given paths{why}", err=True)
+    settings = " (see --show-settings)" if left_out.excluded or left_out.excluded_folders else ""
+    why = f": {'; '.join(reasons)}{settings}" if reasons else ""
+    found = "DAG files" if left_out.not_dag_files else "Python files"
+    click.echo(f"dagroute-lint: no {found} found under the given paths{why}", err=True)
 
 
 def _check_writers(

@@ -208,6 +208,17 @@ def test_a_run_that_leaves_every_file_out_says_how_many_and_why(tmp_path: Path) 
     (tmp_path / "empty").mkdir()
     code, _, err = _command(tmp_path, "empty")
     assert "dagroute-lint: no Python files found under the given paths" in err.splitlines()
+    # Python files that the DAG processor's word test passes over are no DAG files: said so,
+    # beside what the settings left out.
+    write_repo(tmp_path, {"plugins/helpers.py": "RETRIES = 3\n", "plugins/old/x.py": "Y = 1\n"})
+    (tmp_path / "pyproject.toml").write_text('[tool.dagroute-lint]\nextend-exclude = ["old"]\n')
+    for command in (["plugins"], ["routes", "plugins"]):
+        code, _, err = _command(tmp_path, *command)
+        assert code == 0, err
+        assert (
+            "dagroute-lint: no DAG files found under the given paths: 1 folder matched an exclude "
+            'pattern; 1 file mentioned neither "airflow" nor "dag" (see --show-settings)'
+        ) in err.splitlines(), err
 
 
 def test_routes_takes_the_file_selection_options_of_check(tmp_path: Path) -> None:

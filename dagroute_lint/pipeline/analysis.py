@@ -179,6 +179,14 @@ class Analysis:
                 self._reported = _reported(self.files, self.world, known or _unknown)
         return self._reported
 
+    def passed_over(self) -> LeftOut:
+        """What discovery passed over, and the files found that the run does not report on
+        because they mention neither "airflow" nor "dag": what a run that reports on no file
+        says."""
+        reported = {file.source.real for file in self.reported()}
+        skipped = sum(1 for source, _ in self.files if source.real not in reported)
+        return self.left_out + LeftOut(not_dag_files=skipped)
+
     def analysed(self, file: ReportedFile, keep: bool = False) -> tuple[AnalysedFile, Reads]:
         """The file's model, resolved tasks and placements, with what working them out read;
         ``keep``: as the repository's file (a file kept is never analysed again)."""

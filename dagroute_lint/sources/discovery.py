@@ -58,6 +58,8 @@ class LeftOut:
     airflowignored: int = 0
     airflowignored_folders: int = 0
     gitignored: int = 0
+    # Found, and left out by the analysis: the word test of ``might_define_dags`` says no DAG.
+    not_dag_files: int = 0
 
     def __add__(self, other: LeftOut) -> LeftOut:
         return LeftOut(
@@ -66,6 +68,7 @@ class LeftOut:
             self.airflowignored + other.airflowignored,
             self.airflowignored_folders + other.airflowignored_folders,
             self.gitignored + other.gitignored,
+            self.not_dag_files + other.not_dag_files,
         )
 
     def reasons(self) -> list[str]:
@@ -74,6 +77,7 @@ class LeftOut:
             (self.excluded, self.excluded_folders, "matched an exclude pattern"),
             (self.airflowignored, self.airflowignored_folders, "matched .airflowignore"),
             (self.gitignored, 0, "ignored by git"),
+            (self.not_dag_files, 0, 'mentioned neither "airflow" nor "dag"'),
         ]
         return [
             f"{_counted(files, folders)} {why}" for files, folders, why in parts if files or folders
