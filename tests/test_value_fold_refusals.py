@@ -5,14 +5,25 @@ repository's modules (a constant, a class attribute, a submodule, nothing)."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import get_args
 
 import pytest
 
-from dagroute_lint.model import Const, DictExpr, Expr, Module, Operation, Ref, SeqExpr, Unknown
+from dagroute_lint.model import (
+    Const,
+    DictExpr,
+    Expr,
+    Module,
+    Operation,
+    OperationName,
+    Ref,
+    SeqExpr,
+    Unknown,
+)
 from dagroute_lint.resolve.values import Known, Resolved, SymbolTable, Unresolved
 
 
-def fold(op: str, *operands: Expr) -> Resolved:
+def fold(op: OperationName, *operands: Expr) -> Resolved:
     return SymbolTable(lambda name: None).evaluate(Operation(op, operands))
 
 
@@ -25,7 +36,7 @@ def keywords(**values: str | int | float | bool | None) -> DictExpr:
 
 
 NO_KEYWORDS = DictExpr(())
-CASES: list[tuple[str, tuple[Expr, ...], Resolved]] = [
+CASES: list[tuple[OperationName, tuple[Expr, ...], Resolved]] = [
     # timedelta(...) of numbers only, given as a list and a dict of keywords
     ("timedelta", (items(1), keywords(hours=2)), Known(timedelta(days=1, hours=2))),
     (
@@ -88,8 +99,21 @@ CASES: list[tuple[str, tuple[Expr, ...], Resolved]] = [
     # len() of a value with a length
     ("len", (items(1, 2),), Known(2)),
     ("len", (Const(3),), Unresolved("len() of a value that has no length")),
-    # an operation the folder does not know, and one that fails as Python would
-    ("pow", (Const(2), Const(3)), Unresolved("unsupported operation 'pow'")),
+    # products of numbers only; a path split at its suffix
+    ("mul", (Const(60), Const(60)), Known(3600)),
+    ("mul", (Const("ab"), Const(3)), Unresolved("'*' on values that are not numbers")),
+    ("path_splitext", (Const("sql/load.sql"),), Known(["sql/load", ".sql"])),
+    ("path_splitext", (Const(3),), Unresolved("a path that is not a string")),
+    # str.format and an f-string's replacement field
+    ("format", (Const("{}_{x}"), items("a"), keywords(x="b")), Known("a_b")),
+    ("field", (Const(5), Const(None), Const("03d")), Known("005")),
+    ("fstring", (Const("run_"), Const(7)), Known("run_7")),
+    (
+        "field",
+        (Const(5), Const(None), Const(3)),
+        Unresolved("f-string format spec that cannot be folded"),
+    ),
+    # an operation that fails as Python would
     ("mod", (Const("%d"), Const("x")), Unresolved("'mod' operation that fails at parse time")),
     # a string longer than the folder builds
     ("add", (Const("a" * 10_000), Const("b")), Unresolved("value too long to fold")),
@@ -98,8 +122,12 @@ CASES: list[tuple[str, tuple[Expr, ...], Resolved]] = [
 
 
 @pytest.mark.parametrize(("op", "operands", "expected"), CASES)
-def test_fold(op: str, operands: tuple[Expr, ...], expected: Resolved) -> None:
+def test_fold(op: OperationName, operands: tuple[Expr, ...], expected: Resolved) -> None:
     assert fold(op, *operands) == expected
+
+
+def test_every_operation_the_model_names_is_folded_here() -> None:
+    assert {case[0] for case in CASES} == set(get_args(OperationName))
 
 
 ROUTING = Module(
