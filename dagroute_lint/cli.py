@@ -1,4 +1,4 @@
-"""The ``dagroute-lint`` command line: lint by default; routes, rules, explain, inventory.
+"""The ``dagroute-lint`` command line: lint by default; routes, trace, rules, explain, inventory.
 
 Exit codes follow ruff: 0 nothing reported, 1 diagnostics reported, 2 usage, configuration,
 inventory or internal error. Diagnostics go to stdout, everything else to stderr.
@@ -802,6 +802,64 @@ def routes(
                 err=True,
             )
         sys.exit(EXIT_REPORTED)
+
+
+@main.command()
+@click.argument("target")
+@click.argument("paths", nargs=-1)
+@_file_options
+@click.option(
+    "--output-format",
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text, or json.",
+)
+@click.option(
+    "--output-file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write here (missing folders are created).",
+)
+@click.option("--quiet", "-q", is_flag=True, help="Say nothing on stderr but errors.")
+@_execution_options
+@_verbose_option
+@_guarded
+def trace(
+    target: str,
+    paths: tuple[str, ...],
+    output_format: str,
+    output_file: Path | None,
+    quiet: bool,
+    verbose: bool,
+    **flags: Any,
+) -> None:
+    """Show where each routing value of a task comes from, and who will run it.
+
+    TARGET is dag_id.task_id, or FILE:LINE (the tasks whose call starts on that line). Exits 2,
+    naming the closest task ids, when it matches no task.
+    """
+    from dagroute_lint.formatters.trace import format_trace_json, format_trace_text
+
+    options = _options(**flags)
+    projects = _repository_plan("trace", paths, options)
+    if verbose:
+        for project in projects:
+            _say_settings(project.settings)
+    found = api.trace(projects, target, options)
+    for file in found.report.unreadable:
+        problem = file.module.syntax_error
+        assert problem is not None
+        click.echo(
+            f"dagroute-lint: {printable(file.module.path)}: {printable(problem.message)}", err=True
+        )
+    if not found.traces:
+        _fail(found.no_match)
+    render = format_trace_json if output_format == "json" else format_trace_text
+    _emit(render(found.traces), output_file)
+    if not quiet and len(found.traces) > 1:
+        click.echo(f"dagroute-lint: {target} names {len(found.traces)} tasks", err=True)
 
 
 # --- the language server ---------------------------------------------------------------------
