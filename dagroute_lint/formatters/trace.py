@@ -40,7 +40,7 @@ _DEFAULT_LABELS = {
     "executor": "the default executor: first of [core] executor",
     "pool": "Airflow's default",
     "pool_slots": "Airflow's default",
-    "deferrable": "the operator's default ([operators] default_deferrable)",
+    "deferrable": "the operator's default: [operators] default_deferrable",
 }
 
 
@@ -73,6 +73,9 @@ class FieldTrace:
     name: str
     field: Field
     layers: tuple[Layer, ...]
+    # The level that decides may lack the key (a ``default_args`` that is one of several dicts):
+    # the levels below it decide then, and their values are among the field's candidates.
+    may_lack_key: bool = False
 
     @property
     def applied(self) -> Layer | None:
@@ -162,10 +165,7 @@ def build_trace(
     dispatched, or no inventory), ``deployment`` what judges its workers' runtimes (``None``:
     their needs are left out, as the hover leaves them)."""
     inventory = deployment.inventory if deployment is not None else None
-    fields = tuple(
-        FieldTrace(name, task.fields[name], tuple(_layers(task, name, inventory, inventory_file)))
-        for name in TRACED_FIELDS
-    )
+    fields = tuple(_field_trace(task, name, inventory, inventory_file) for name in TRACED_FIELDS)
     executor, executor_why = _executor(task, placed, inventory)
     workers, workers_why = _workers(task, placed, deployment)
     unknowns = tuple(
@@ -199,9 +199,9 @@ def trace_repository(repository: Repository, tasks: Sequence[ResolvedTask]) -> l
     return [build_trace(task, placed.get(id(task)), deployment, shown) for task in tasks]
 
 
-def _layers(
+def _field_trace(
     task: ResolvedTask, name: str, inventory: Inventory | None, inventory_file: str | None
-) -> list[Layer]:
+) -> FieldTrace:
     """Every level that could set ``name``, highest precedence first (semantics §1.1)."""
     found = task.fields[name]
     keys = ("deferrable", "start_from_trigger") if name == "deferrable" else (name,)
@@ -215,6 +215,7 @@ def _layers(
     levels.append(("argument", _argument_label(task), at))
     levels += [(origin, _level_label(origin), where.line) for origin, where in task.layers]
     layers: list[Layer] = []
+    may_lack_key = False
     for origin, label, line in levels:
         settings = [s for s in _settings(task, keys) if s.origin == origin]
         applied = origin == found.origin
@@ -235,11 +236,12 @@ def _layers(
                     applied=applied,
                 )
             )
-        elif applied:  # set, through a value the settings cannot fold (a dict from elsewhere)
+        elif applied:  # set, through a value the settings cannot fold (one of several dicts)
             value = found.value if found.known else None
             layers.append(
                 Layer(origin, label, path, line, True, value, found.known, found.reason, True)
             )
+            may_lack_key = bool(found.candidates)
         else:
             layers.append(Layer(origin, label, path, line, False))
     default_line = None
@@ -257,7 +259,7 @@ def _layers(
             applied=found.origin == "default",
         )
     )
-    return layers
+    return FieldTrace(name, found, tuple(layers), may_lack_key)
 
 
 def _settings(task: ResolvedTask, keys: Sequence[str]) -> list[Setting]:
@@ -296,7 +298,7 @@ def _level_label(origin: str) -> str:
 def _default_label(name: str, inventory: Inventory | None) -> str:
     label = _DEFAULT_LABELS[name]
     if inventory is not None and name == "queue":
-        return f"{label} (the inventory's default_queue)"
+        return f"{label}: the inventory's default_queue"
     if inventory is not None and name == "executor":
         return "the default executor: the inventory's first"
     return label
@@ -568,7 +570,11 @@ def _where(layer: Layer) -> str:
 
 
 def _layer_line(
-    layer: Layer, widths: tuple[int, int], applied_seen: bool, candidates: tuple[object, ...]
+    layer: Layer,
+    widths: tuple[int, int],
+    applied_seen: bool,
+    candidates: tuple[object, ...],
+    may_lack_key: bool,
 ) -> str:
     if not layer.sets:
         what = "-"
@@ -578,7 +584,7 @@ def _layer_line(
         what = _value(layer.value)
     if layer.sets and not layer.applied:
         what += " (overridden)" if applied_seen else " (does not reach the operator)"
-        if applied_seen and layer.known and layer.value in candidates:
+        if applied_seen and may_lack_key and layer.known and layer.value in candidates:
             what = f"{_value(layer.value)} (applies where the levels above lack it)"
     mark = ">" if layer.applied else " "
     return f"  {mark} {layer.label.ljust(widths[0])}  {_where(layer).ljust(widths[1])}  {what}"
@@ -611,10 +617,13 @@ def _trace_text(trace: Trace) -> str:
         )
         applied_seen = False
         for layer in found.layers:
-            lines.append(_layer_line(layer, widths, applied_seen, found.field.candidates))
+            lines.append(
+                _layer_line(layer, widths, applied_seen, found.field.candidates, found.may_lack_key)
+            )
             applied_seen = applied_seen or layer.applied
         lines.append("")
-    lines.append(f"runs on: executor {trace.executor or '-'}: {trace.executor_why}")
+    executor = f"executor {trace.executor}: " if trace.executor is not None else ""
+    lines.append(f"runs on: {executor}{trace.executor_why}")
     if trace.workers is None or not trace.workers:
         lines.append(f"workers: {trace.workers_why}")
     else:
@@ -625,11 +634,10 @@ def _trace_text(trace: Trace) -> str:
                 lines.append(
                     f"    {need.kind} {need.name}: {_has(need.has)} ({need.why}, line {need.line})"
                 )
-    lines.append("unknown: " + ("none" if not trace.unknowns else ""))
+    lines.append("unknown:" if trace.unknowns else "unknown: none")
     for unknown in trace.unknowns:
         candidates = f"; candidates: {_listing(unknown.candidates)}" if unknown.candidates else ""
         lines.append(f"  {unknown.name}: {unknown.reason}{candidates}")
-    lines[-1] = lines[-1].rstrip()
     for note in trace.notes:
         lines.append(f"note: {note}")
     return "".join(f"{printable(line)}\n" for line in lines)
