@@ -9,7 +9,7 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from tests.helpers import CELERY_K8S, copy_of_examples, run_command, write_repo
+from tests.helpers import CELERY_K8S, REPO, copy_of_examples, run_command, write_repo
 from tests.test_server import editor, run
 
 # Four levels set four fields: the queue on the call, the pool by the TaskGroup's default_args,
@@ -219,6 +219,21 @@ def test_the_bundled_example(tmp_path: Path) -> None:
     assert (
         "workers: none: no CeleryExecutor worker serves queue 'reports'; the task will stay queued"
     ) in result.stdout
+
+
+def test_the_documented_output_is_the_real_output(tmp_path: Path) -> None:
+    """docs/command-line.md shows the bundled example's trace as the command prints it."""
+    page = (REPO / "docs" / "command-line.md").read_text(encoding="utf-8")
+    prompt = "$ dagroute-lint trace "
+    start = page.index(prompt)
+    command, _, rest = page[start + 2 :].partition("\n")
+    shown = rest[: rest.index("```")]
+    result = run_command(
+        [sys.executable, "-m", "dagroute_lint", *command.split()[1:], "--no-cache"],
+        cwd=copy_of_examples(tmp_path),
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == shown
 
 
 def test_the_hover_says_which_level_set_each_field(tmp_path: Path) -> None:
