@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from dagroute_lint.diagnostics import Diagnostic
     from dagroute_lint.fix import FixOutcome
     from dagroute_lint.pipeline.baseline import Stale
+    from dagroute_lint.resolve.repository import AnalysedFile
 
 EXIT_CLEAN, EXIT_REPORTED, EXIT_ERROR = 0, 1, 2
 ADD_NOQA = "--add-noqa"
@@ -743,6 +744,35 @@ def _emit(text: str, output_file: Path | None, colour: bool = False) -> None:
         raise ConfigError(f"cannot write {output_file}: {error.strerror or error}") from None
 
 
+def _report_options(function: Any) -> Any:
+    """``--output-file``, ``--quiet``, how to run and ``--verbose``: the same for the commands
+    that report on a repository's tasks (``routes``, ``trace``)."""
+    for option in reversed(
+        (
+            click.option(
+                "--output-file",
+                type=click.Path(path_type=Path, dir_okay=False),
+                help="Write here (missing folders are created).",
+            ),
+            click.option("--quiet", "-q", is_flag=True, help="Say nothing on stderr but errors."),
+            _execution_options,
+            _verbose_option,
+        )
+    ):
+        function = option(function)
+    return function
+
+
+def _say_unreadable(unreadable: Sequence[AnalysedFile]) -> None:
+    """Each file that could not be read or parsed, and why: its tasks are missing."""
+    for file in unreadable:
+        problem = file.module.syntax_error
+        assert problem is not None
+        click.echo(
+            f"dagroute-lint: {printable(file.module.path)}: {printable(problem.message)}", err=True
+        )
+
+
 @main.command()
 @click.argument("paths", nargs=-1)
 @_file_options
@@ -755,14 +785,7 @@ def _emit(text: str, output_file: Path | None, colour: bool = False) -> None:
     show_default=True,
     help="table, json, csv, or the routing map: dot (Graphviz), mermaid, svg, html (one page).",
 )
-@click.option(
-    "--output-file",
-    type=click.Path(path_type=Path, dir_okay=False),
-    help="Write here (missing folders are created).",
-)
-@click.option("--quiet", "-q", is_flag=True, help="Say nothing on stderr but errors.")
-@_execution_options
-@_verbose_option
+@_report_options
 @_guarded
 def routes(
     paths: tuple[str, ...],
@@ -788,12 +811,7 @@ def routes(
     if not quiet and not repository.files:
         _say_nothing_found(found.left_out)
     unreadable = found.unreadable
-    for file in unreadable:
-        problem = file.module.syntax_error
-        assert problem is not None
-        click.echo(
-            f"dagroute-lint: {printable(file.module.path)}: {printable(problem.message)}", err=True
-        )
+    _say_unreadable(unreadable)
     if unreadable:
         if not quiet:
             click.echo(
@@ -817,14 +835,7 @@ def routes(
     show_default=True,
     help="text, or json.",
 )
-@click.option(
-    "--output-file",
-    type=click.Path(path_type=Path, dir_okay=False),
-    help="Write here (missing folders are created).",
-)
-@click.option("--quiet", "-q", is_flag=True, help="Say nothing on stderr but errors.")
-@_execution_options
-@_verbose_option
+@_report_options
 @_guarded
 def trace(
     target: str,
@@ -848,12 +859,7 @@ def trace(
         for project in projects:
             _say_settings(project.settings)
     found = api.trace(projects, target, options)
-    for file in found.report.unreadable:
-        problem = file.module.syntax_error
-        assert problem is not None
-        click.echo(
-            f"dagroute-lint: {printable(file.module.path)}: {printable(problem.message)}", err=True
-        )
+    _say_unreadable(found.report.unreadable)
     if not found.traces:
         _fail(found.no_match)
     render = format_trace_json if output_format == "json" else format_trace_text

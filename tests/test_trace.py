@@ -7,10 +7,8 @@ import json
 import sys
 from pathlib import Path
 
-from lsprotocol import types
-
 from tests.helpers import CELERY_K8S, REPO, copy_of_examples, run_command, write_repo
-from tests.test_server import editor, run
+from tests.test_server import editor, hover_text, run
 
 # Four levels set four fields: the queue on the call, the pool by the TaskGroup's default_args,
 # the executor by the DAG's, pool_slots by nobody (Airflow's default). A loop builds two tasks
@@ -243,10 +241,9 @@ def test_the_hover_says_which_level_set_each_field(tmp_path: Path) -> None:
         async with editor(root) as session:
             uri = session.open(root / "dags" / "lab.py")
             await session.diagnostics(uri)
-            params = types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(7, 10))
-            found = await session.client.text_document_hover_async(params)
-            assert found is not None and isinstance(found.contents, types.MarkupContent)
-            lines = found.contents.value.splitlines()
+            found = await hover_text(session, uri, 7)
+            assert found is not None
+            lines = found.splitlines()
             assert lines[2:] == [
                 "- queue: `'imports'` (set by the keyword on the call, line 11)",
                 "- executor: `'CeleryExecutor'` (set by DAG default\\_args, line 6)",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from dagroute_lint.deployment.inventory import Inventory, Runtime, Worker
 from dagroute_lint.formatters.escape import printable
@@ -683,17 +683,7 @@ def trace_record(trace: Trace) -> dict[str, object]:
                 "candidates": _json_value(found.field.candidates),
                 "set_by": found.field.origin,
                 "layers": [
-                    {
-                        "origin": layer.origin,
-                        "label": layer.label,
-                        "file": layer.file,
-                        "line": layer.line,
-                        "sets": layer.sets,
-                        "value": _json_value(layer.value) if layer.sets else None,
-                        "known": layer.known,
-                        "reason": layer.reason,
-                        "applied": layer.applied,
-                    }
+                    {**asdict(layer), "value": _json_value(layer.value) if layer.sets else None}
                     for layer in found.layers
                 ],
             }
@@ -707,16 +697,7 @@ def trace_record(trace: Trace) -> dict[str, object]:
             {
                 "name": worker.name,
                 "runtime": worker.runtime,
-                "needs": [
-                    {
-                        "kind": need.kind,
-                        "name": need.name,
-                        "why": need.why,
-                        "line": need.line,
-                        "has": need.has,
-                    }
-                    for need in worker.needs
-                ],
+                "needs": [asdict(need) for need in worker.needs],
             }
             for worker in trace.workers
         ],
