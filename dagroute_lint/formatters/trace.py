@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 
+from dagroute_lint.catalog.airflow_defaults import DEFAULT_POOL, DEFAULT_POOL_SLOTS, DEFAULT_QUEUE
 from dagroute_lint.deployment.inventory import Inventory, Runtime, Worker
 from dagroute_lint.formatters.escape import printable
 from dagroute_lint.formatters.routes import served
@@ -35,6 +36,11 @@ TRACED_FIELDS = ("queue", "executor", "pool", "pool_slots", "deferrable")
 # What each field is when nothing in the DAG file sets it, in the words of Airflow's settings;
 # the inventory says the deployment's for the first two ([deployment] default_queue, executors).
 _FROM_INVENTORY = ("queue", "executor")
+_BUILTIN: dict[str, object] = {
+    "pool": DEFAULT_POOL,
+    "pool_slots": DEFAULT_POOL_SLOTS,
+    "deferrable": False,  # the worker's [operators] default_deferrable is not modelled
+}
 _DEFAULT_LABELS = {
     "queue": "[operators] default_queue",
     "executor": "the default executor: first of [core] executor",
@@ -305,18 +311,13 @@ def _default_label(name: str, inventory: Inventory | None) -> str:
 
 
 def _default_value(name: str, task: ResolvedTask, inventory: Inventory | None) -> object:
+    """What the default level gives: the task's value when it decides, else the level's own."""
     found = task.fields[name]
     if found.origin == "default" and found.known:
         return found.value
     if name == "queue":
-        return inventory.default_queue if inventory is not None else "default"
-    if name == "pool":
-        return "default_pool"
-    if name == "pool_slots":
-        return 1
-    if name == "deferrable":
-        return False
-    return None
+        return inventory.default_queue if inventory is not None else DEFAULT_QUEUE
+    return _BUILTIN.get(name)
 
 
 def _provider_why(task: ResolvedTask) -> str:
