@@ -91,7 +91,7 @@ def test_each_field_names_the_level_that_set_it_among_every_level(tmp_path: Path
     ) in lines
     at = lines.index("workers (subscribed to queue 'imports'):")
     assert lines[at + 1 : at + 3] == [
-        "  celery-general (runtime base)",
+        "  celery-general (runtime base: providers standard, celery; packages none)",
         "    provider apache-airflow-providers-standard: has it (module-level import of "
         "'airflow.providers.standard.operators.bash', line 3)",
     ]
@@ -162,6 +162,8 @@ def test_json_holds_every_level_with_its_file_line_and_value(tmp_path: Path) -> 
                     "has": True,
                 }
             ],
+            "providers": ["standard", "celery"],
+            "packages": [],
         }
     ]
     assert found["unknown"] == []

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 
 from dagroute_lint.catalog.airflow_defaults import DEFAULT_POOL, DEFAULT_POOL_SLOTS, DEFAULT_QUEUE
-from dagroute_lint.deployment.inventory import Inventory, Runtime, Worker
+from dagroute_lint.deployment.inventory import Inventory, Requirement, Runtime, Worker
 from dagroute_lint.formatters.escape import printable
 from dagroute_lint.formatters.routes import served
 from dagroute_lint.model import Module
@@ -102,11 +102,14 @@ class Need:
 
 @dataclass(frozen=True, slots=True)
 class ServingWorker:
-    """A worker that will run the task, its runtime, and the task's needs there."""
+    """A worker that will run the task, its runtime, the task's needs there, and what the
+    runtime lists (as the inventory writes it; ``None``: it does not say)."""
 
     name: str
     runtime: str
     needs: tuple[Need, ...]
+    providers: tuple[str, ...] | None = None
+    packages: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,7 +416,17 @@ def _serving(task: ResolvedTask, worker: Worker, deployment: Deployment | None) 
     if deployment is None:
         return ServingWorker(worker.name, worker.runtime, ())
     runtime = deployment.inventory.runtimes[worker.runtime]
-    return ServingWorker(worker.name, worker.runtime, tuple(_needs(task, runtime, deployment)))
+    return ServingWorker(
+        worker.name,
+        worker.runtime,
+        tuple(_needs(task, runtime, deployment)),
+        _written(runtime.providers),
+        _written(runtime.packages),
+    )
+
+
+def _written(requirements: tuple[Requirement, ...] | None) -> tuple[str, ...] | None:
+    return None if requirements is None else tuple(each.written for each in requirements)
 
 
 def _needs(task: ResolvedTask, runtime: Runtime, deployment: Deployment) -> list[Need]:
@@ -630,7 +643,7 @@ def _trace_text(trace: Trace) -> str:
     else:
         lines.append(f"workers ({trace.workers_why}):")
         for worker in trace.workers:
-            lines.append(f"  {worker.name} (runtime {worker.runtime})")
+            lines.append(f"  {worker.name} (runtime {worker.runtime}: {_lists(worker)})")
             for need in worker.needs:
                 lines.append(
                     f"    {need.kind} {need.name}: {_has(need.has)} ({need.why}, line {need.line})"
@@ -642,6 +655,17 @@ def _trace_text(trace: Trace) -> str:
     for note in trace.notes:
         lines.append(f"note: {note}")
     return "".join(f"{printable(line)}\n" for line in lines)
+
+
+def _lists(worker: ServingWorker) -> str:
+    """What a runtime lists: ``providers standard, celery; packages pandas>=2``."""
+    if worker.providers is None and worker.packages is None and not worker.needs:
+        return "not judged"
+    shown = []
+    for what, items in (("providers", worker.providers), ("packages", worker.packages)):
+        listed = "not listed" if items is None else ", ".join(items) or "none"
+        shown.append(f"{what} {listed}")
+    return "; ".join(shown)
 
 
 def _has(has: bool | None) -> str:
@@ -692,16 +716,7 @@ def trace_record(trace: Trace) -> dict[str, object]:
         },
         "executor": trace.executor,
         "executor_why": trace.executor_why,
-        "workers": None
-        if trace.workers is None
-        else [
-            {
-                "name": worker.name,
-                "runtime": worker.runtime,
-                "needs": [asdict(need) for need in worker.needs],
-            }
-            for worker in trace.workers
-        ],
+        "workers": None if trace.workers is None else [asdict(w) for w in trace.workers],
         "workers_why": trace.workers_why,
         "unknown": [
             {
