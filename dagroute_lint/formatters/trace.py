@@ -24,7 +24,7 @@ from dagroute_lint.resolve.placement import PlacedTask
 from dagroute_lint.resolve.repository import Repository
 from dagroute_lint.resolve.tasks import Field, ResolvedTask, Setting
 from dagroute_lint.resolve.values import Unresolved
-from dagroute_lint.rules.packages import package_imports
+from dagroute_lint.rules.packages import PACKAGE_MISSING_ON_WORKER, package_imports
 from dagroute_lint.rules.parse_boundary import has_package, has_provider
 from dagroute_lint.rules.providers import parse_needs, task_needs
 from dagroute_lint.rules.runtimes import CodeRuns, code_runs
@@ -459,7 +459,8 @@ def _notes(task: ResolvedTask) -> list[str]:
         )
     runs = code_runs(task)
     if runs is CodeRuns.IN_VIRTUALENV:
-        notes.append("imports inside the task run in its virtualenv, judged by DRL203 there")
+        code = PACKAGE_MISSING_ON_WORKER.code
+        notes.append(f"imports inside the task run in its virtualenv, judged by {code} there")
     elif runs is CodeRuns.ELSEWHERE:
         notes.append("the task's own code runs in another interpreter, image or pod")
     if task.task.conditional:
