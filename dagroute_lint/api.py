@@ -13,7 +13,8 @@ way: each path under its nearest project's settings and inventory, with the same
 
 ``plan`` finds the projects a set of paths belongs to; ``lint`` lints them (leaving out what each
 project's baseline accepts), ``routes`` analyses every task of them, and ``report`` does both;
-``write_baseline`` records what they report now; ``lint_buffer`` lints an editor's unsaved text
+``trace`` explains the routing of the tasks one target names; ``write_baseline`` records what
+they report now; ``lint_buffer`` lints an editor's unsaved text
 as the file it will be saved as.
 Configuration errors raise ``ConfigError`` (its message names the file, the key and, for
 syntax errors, the position).
@@ -46,6 +47,7 @@ from dagroute_lint.sources.discovery import LeftOut, absolute
 
 # A run without a baseline never reads one: the baseline modules are imported where one is used.
 if TYPE_CHECKING:
+    from dagroute_lint.formatters.trace import Trace
     from dagroute_lint.pipeline.baseline import Baseline, Counts, Filtered, Stale
 
 __all__ = [
@@ -65,6 +67,7 @@ __all__ = [
     "plan",
     "report",
     "routes",
+    "trace",
     "write_baseline",
 ]
 
@@ -353,6 +356,29 @@ def _buffer(project: Project, stdin: bytes | None) -> tuple[str, bytes] | None:
 def routes(projects: Sequence[Project], options: Options | None = None) -> Report:
     """Analyse every file of the projects (no rule runs)."""
     return _every_file(projects, options or Options(), linted=False)
+
+
+@record
+class Traced:
+    """What ``trace`` found: the trace of each task the target names (none: ``no_match`` says
+    why, with the closest names), and the analysis it was read from."""
+
+    traces: tuple[Trace, ...]
+    no_match: str
+    report: Report
+
+
+def trace(projects: Sequence[Project], target: str, options: Options | None = None) -> Traced:
+    """Analyse every file of the projects (no rule runs) and trace the tasks ``target`` names:
+    ``dag_id.task_id`` (the full task id, TaskGroup prefixes included), or ``FILE:LINE``, the
+    tasks whose call starts on that line (several, in a loop)."""
+    from dagroute_lint.formatters.trace import matching, no_match, trace_repository
+
+    found = routes(projects, options)
+    repository = found.repository
+    tasks = matching(repository, target)
+    why = "" if tasks else no_match(repository, target)
+    return Traced(tuple(trace_repository(repository, tasks)), why, found)
 
 
 def report(projects: Sequence[Project], options: Options | None = None) -> Report:

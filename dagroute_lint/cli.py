@@ -1,4 +1,4 @@
-"""The ``dagroute-lint`` command line: lint by default; routes, rules, explain, inventory.
+"""The ``dagroute-lint`` command line: lint by default; routes, trace, rules, explain, inventory.
 
 Exit codes follow ruff: 0 nothing reported, 1 diagnostics reported, 2 usage, configuration,
 inventory or internal error. Diagnostics go to stdout, everything else to stderr.
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from dagroute_lint.diagnostics import Diagnostic
     from dagroute_lint.fix import FixOutcome
     from dagroute_lint.pipeline.baseline import Stale
+    from dagroute_lint.resolve.repository import AnalysedFile
 
 EXIT_CLEAN, EXIT_REPORTED, EXIT_ERROR = 0, 1, 2
 ADD_NOQA = "--add-noqa"
@@ -745,6 +746,35 @@ def _emit(text: str, output_file: Path | None, colour: bool = False) -> None:
         raise ConfigError(f"cannot write {output_file}: {error.strerror or error}") from None
 
 
+def _report_options(function: Any) -> Any:
+    """``--output-file``, ``--quiet``, how to run and ``--verbose``: the same for the commands
+    that report on a repository's tasks (``routes``, ``trace``)."""
+    for option in reversed(
+        (
+            click.option(
+                "--output-file",
+                type=click.Path(path_type=Path, dir_okay=False),
+                help="Write here (missing folders are created).",
+            ),
+            click.option("--quiet", "-q", is_flag=True, help="Say nothing on stderr but errors."),
+            _execution_options,
+            _verbose_option,
+        )
+    ):
+        function = option(function)
+    return function
+
+
+def _say_unreadable(unreadable: Sequence[AnalysedFile]) -> None:
+    """Each file that could not be read or parsed, and why: its tasks are missing."""
+    for file in unreadable:
+        problem = file.module.syntax_error
+        assert problem is not None
+        click.echo(
+            f"dagroute-lint: {printable(file.module.path)}: {printable(problem.message)}", err=True
+        )
+
+
 @main.command()
 @click.argument("paths", nargs=-1)
 @_file_options
@@ -757,14 +787,7 @@ def _emit(text: str, output_file: Path | None, colour: bool = False) -> None:
     show_default=True,
     help="table, json, csv, or the routing map: dot (Graphviz), mermaid, svg, html (one page).",
 )
-@click.option(
-    "--output-file",
-    type=click.Path(path_type=Path, dir_okay=False),
-    help="Write here (missing folders are created).",
-)
-@click.option("--quiet", "-q", is_flag=True, help="Say nothing on stderr but errors.")
-@_execution_options
-@_verbose_option
+@_report_options
 @_guarded
 def routes(
     paths: tuple[str, ...],
@@ -790,12 +813,7 @@ def routes(
     if not quiet and not repository.files:
         _say_nothing_found(found.left_out)
     unreadable = found.unreadable
-    for file in unreadable:
-        problem = file.module.syntax_error
-        assert problem is not None
-        click.echo(
-            f"dagroute-lint: {printable(file.module.path)}: {printable(problem.message)}", err=True
-        )
+    _say_unreadable(unreadable)
     if unreadable:
         if not quiet:
             click.echo(
@@ -804,6 +822,52 @@ def routes(
                 err=True,
             )
         sys.exit(EXIT_REPORTED)
+
+
+@main.command()
+@click.argument("target")
+@click.argument("paths", nargs=-1)
+@_file_options
+@click.option(
+    "--output-format",
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text, or json.",
+)
+@_report_options
+@_guarded
+def trace(
+    target: str,
+    paths: tuple[str, ...],
+    output_format: str,
+    output_file: Path | None,
+    quiet: bool,
+    verbose: bool,
+    **flags: Any,
+) -> None:
+    """Show where each routing value of a task comes from, and who will run it.
+
+    TARGET is dag_id.task_id, or FILE:LINE (the tasks whose call starts on that line). Exits 2,
+    naming the closest task ids, when it matches no task.
+    """
+    from dagroute_lint.formatters.trace import format_trace_json, format_trace_text
+
+    options = _options(**flags)
+    projects = _repository_plan("trace", paths, options)
+    if verbose:
+        for project in projects:
+            _say_settings(project.settings)
+    found = api.trace(projects, target, options)
+    _say_unreadable(found.report.unreadable)
+    if not found.traces:
+        _fail(found.no_match)
+    render = format_trace_json if output_format == "json" else format_trace_text
+    _emit(render(found.traces), output_file)
+    if not quiet and len(found.traces) > 1:
+        click.echo(f"dagroute-lint: {target} names {len(found.traces)} tasks", err=True)
 
 
 # --- the language server ---------------------------------------------------------------------

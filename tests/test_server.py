@@ -168,6 +168,16 @@ async def editor(root: Path, cwd: Path | None = None) -> AsyncIterator[Editor]:
         await client.stop()
 
 
+async def hover_text(session: Editor, uri: str, line: int, character: int = 8) -> str | None:
+    """The Markdown of the hover at a 0-based ``line`` and ``character``, ``None`` for none."""
+    params = types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(line, character))
+    found = await session.client.text_document_hover_async(params)
+    if found is None:
+        return None
+    assert isinstance(found.contents, types.MarkupContent)
+    return found.contents.value
+
+
 def run(test: Callable[[], object]) -> None:
     asyncio.run(test())  # type: ignore[arg-type]
 
@@ -269,14 +279,7 @@ def test_hover_on_a_task_shows_its_routing_and_the_workers_serving_it(tmp_path: 
             await session.diagnostics(uri)
 
             async def hover(line: int) -> str | None:
-                params = types.HoverParams(
-                    types.TextDocumentIdentifier(uri), types.Position(line, 8)
-                )
-                found = await session.client.text_document_hover_async(params)
-                if found is None:
-                    return None
-                assert isinstance(found.contents, types.MarkupContent)
-                return found.contents.value
+                return await hover_text(session, uri, line)
 
             served = await hover(6)
             assert served is not None

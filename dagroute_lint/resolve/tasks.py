@@ -110,6 +110,8 @@ class ResolvedTask:
     """A task with its final ids and routing; rules work on these.
 
     ``dispatched`` is false for tasks the scheduler completes without sending them anywhere.
+    ``layers`` are the ``default_args`` levels that reach the task, highest precedence first,
+    each named as ``Field.origin`` and ``Setting.origin`` name it, with where it is written.
     """
 
     module: Module
@@ -123,6 +125,7 @@ class ResolvedTask:
     dispatched: bool = True
     settings: tuple[Setting, ...] = ()
     sensor: Sensor | None = None
+    layers: tuple[tuple[str, Position], ...] = ()
 
     def setting(self, name: str) -> Setting | None:
         """The setting of ``name`` that wins, or ``None`` when nothing in the file sets it."""
@@ -247,6 +250,7 @@ class Resolver:
             dispatched=self.dispatched(module, task),
             settings=tuple(self.settings(module, task)),
             sensor=self.sensor(module, task),
+            layers=tuple((origin, at) for origin, _, at in self.default_args_layers(module, task)),
         )
 
     def operator_name(self, task: Task) -> str | None:
