@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dagroute_lint.model import Position
 from dagroute_lint.resolve.tasks import ResolvedTask, Setting
 
-# Levels written on the task's own call: the call is where a diagnostic about the task stands.
+# Levels written on the task's own call (or a decorator's), where its keywords are.
 _ON_THE_CALL = ("argument", "assignment")
 
 
@@ -62,14 +62,20 @@ def set_at(task: ResolvedTask, name: str) -> tuple[str, Position] | None:
 
 def set_elsewhere(task: ResolvedTask, name: str, at: Position) -> tuple[str, Position] | None:
     """``set_at``, where the level is another than the call a diagnostic stands at (``at``):
-    a ``default_args`` level, or a keyword written away from it (``.partial()``, ``@task``)."""
+    a ``default_args`` level, ``.partial()`` of a mapped classic operator, or a TaskFlow
+    task's ``@task(...)`` / ``.override()``; never a keyword or assignment of the call itself."""
     found = set_at(task, name)
-    if found is None:
+    if found is None or found[1] == at or found[0] == "assignment":
         return None
-    origin, position = found
-    if position == at or (origin == "assignment" and position == task.task.position):
+    if found[0] == "argument" and not _away_from_the_call(task):
         return None
     return found
+
+
+def _away_from_the_call(task: ResolvedTask) -> bool:
+    """Whether the task's own keywords are written elsewhere than on its call."""
+    kind = task.task.taskflow
+    return task.task.mapped if kind is None else kind != "stub"
 
 
 def where_phrase(task: ResolvedTask, origin: str) -> str:
