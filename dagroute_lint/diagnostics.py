@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Literal
 
 from dagroute_lint.model import Module
@@ -89,6 +89,19 @@ class Facts:
     runtime: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Related:
+    """Another place a diagnostic's subject is written: the layer of Airflow's precedence that
+    set the routing value a diagnostic is about, when it is not the task's call itself
+    (``queue 'imports' set here, in DAG 'lab' default_args``). 1-based line and column, as the
+    diagnostic's own."""
+
+    path: str
+    line: int
+    column: int
+    message: str
+
+
 # The facts of a diagnostic that gives none (a plugin rule's): shared, since records are frozen.
 NO_FACTS = Facts()
 
@@ -100,8 +113,10 @@ class Diagnostic:
     ``fix`` describes an automatic fix, when the rule knows a safe one (``--fix``, ``--diff``);
     ``severity`` is the reporting rule's. ``cause`` names what several diagnostics of one rule
     share (DRL101: the unserved queue), so that ``--statistics`` and the summary count causes,
-    not only reports. ``facts`` say what the message says, as values (see ``Facts``); like the
-    fix, severity and cause, they take no part in equality or ordering.
+    not only reports. ``facts`` say what the message says, as values (see ``Facts``);
+    ``related`` the places that set the value the diagnostic is about (see ``Related``), which
+    the text output leaves out and the JSON, SARIF and language server outputs carry. Like the
+    fix, severity and cause, facts and related places take no part in equality or ordering.
     """
 
     path: str
@@ -113,6 +128,7 @@ class Diagnostic:
     severity: Severity = field(default="error", compare=False)
     cause: str | None = field(default=None, compare=False)
     facts: Facts = field(default=NO_FACTS, compare=False)
+    related: tuple[Related, ...] = field(default=(), compare=False)
 
 
 UNUSED_NOQA = "DRL901"

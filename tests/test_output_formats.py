@@ -13,7 +13,7 @@ from importlib import metadata
 
 import pytest
 
-from dagroute_lint.diagnostics import Diagnostic, Facts
+from dagroute_lint.diagnostics import Diagnostic, Facts, Related
 from dagroute_lint.formatters import sarif
 from dagroute_lint.formatters.gitlab import format_gitlab
 from dagroute_lint.formatters.json import format_json
@@ -29,7 +29,8 @@ UNSERVED = Diagnostic("dags/a.py", 3, 5, "DRL101", "no worker", facts=FACTS)
 
 
 def test_json_document() -> None:
-    assert format_json([UNSERVED, PLUGIN]) == textwrap.dedent("""\
+    place = Related("dags/a.py", 1, 6, "queue 'reports' set here, in DAG 'lab' default_args")
+    assert format_json([replace(UNSERVED, related=(place,)), PLUGIN]) == textwrap.dedent("""\
         [
           {
             "file": "dags/a.py",
@@ -60,7 +61,15 @@ def test_json_document() -> None:
                 }
               ],
               "runtime": null
-            }
+            },
+            "related": [
+              {
+                "file": "dags/a.py",
+                "line": 1,
+                "column": 6,
+                "message": "queue 'reports' set here, in DAG 'lab' default_args"
+              }
+            ]
           },
           {
             "file": "dags/b.py",
@@ -81,7 +90,8 @@ def test_json_document() -> None:
               "tasks": [],
               "workers": [],
               "runtime": null
-            }
+            },
+            "related": []
           }
         ]
         """)

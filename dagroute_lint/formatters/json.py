@@ -3,7 +3,8 @@
 ``end_line`` and ``end_column`` are ``null``: rules report where a problem starts only. ``fix``
 is the automatic fix ``--fix`` would apply (``kind``: an ``import`` rewritten, or a ``keyword``
 of the task's call), or ``null``. ``facts`` say what the message says, as
-values (``facts_object``): scripts read those, since messages may be reworded.
+values (``facts_object``): scripts read those, since messages may be reworded. ``related`` lists
+the other places the diagnostic's subject is written (``related_objects``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from dagroute_lint.diagnostics import Diagnostic, Facts, Fix, KeywordFix
+from dagroute_lint.diagnostics import Diagnostic, Facts, Fix, KeywordFix, Related
 from dagroute_lint.rules.registry import rule_name
 
 
@@ -69,6 +70,16 @@ def facts_object(facts: Facts) -> dict[str, object]:
     }
 
 
+def related_objects(related: tuple[Related, ...]) -> list[dict[str, object]]:
+    """Where the level of Airflow's precedence that set the routing value a diagnostic is about
+    is written, when not on the task's call: ``file``, 1-based ``line`` and ``column``, and a
+    ``message`` (``queue 'imports' set here, in DAG 'lab' default_args``)."""
+    return [
+        {"file": place.path, "line": place.line, "column": place.column, "message": place.message}
+        for place in related
+    ]
+
+
 def format_json(diagnostics: Sequence[Diagnostic]) -> str:
     items = [
         {
@@ -83,6 +94,7 @@ def format_json(diagnostics: Sequence[Diagnostic]) -> str:
             "message": d.message,
             "fix": _fix(d.fix),
             "facts": facts_object(d.facts),
+            "related": related_objects(d.related),
         }
         for d in diagnostics
     ]

@@ -3,7 +3,8 @@
 Every registered rule is described, so that ``ruleIndex`` is stable from run to run and a viewer
 shows a rule's page beside each result. Paths are URIs relative to ``%SRCROOT%`` (the directory
 the linter ran in, normally the repository root); absolute paths become ``file:`` URIs. Each
-result's ``properties`` hold the diagnostic's facts, as the JSON format's ``facts`` object.
+result's ``properties`` hold the diagnostic's facts, as the JSON format's ``facts`` object, and
+its ``relatedLocations`` where the routing value it is about was set (the JSON's ``related``).
 
 A rule's ``helpUri`` points at its page where the page really is: under the documentation URL
 the installed distribution declares (``[project.urls]``), else the page file this installation
@@ -164,6 +165,18 @@ def _result(
             }
         }
     ]
+    if diagnostic.related:
+        result["relatedLocations"] = [
+            {
+                "id": number,
+                "physicalLocation": {
+                    "artifactLocation": _artifact_location(place.path),
+                    "region": {"startLine": place.line, "startColumn": place.column},
+                },
+                "message": {"text": place.message},
+            }
+            for number, place in enumerate(diagnostic.related)
+        ]
     result["properties"] = facts_object(diagnostic.facts)
     return result
 

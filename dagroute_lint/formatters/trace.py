@@ -20,9 +20,10 @@ from dagroute_lint.deployment.inventory import Inventory, Requirement, Runtime, 
 from dagroute_lint.formatters.escape import printable
 from dagroute_lint.formatters.routes import served
 from dagroute_lint.model import Module
+from dagroute_lint.resolve.origins import argument_label, field_keys, level_label, settings_of
 from dagroute_lint.resolve.placement import PlacedTask
 from dagroute_lint.resolve.repository import Repository
-from dagroute_lint.resolve.tasks import Field, ResolvedTask, Setting
+from dagroute_lint.resolve.tasks import Field, ResolvedTask
 from dagroute_lint.resolve.values import Unresolved
 from dagroute_lint.rules.packages import PACKAGE_MISSING_ON_WORKER, package_imports
 from dagroute_lint.rules.parse_boundary import has_package, has_provider
@@ -213,20 +214,21 @@ def _field_trace(
 ) -> FieldTrace:
     """Every level that could set ``name``, highest precedence first (semantics §1.1)."""
     found = task.fields[name]
-    keys = ("deferrable", "start_from_trigger") if name == "deferrable" else (name,)
+    keys = field_keys(name)
     path = task.module.path
     at = task.task.position.line
     levels: list[tuple[str, str, int | None]] = []
     if found.origin.startswith("class "):  # an *Async class: it defers whatever it is given
         levels.append((found.origin, f"the operator class ({found.reason})", at))
-    if found.origin == "assignment" or any(s.origin == "assignment" for s in _settings(task, keys)):
+    written = settings_of(task, keys)
+    if found.origin == "assignment" or any(s.origin == "assignment" for s in written):
         levels.append(("assignment", _assignment_label(task, name), at))
-    levels.append(("argument", _argument_label(task), at))
-    levels += [(origin, _level_label(origin), where.line) for origin, where in task.layers]
+    levels.append(("argument", argument_label(task), at))
+    levels += [(origin, level_label(origin), where.line) for origin, where in task.layers]
     layers: list[Layer] = []
     may_lack_key = False
     for origin, label, line in levels:
-        settings = [s for s in _settings(task, keys) if s.origin == origin]
+        settings = [s for s in written if s.origin == origin]
         applied = origin == found.origin
         if settings:
             setting = settings[0]
@@ -271,10 +273,6 @@ def _field_trace(
     return FieldTrace(name, found, tuple(layers), may_lack_key)
 
 
-def _settings(task: ResolvedTask, keys: Sequence[str]) -> list[Setting]:
-    return [setting for setting in task.settings if setting.name in keys]
-
-
 def _keyed(label: str, key: str, name: str) -> str:
     """A level's label, naming the keyword when it is not the field's own (deferral)."""
     return label if key == name else f"{label} ({key})"
@@ -284,24 +282,6 @@ def _assignment_label(task: ResolvedTask, name: str) -> str:
     if name in task.task.overridden:
         return f"assigned after construction (.{name} = ...)"
     return "the operator class's own __init__ code"
-
-
-def _argument_label(task: ResolvedTask) -> str:
-    """The task's own keywords: on the call, on ``.partial()`` for a mapped classic operator
-    (Airflow routes every map index alike), on ``@task(...)`` / ``.override()`` for TaskFlow."""
-    kind = task.task.taskflow
-    if kind == "stub":
-        return "@task.stub (passes queue=None, executor=None)"
-    if kind is not None:
-        decorator = "@task" if kind == "python" else f"@task.{kind}"
-        return f"the keyword of {decorator}(...) or .override()"
-    if task.task.mapped:
-        return "the keyword of .partial()"
-    return "the keyword on the call"
-
-
-def _level_label(origin: str) -> str:
-    return "the task's own default_args" if origin == "task default_args" else origin
 
 
 def _default_label(name: str, inventory: Inventory | None) -> str:

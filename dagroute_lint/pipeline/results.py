@@ -23,14 +23,14 @@ from enum import Enum
 from pathlib import Path, PurePath
 
 from dagroute_lint import __version__
-from dagroute_lint.diagnostics import Diagnostic, Facts, Fix, ImportFix, KeywordFix
+from dagroute_lint.diagnostics import Diagnostic, Facts, Fix, ImportFix, KeywordFix, Related
 from dagroute_lint.pipeline.shards import ignore_folder, keep_newest, read_shard, write_shard
 from dagroute_lint.records import field_values, is_record, record
 from dagroute_lint.resolve.coverage import Coverage
 from dagroute_lint.sources.files import stamp, stamps_below
 
 # Bump when the layout of entries changes.
-FORMAT = 4
+FORMAT = 5
 # Files an index is split into (see ``ResultIndex``).
 SHARDS = 64
 _MAGIC = b"dagroute-lint results\n"
@@ -208,6 +208,7 @@ def _fields(entry: Entry) -> tuple[object, ...]:
             d.severity,
             d.cause,
             field_values(d.facts),
+            tuple((r.path, r.line, r.column, r.message) for r in d.related),
         )
         for d in entry.diagnostics
     )
@@ -253,7 +254,8 @@ def _entry(fields: tuple[object, ...]) -> Entry:
             severity,
             cause,
             Facts(*facts),
+            tuple(Related(*place) for place in related),
         )
-        for path, line, column, code, message, fix, severity, cause, facts in diagnostics
+        for path, line, column, code, message, fix, severity, cause, facts, related in diagnostics
     )
     return Entry(own, imported, states, probes, found, Coverage(*covered), dags, peers)

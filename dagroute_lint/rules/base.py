@@ -13,9 +13,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import ClassVar, Generic, TypeVar
 
 from dagroute_lint.deployment.inventory import Inventory, Worker
-from dagroute_lint.diagnostics import Diagnostic, Facts, Fix, Kind, Severity, TaskKey
+from dagroute_lint.diagnostics import Diagnostic, Facts, Fix, Kind, Related, Severity, TaskKey
 from dagroute_lint.model import Module, Position
 from dagroute_lint.records import record
+from dagroute_lint.resolve.origins import set_elsewhere, where_phrase
 from dagroute_lint.resolve.placement import PlacedTask
 from dagroute_lint.resolve.repository import AnalysedFile, Repository
 from dagroute_lint.resolve.tasks import ResolvedTask
@@ -60,12 +61,15 @@ class _Bound:
         runtime: str | None = None,
         fix: Fix | None = None,
         cause: str | None = None,
+        routing: Sequence[str] = (),
     ) -> Diagnostic:
         """A diagnostic of this rule at ``position`` of this file, with its facts: the rule
         passes the values it words the message with (see ``Facts``). ``task`` is the one task
         it is about, ``tasks`` the several one cause breaks; ``dag_id`` the DAG of a report
         about a DAG. ``cause``: what it shares with other reports of the rule (see
-        ``Diagnostic``)."""
+        ``Diagnostic``). ``routing``: the routing fields of ``task`` whose values the report
+        is about; where another level than the call set one, the diagnostic points there too
+        (``Diagnostic.related``)."""
         # Most reports are about one task and name no worker: that path builds no generator.
         task_id = None
         if task is not None:
@@ -89,7 +93,25 @@ class _Bound:
             self.severity,
             cause,
             facts,
+            _related(self.module.path, task, routing, position) if task and routing else (),
         )
+
+
+def _related(
+    path: str, task: ResolvedTask, names: Sequence[str], at: Position
+) -> tuple[Related, ...]:
+    """Where the levels that set ``names`` of ``task`` are written, away from ``at``."""
+    found: list[Related] = []
+    for name in names:
+        where = set_elsewhere(task, name, at)
+        if where is None:
+            continue
+        origin, position = where
+        field = task.fields[name]
+        value = f" {field.value!r}" if field.known else ""
+        message = f"{name}{value} set here, {where_phrase(task, origin)}"
+        found.append(Related(path, position.line, position.column, message))
+    return tuple(found)
 
 
 @record

@@ -36,6 +36,7 @@ def check_deferrable_without_triggerer(context: DeploymentContext) -> Iterator[D
                 "stays DEFERRED and never resumes",
                 kind="triggerer",
                 task=task,
+                routing=("deferrable",),
             )
         if not (deferrable.known and deferrable.value is True):
             continue
@@ -45,6 +46,7 @@ def check_deferrable_without_triggerer(context: DeploymentContext) -> Iterator[D
             "deployment runs no triggerer; the task stays DEFERRED and never resumes",
             kind="triggerer",
             task=task,
+            routing=("deferrable",),
         )
 
 

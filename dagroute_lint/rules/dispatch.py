@@ -58,6 +58,7 @@ def check_unserved_queue(context: DeploymentContext) -> Iterator[Diagnostic]:
                     item=placement.queue,
                     task=task,
                     cause=f"queue '{placement.queue}'",
+                    routing=("queue",),
                     fix=fix if placement.queue == KUBERNETES_QUEUE else None,
                 )
 
@@ -85,6 +86,7 @@ def check_queue_ignored(context: DeploymentContext) -> Iterator[Diagnostic]:
                 item=str(queue.value),
                 task=task,
                 fix=fix if queue.value == KUBERNETES_QUEUE else None,
+                routing=("queue",),
             )
 
 
@@ -114,6 +116,7 @@ def check_unknown_executor(context: DeploymentContext) -> Iterator[Diagnostic]:
                 item=executor.value,
                 task=task,
                 fix=_hybrid_fix(context, task, "executor") if not chosen else None,
+                routing=("executor",),
             )
 
 

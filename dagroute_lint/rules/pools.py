@@ -46,6 +46,7 @@ def check_unknown_pool(context: DeploymentContext) -> Iterator[Diagnostic]:
                 kind="pool",
                 item=pool,
                 task=task,
+                routing=("pool",),
             )
 
 
@@ -60,7 +61,10 @@ def check_pool_slots(context: Context) -> Iterator[Diagnostic]:
             message, kind, item = problem
             said.add(message)
             position = task.task.arguments.positions.get("pool_slots", task.task.position)
-            yield context.report(position, message, kind=kind, item=item, task=task)
+            routing = ("pool_slots",) if kind == "parse" else ("pool_slots", "pool")
+            yield context.report(
+                position, message, kind=kind, item=item, task=task, routing=routing
+            )
 
 
 def _slots_problem(

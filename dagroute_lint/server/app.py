@@ -87,7 +87,7 @@ class DagrouteServer(LanguageServer):
                 continue  # closed while it was linted: its diagnostics were cleared
             self.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(
-                    uri=uri, version=version, diagnostics=_published(result)
+                    uri=uri, version=version, diagnostics=_published(result, uri)
                 )
             )
 
@@ -130,11 +130,11 @@ def _path(uri: str) -> Path:
     return Path(to_fs_path(uri) or uri)
 
 
-def _published(result: Linted) -> list[types.Diagnostic]:
+def _published(result: Linted, uri: str) -> list[types.Diagnostic]:
     if result.problem is not None:
         return [unusable(result.problem)]
     lines = lines_of(result.text)
-    return [lsp_diagnostic(lines, diagnostic) for diagnostic in result.diagnostics]
+    return [lsp_diagnostic(lines, diagnostic, uri) for diagnostic in result.diagnostics]
 
 
 server = DagrouteServer()
@@ -230,7 +230,7 @@ async def _code_actions(
             fixable.append(diagnostic)
         if not first <= diagnostic.line <= last:
             continue
-        published = lsp_diagnostic(lines, diagnostic)
+        published = lsp_diagnostic(lines, diagnostic, uri)
         if diagnostic.fix is not None:
             fixed = _fixed(result.text, [diagnostic])
             if fixed is not None:

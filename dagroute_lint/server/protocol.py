@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from lsprotocol import types
 
-from dagroute_lint.diagnostics import Diagnostic
+from dagroute_lint.diagnostics import Diagnostic, Related
 from dagroute_lint.formatters.json import facts_object
 from dagroute_lint.model import Position
 from dagroute_lint.noqa import Layout, insertion
@@ -37,12 +37,28 @@ def lsp_position(lines: Sequence[str], position: Position) -> types.Position:
     return types.Position(line, utf16(text[: max(position.column - 1, 0)]))
 
 
-def lsp_diagnostic(lines: Sequence[str], diagnostic: Diagnostic) -> types.Diagnostic:
+def lsp_diagnostic(
+    lines: Sequence[str], diagnostic: Diagnostic, uri: str | None = None
+) -> types.Diagnostic:
     """The diagnostic, spanning from its position to the end of its line's code, with its facts
-    in ``data`` (as the JSON format's ``facts`` object) for clients that act on them."""
+    in ``data`` (as the JSON format's ``facts`` object) for clients that act on them, and the
+    places that set its routing value in ``relatedInformation``: in the document ``uri`` (the
+    one ``lines`` are of) when they are in the diagnostic's file."""
     start = lsp_position(lines, Position(diagnostic.line, diagnostic.column))
     text = lines[start.line] if lines else ""
     end = types.Position(start.line, max(utf16(text.rstrip()), start.character))
+    related = None
+    if diagnostic.related:
+        related = [
+            types.DiagnosticRelatedInformation(
+                location=types.Location(
+                    uri if uri is not None and place.path == diagnostic.path else _uri(place.path),
+                    _line_range(lines if place.path == diagnostic.path else [], place),
+                ),
+                message=place.message,
+            )
+            for place in diagnostic.related
+        ]
     return types.Diagnostic(
         range=types.Range(start, end),
         message=diagnostic.message,
@@ -50,7 +66,24 @@ def lsp_diagnostic(lines: Sequence[str], diagnostic: Diagnostic) -> types.Diagno
         code=diagnostic.code,
         source=SOURCE,
         data=facts_object(diagnostic.facts),
+        related_information=related,
     )
+
+
+def _uri(path: str) -> str:
+    from pathlib import Path
+
+    return Path(path).resolve().as_uri()
+
+
+def _line_range(lines: Sequence[str], place: Related) -> types.Range:
+    """From the place to the end of its line's code (its start only, in another file)."""
+    if not lines:
+        start = types.Position(max(place.line - 1, 0), max(place.column - 1, 0))
+        return types.Range(start, start)
+    start = lsp_position(lines, Position(place.line, place.column))
+    end = max(utf16(lines[start.line].rstrip()), start.character)
+    return types.Range(start, types.Position(start.line, end))
 
 
 def unusable(message: str) -> types.Diagnostic:
