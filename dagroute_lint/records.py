@@ -15,10 +15,12 @@ A record still is a dataclass to whoever asks (``dataclasses.fields``, ``replace
 from the same class body, when first read. What a record does not take: ``InitVar``,
 ``KW_ONLY`` and ``kw_only`` (refused at declaration, not misread).
 
-A record is frozen unless it says ``frozen=False``. Frozen is checked by mypy, which reads
-``frozen_default`` below and rejects an assignment to a field; at run time a frozen record does
-not refuse assignment, because refusing it is what the generated ``__setattr__`` and
-``__delattr__`` cost.
+A record is frozen unless it says ``frozen=False``, and frozen as a dataclass is: mypy reads
+``frozen_default`` below and rejects an assignment to a field, and at run time assigning or
+deleting an attribute raises ``dataclasses.FrozenInstanceError`` (plugin rules receive records,
+and mypy does not check plugins); a frozen record's ``__init__`` sets its fields with
+``object.__setattr__``. As with dataclasses, a frozen record cannot inherit from a mutable one,
+nor the reverse.
 """
 
 from __future__ import annotations
@@ -124,13 +126,21 @@ def _made(cls: Class, *, frozen: bool, eq: bool, order: bool) -> Class:
     if order and not eq:
         raise ValueError("eq must be true if order is true")
     body = dict(cls.__dict__)
+    _check_frozen_bases(cls, frozen)
     found = _fields_of(cls)
     cls.__record_fields__ = found  # type: ignore[attr-defined]
+    cls.__record_frozen__ = frozen  # type: ignore[attr-defined]
     options = {"frozen": frozen, "eq": eq, "order": order}
     for name in ("__dataclass_fields__", "__dataclass_params__"):
         setattr(cls, name, _DataclassView(cls, body, options, name))
     _define(cls, "__init__", _first_init(cls))
     _define(cls, "__repr__", _repr([f.name for f in found if f.repr]))
+    if frozen:
+        names = frozenset(f.name for f in found)
+        for name, method in (("__setattr__", _refuse_set), ("__delattr__", _refuse_delete)):
+            if name in body:
+                raise TypeError(f"Cannot overwrite attribute {name} in class {cls.__name__}")
+            _define(cls, name, method(cls, names))
     if "__match_args__" not in body:
         cls.__match_args__ = tuple(f.name for f in found if f.init)  # type: ignore[attr-defined,misc]
     if not eq:
@@ -187,6 +197,22 @@ def _fields_of(cls: type) -> tuple[Field, ...]:
     return tuple(found.values())
 
 
+def _check_frozen_bases(cls: type, frozen: bool) -> None:
+    """Refuse what ``dataclasses`` refuses: a frozen record over a mutable record or dataclass,
+    or a mutable one over a frozen one."""
+    for base in cls.__mro__[1:]:
+        if "__record_frozen__" in base.__dict__:
+            based = base.__dict__["__record_frozen__"]
+        elif "__dataclass_params__" in base.__dict__:
+            based = base.__dict__["__dataclass_params__"].frozen
+        else:
+            continue
+        if based and not frozen:
+            raise TypeError("cannot inherit non-frozen dataclass from a frozen one")
+        if frozen and not based:
+            raise TypeError("cannot inherit frozen dataclass from a non-frozen one")
+
+
 def _own_annotations(cls: type) -> dict[str, Any]:
     """The class's own annotations, unevaluated (the package writes them as strings)."""
     import inspect  # loaded already: click imports it
@@ -238,11 +264,12 @@ def _first_init(cls: type) -> Callable[..., None]:
 
 
 def _compiled_init(cls: type) -> Callable[..., None]:
-    """The ``__init__`` dataclasses would write for the fields (frozen or not, it assigns:
-    see the module's note on frozen)."""
+    """The ``__init__`` dataclasses would write for the fields: a frozen record's sets them
+    with ``object.__setattr__``, past its own ``__setattr__``."""
     found = fields(cls)
     me = "__record_self__" if any(f.name == "self" for f in found) else "self"
-    namespace: dict[str, Any] = {"__MISSING": MISSING}
+    namespace: dict[str, Any] = {"__MISSING": MISSING, "__set": object.__setattr__}
+    frozen = cls.__dict__["__record_frozen__"]
     parameters, lines = [me], []
     for f in found:
         if f.factory is not MISSING:
@@ -251,14 +278,14 @@ def _compiled_init(cls: type) -> Callable[..., None]:
             if f.init:
                 parameters.append(f"{f.name}=__MISSING")
                 value = f"{value} if {f.name} is __MISSING else {f.name}"
-            lines.append(f"{me}.{f.name} = {value}")
+            lines.append(_assignment(me, f.name, value, frozen))
         elif f.init:
             if f.default is not MISSING:
                 namespace[f"__default_{f.name}"] = f.default
                 parameters.append(f"{f.name}=__default_{f.name}")
             else:
                 parameters.append(f.name)
-            lines.append(f"{me}.{f.name} = {f.name}")
+            lines.append(_assignment(me, f.name, f.name, frozen))
     if hasattr(cls, "__post_init__"):
         lines.append(f"{me}.__post_init__()")
     source = f"def __init__({', '.join(parameters)}):\n" + "".join(
@@ -268,6 +295,33 @@ def _compiled_init(cls: type) -> Callable[..., None]:
     made: Callable[..., None] = namespace["__init__"]
     made.__qualname__ = f"{cls.__qualname__}.__init__"
     return made
+
+
+def _assignment(me: str, name: str, value: str, frozen: bool) -> str:
+    return f"__set({me}, {name!r}, {value})" if frozen else f"{me}.{name} = {value}"
+
+
+def _refuse_set(cls: type[object], names: frozenset[str]) -> Callable[[Any, str, Any], None]:
+    """A frozen record's ``__setattr__``: as the generated one, it refuses every attribute on
+    the record itself and the fields on a subclass that is not a record."""
+
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        if type(self) is cls or name in names:
+            raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+
+    return __setattr__
+
+
+def _refuse_delete(cls: type[object], names: frozenset[str]) -> Callable[[Any, str], None]:
+    """A frozen record's ``__delattr__``, as ``_refuse_set``."""
+
+    def __delattr__(self: Any, name: str) -> None:
+        if type(self) is cls or name in names:
+            raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    return __delattr__
 
 
 class _DataclassView:

@@ -1,4 +1,5 @@
-"""``@record`` behaves as ``@dataclass`` with the same options but compiles only ``__init__``."""
+"""``@record`` behaves as ``@dataclass`` with the same options (a frozen record refuses assignment
+at run time, as a frozen dataclass does) but compiles only ``__init__``."""
 
 from __future__ import annotations
 
@@ -132,6 +133,55 @@ def test_a_mutable_record_is_unhashable_like_a_mutable_dataclass() -> None:
     assert Mutable.__hash__ is None
     with pytest.raises(TypeError):
         hash(one)
+
+
+def test_a_frozen_record_refuses_assignment_as_a_frozen_dataclass_does() -> None:
+    """Plugin rules receive records and mypy does not check plugins: frozen holds at run time."""
+    from dagroute_lint.model import Position
+
+    position = Position(1, 1)
+    seen = {position}
+    before = hash(position)
+    with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'line'"):
+        position.line = 5  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError, match="cannot delete field 'column'"):
+        del position.column  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        position.extra = 1  # type: ignore[attr-defined]  # not a field either, as dataclasses
+    assert (position.line, position.column) == (1, 1)
+    assert hash(position) == before and position in seen
+    assert replace(position, line=5) == Position(5, 1) != position
+    for made in (Point(1, 2), PointDataclass(1, 2)):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            made.x = 3  # type: ignore[misc]
+
+
+def test_a_mutable_record_takes_assignment() -> None:
+    one = Mutable()
+    one.items = [2]
+    del one.items
+    assert not hasattr(one, "items")
+    assert "__setattr__" not in Mutable.__dict__
+
+
+def test_a_plain_subclass_of_a_frozen_record_may_add_attributes_but_not_fields() -> None:
+    class Noted(Point):
+        pass
+
+    noted = Noted(1)
+    noted.note = "free"  # type: ignore[attr-defined]
+    assert noted.note == "free"  # type: ignore[attr-defined]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        noted.x = 2  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del noted.y  # type: ignore[misc]
+
+
+def test_frozen_records_copy_and_pickle_past_their_setattr() -> None:
+    import copy
+
+    made = Derived(0, 5)
+    assert copy.copy(made) == copy.deepcopy(made) == pickle.loads(pickle.dumps(made)) == made
 
 
 def test_fields_left_out_of_the_hash_are_still_compared() -> None:
@@ -291,6 +341,8 @@ def test_a_field_named_self_is_a_parameter_like_any_other() -> None:
         ({"__annotations__": {"a": "int"}, "a": field(kw_only=True)}, "does not take kw_only"),
         ({"__annotations__": {"a": dataclasses.InitVar[int]}}, "does not take InitVar"),
         ({"__annotations__": {"a": dataclasses.KW_ONLY}}, "does not take KW_ONLY"),
+        ({"__setattr__": lambda self, name, value: None}, "Cannot overwrite attribute"),
+        ({"__delattr__": lambda self, name: None}, "Cannot overwrite attribute"),
     ],
 )
 def test_what_dataclasses_refuses_or_a_record_does_not_take_is_refused(
@@ -340,6 +392,15 @@ def test_the_package_s_own_replace_and_values_agree_with_dataclasses() -> None:
     assert is_record(Point(1)) and not is_record(Point) and not is_record(PointDataclass(1))
     with pytest.raises(TypeError):
         replace(Point(1), z=1)  # type: ignore[call-arg]
+
+
+def test_frozen_and_mutable_do_not_inherit_from_each_other_as_with_dataclasses() -> None:
+    with pytest.raises(TypeError, match="frozen dataclass from a non-frozen one"):
+        record(type("FrozenOverMutable", (Mutable,), {}))
+    with pytest.raises(TypeError, match="frozen dataclass from a non-frozen one"):
+        record(type("FrozenOverPlain", (PlainBase,), {}))
+    with pytest.raises(TypeError, match="non-frozen dataclass from a frozen one"):
+        record(frozen=False)(type("MutableOverFrozen", (Point,), {}))
 
 
 def test_annotations_that_are_objects_are_read_as_their_strings_are() -> None:
