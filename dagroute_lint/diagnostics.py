@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
 from dagroute_lint.model import Module
@@ -89,7 +89,7 @@ class Facts:
     runtime: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Related:
     """Another place a diagnostic's subject is written: the layer of Airflow's precedence that
     set the routing value a diagnostic is about, when it is not the task's call itself

@@ -238,25 +238,13 @@ def test_declaring_a_record_compiles_nothing_and_runs_no_dataclass_machinery(
     assert len(processed) == 1
 
 
-# Modules written with plain ``@dataclass(frozen=True, slots=True)`` ahead of the package-wide
-# move away from ``@record``: imported only by ``trace`` and the language server's hover, never
-# by a lint's start-up.
-_PLAIN_DATACLASSES = frozenset({"formatters/trace.py"})
-# Single classes written so in modules a lint imports, each a handful of plain fields.
-_PLAIN_CLASSES = frozenset({"diagnostics.py:Related"})
-
-
 def test_the_package_declares_its_classes_as_records() -> None:
     """A ``@dataclass`` in the package would compile its methods again at every start-up."""
     package = Path(__file__).resolve().parents[1] / "dagroute_lint"
     found = []
     for path in sorted(package.rglob("*.py")):
-        if path.relative_to(package).as_posix() in _PLAIN_DATACLASSES:
-            continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.ClassDef):
-                continue
-            if f"{path.relative_to(package).as_posix()}:{node.name}" in _PLAIN_CLASSES:
                 continue
             for decorator in node.decorator_list:
                 target = decorator.func if isinstance(decorator, ast.Call) else decorator

@@ -13,13 +13,14 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 
 from dagroute_lint.catalog.airflow_defaults import DEFAULT_POOL, DEFAULT_POOL_SLOTS, DEFAULT_QUEUE
 from dagroute_lint.deployment.inventory import Inventory, Requirement, Runtime, Worker
 from dagroute_lint.formatters.escape import printable
 from dagroute_lint.formatters.routes import served
 from dagroute_lint.model import Module
+from dagroute_lint.records import record
 from dagroute_lint.resolve.origins import argument_label, field_keys, level_label, settings_of
 from dagroute_lint.resolve.placement import PlacedTask
 from dagroute_lint.resolve.repository import Repository
@@ -51,7 +52,7 @@ _DEFAULT_LABELS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Layer:
     """One level of Airflow's precedence that could set a field, highest first.
 
@@ -73,7 +74,7 @@ class Layer:
     applied: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FieldTrace:
     """One routing field: the value Airflow holds (``Field``), and every level that could set it."""
 
@@ -89,7 +90,7 @@ class FieldTrace:
         return next((layer for layer in self.layers if layer.applied), None)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Need:
     """A provider or package the task needs where it runs, why, and whether a runtime has it
     (``None``: the runtime does not say)."""
@@ -101,7 +102,7 @@ class Need:
     has: bool | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ServingWorker:
     """A worker that will run the task, its runtime, the task's needs there, and what the
     runtime lists (as the inventory writes it; ``None``: it does not say)."""
@@ -113,7 +114,7 @@ class ServingWorker:
     packages: tuple[str, ...] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class UnknownValue:
     """A value of the task that cannot be known statically, why, and what it can be."""
 
@@ -122,7 +123,7 @@ class UnknownValue:
     candidates: tuple[object, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Trace:
     """Everything ``trace`` says about one task (see the module's docstring).
 
@@ -151,7 +152,7 @@ class Trace:
         return next(found for found in self.fields if found.name == name)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Deployment:
     """What a trace judges the task's workers with: the inventory, the Airflow version, and
     the repository's modules (for the imports a file reaches through them)."""
