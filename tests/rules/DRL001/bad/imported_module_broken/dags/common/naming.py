@@ -1,2 +1,2 @@
 def table_name(kind: str) -> str:
-    return f"raw_{kind"
+    return ("raw_" + kind
