@@ -162,9 +162,10 @@ class Analysis:
 
     def read_files(self) -> frozenset[Path]:
         """Every file the run read, as absolute paths: the files found and the modules they
-        looked up (those a cached result was checked against included)."""
-        found = {source.real for source, _ in self.files}
-        return frozenset(absolute(Path(path)) for path in (*found, *self.world.contents))
+        looked up (those a cached result was checked against included). Their real paths
+        are resolved already (discovery and module look-up resolve links)."""
+        found = {source.real for source, _ in self.files} | self.world.real_paths
+        return frozenset(map(Path, found))
 
     def reported(self, known: KnownImports | None = None) -> list[ReportedFile]:
         """The files the run reports on, in display order: every file found that may define a

@@ -81,6 +81,7 @@ class World:
         self._again_reads: dict[str, set[str]] = {}
         self._reads = Reads()
         self.contents: dict[str, bytes | SyntaxProblem] = {}  # each file read, by path text
+        self.real_paths: set[str] = set()  # each file read, by its real path
 
     def report(self, file: ReportedFile) -> None:
         """``file`` is reported: its module name is answered with it (the first one wins)."""
@@ -99,6 +100,7 @@ class World:
         if status is not None and self.imports is not None:
             self.imports.saw(source.display, source.real, status, read_at)
         self.contents[source.real] = self.contents[source.display] = data
+        self.real_paths.add(source.real)
         return data
 
     @contextlib.contextmanager
