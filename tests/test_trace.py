@@ -221,6 +221,24 @@ def test_the_bundled_example(tmp_path: Path) -> None:
     ) in result.stdout
 
 
+def test_a_field_nothing_sets_reads_not_set(tmp_path: Path) -> None:
+    """The executor no level sets is the default one: the trace says so, never "None"."""
+    result = run_command(
+        [sys.executable, "-m", "dagroute_lint", "trace", "lab_report.grp.build_report",
+         "examples/dags", "--inventory", "examples/dagroute.toml", "--no-cache"],
+        cwd=copy_of_examples(tmp_path),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    executor = _block(result.stdout, "executor")
+    assert executor[0] == "executor: not set (the default executor: the inventory's first)"
+    assert _cells(executor[-1]) == [
+        "the default executor: the inventory's first",
+        "examples/dagroute.toml:4",
+        "not set",
+    ]
+    assert not any("None" in line for line in executor)
+
+
 def test_the_documented_output_is_the_real_output(tmp_path: Path) -> None:
     """docs/command-line.md shows the bundled example's trace as the command prints it."""
     page = (REPO / "docs" / "command-line.md").read_text(encoding="utf-8")
@@ -255,6 +273,39 @@ def test_the_hover_says_which_level_set_each_field(tmp_path: Path) -> None:
                 "default\\_deferrable)",
                 "- workers on executor CeleryExecutor: `celery-general` (runtime `base`)",
             ]
+
+    run(test)
+
+
+PLAIN = """\
+from airflow.providers.standard.operators.bash import BashOperator
+from airflow.sdk import DAG
+
+with DAG("plain"):
+    BashOperator(task_id="plain", bash_command="x")
+"""
+
+
+def test_the_hover_says_a_field_nothing_sets_is_not_set(tmp_path: Path) -> None:
+    root = write_repo(
+        tmp_path,
+        {
+            "dags/plain.py": PLAIN,
+            "dagroute.toml": INVENTORY,
+            "pyproject.toml": "[tool.dagroute-lint]\n",
+        },
+    )
+
+    async def test() -> None:
+        async with editor(root) as session:
+            uri = session.open(root / "dags" / "plain.py")
+            await session.diagnostics(uri)
+            found = await hover_text(session, uri, 4)
+            assert found is not None
+            lines = found.splitlines()
+            assert (
+                "- executor: not set (the default executor: first of \\[core\\] executor)"
+            ) in lines
 
     run(test)
 
