@@ -60,6 +60,8 @@ def chromium_flags(profile: Path) -> list[str]:
         "--disable-gpu",
         "--disable-background-networking",
         "--disable-component-update",
+        "--disable-quic",
+        "--disable-sync",
         "--no-first-run",
         f"--user-data-dir={profile}",
     ]
