@@ -254,27 +254,31 @@ def test_the_documented_output_is_the_real_output(tmp_path: Path) -> None:
     assert result.stdout == shown
 
 
-def test_the_hover_says_which_level_set_each_field(tmp_path: Path) -> None:
-    root = repo(tmp_path)
+def hovered(root: Path, path: str, line: int) -> list[str]:
+    """The lines of the language server's hover at the 0-based ``line`` of a file."""
+    lines: list[str] = []
 
     async def test() -> None:
         async with editor(root) as session:
-            uri = session.open(root / "dags" / "lab.py")
+            uri = session.open(root / path)
             await session.diagnostics(uri)
-            found = await hover_text(session, uri, 7)
+            found = await hover_text(session, uri, line)
             assert found is not None
-            lines = found.splitlines()
-            assert lines[2:] == [
-                "- queue: `'imports'` (set by the keyword on the call, line 11)",
-                "- executor: `'CeleryExecutor'` (set by DAG default\\_args, line 6)",
-                "- pool: `'big'` (set by TaskGroup 'grp' default\\_args, line 7)",
-                "- pool_slots: `1` (Airflow's default)",
-                "- deferrable: `False` (the operator's default: \\[operators\\] "
-                "default\\_deferrable)",
-                "- workers on executor CeleryExecutor: `celery-general` (runtime `base`)",
-            ]
+            lines.extend(found.splitlines())
 
     run(test)
+    return lines
+
+
+def test_the_hover_says_which_level_set_each_field(tmp_path: Path) -> None:
+    assert hovered(repo(tmp_path), "dags/lab.py", 7)[2:] == [
+        "- queue: `'imports'` (set by the keyword on the call, line 11)",
+        "- executor: `'CeleryExecutor'` (set by DAG default\\_args, line 6)",
+        "- pool: `'big'` (set by TaskGroup 'grp' default\\_args, line 7)",
+        "- pool_slots: `1` (Airflow's default)",
+        "- deferrable: `False` (the operator's default: \\[operators\\] default\\_deferrable)",
+        "- workers on executor CeleryExecutor: `celery-general` (runtime `base`)",
+    ]
 
 
 PLAIN = """\
@@ -295,19 +299,9 @@ def test_the_hover_says_a_field_nothing_sets_is_not_set(tmp_path: Path) -> None:
             "pyproject.toml": "[tool.dagroute-lint]\n",
         },
     )
-
-    async def test() -> None:
-        async with editor(root) as session:
-            uri = session.open(root / "dags" / "plain.py")
-            await session.diagnostics(uri)
-            found = await hover_text(session, uri, 4)
-            assert found is not None
-            lines = found.splitlines()
-            assert (
-                "- executor: not set (the default executor: first of \\[core\\] executor)"
-            ) in lines
-
-    run(test)
+    assert ("- executor: not set (the default executor: first of \\[core\\] executor)") in hovered(
+        root, "dags/plain.py", 4
+    )
 
 
 def _block(out: str, name: str) -> list[str]:

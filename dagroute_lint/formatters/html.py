@@ -19,7 +19,7 @@ from dagroute_lint import __version__
 from dagroute_lint.formatters.dot import dag_id, edge_id, node_ids
 from dagroute_lint.formatters.escape import printable
 from dagroute_lint.formatters.routes import summary, task_records
-from dagroute_lint.formatters.routing_map import RoutingMap, routing_map
+from dagroute_lint.formatters.routing_map import Node, RoutingMap, routing_map
 from dagroute_lint.formatters.svg import map_svg
 from dagroute_lint.formatters.trace import format_trace_text
 from dagroute_lint.resolve.repository import Repository
@@ -142,11 +142,19 @@ def _options(label: str, name: str, choices: list[tuple[str, str]]) -> str:
     )
 
 
+def _place(node: Node) -> str:
+    """A destination in the filter: ``reports``, ``KubernetesExecutor (executor)``, ``queue ?
+    (environment variable (os.environ))``."""
+    if node.state == "unknown":
+        return f"{node.title} ({node.reason})"
+    return node.title if node.kind == "queue" else f"{node.title} ({node.kind})"
+
+
 def _filters(graph: RoutingMap) -> str:
     ids = node_ids(graph)
     dags = [(f"dag:{dag}", dag) for dag in graph.dags]
     places = [
-        (ids[node_id], node.title + ("" if node.kind == "queue" else f" ({node.kind})"))
+        (ids[node_id], _place(node))
         for node_id, node in graph.nodes.items()
         if node.kind in ("queue", "executor") and node.reached
     ]

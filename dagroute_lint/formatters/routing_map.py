@@ -111,7 +111,7 @@ class MapTask:
 
     @property
     def dag(self) -> str:
-        return str(self.task.dag_id) if self.task.dag_id is not None else "?"
+        return _dag_of(self.task)
 
     @property
     def name(self) -> str:
@@ -192,16 +192,15 @@ def routing_map(repository: Repository) -> RoutingMap:
     groups: dict[tuple[object, ...], str] = {}
     gaps: dict[tuple[str, str, str], list[tuple[int, _Gap]]] = {}
     for index, (task, trace) in enumerate(zip(repository.tasks, traces)):
-        dag = str(task.dag_id) if task.dag_id is not None else "?"
+        dag = _dag_of(task)
         graph.dags.setdefault(dag, [])
         if not task.dispatched:
             graph.tasks.append(MapTask(task, trace, None))
             continue
-        entry = placed.get(id(task))
-        if inventory is not None and entry is not None:
+        if inventory is not None:  # the pipeline placed every dispatched task
             ways = [
                 _way(graph, variant, placement, bool(chosen), inventory)
-                for variant, chosen, placement in variant_placements(entry, inventory)
+                for variant, chosen, placement in variant_placements(placed[id(task)], inventory)
             ]
         else:
             ways = [
@@ -209,12 +208,12 @@ def routing_map(repository: Repository) -> RoutingMap:
                 for variant, chosen in task.variants(("queue",))
             ]
         lacking = _gaps(trace)
+        # One group per DAG, set of destinations and gaps, in the order first met.
         key = (dag, tuple((way.node, way.maybe) for way in ways), tuple(lacking))
-        group = groups.get(key)
-        if group is None:
-            group = groups[key] = f"tasks:{len(groups)}"
-            graph.add(Node(group, "tasks", "", dag=dag))
-            graph.dags[dag].append(group)
+        if key not in groups:
+            groups[key] = graph.add(Node(f"tasks:{len(groups)}", "tasks", "", dag=dag)).id
+            graph.dags[dag].append(groups[key])
+        group = groups[key]
         graph.nodes[group].tasks.add(index)
         graph.tasks.append(MapTask(task, trace, group))
         for gap in lacking:
@@ -229,6 +228,10 @@ def routing_map(repository: Repository) -> RoutingMap:
     # Problems first, then what cannot be known; by rule within each.
     graph.problems.sort(key=lambda problem: (problem.state != "problem", problem.code))
     return graph
+
+
+def _dag_of(task: ResolvedTask) -> str:
+    return str(task.dag_id) if task.dag_id is not None else "?"
 
 
 def _way(
