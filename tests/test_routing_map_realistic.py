@@ -33,8 +33,17 @@ from tests.realistic_repository import (
     WORKERS,
     realistic_repository,
 )
-from tests.test_routing_map import AMBER, GREY, RED, Box, box, drawn_boxes, graphviz_svg
-from tests.tools import chromium, chromium_flags, png_pixels
+from tests.test_routing_map import (
+    AMBER,
+    GREY,
+    LAID_OUT,
+    RED,
+    Box,
+    box,
+    drawn_boxes,
+    graphviz_svg,
+)
+from tests.tools import chromium, chromium_flags, graphviz, png_pixels
 
 # What a person reads without zooming out: the map at 100 %, on a large screen scrolled once.
 MAP_WIDTH, MAP_HEIGHT, MIN_TEXT = 2000, 2500, 12
@@ -53,6 +62,8 @@ def realistic(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def routes(root: Path, output_format: str) -> str:
+    if output_format in LAID_OUT:
+        graphviz()
     result = run_command(
         [sys.executable, "-m", "dagroute_lint", "routes", "dags", "--format", output_format,
          "--no-cache"],

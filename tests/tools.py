@@ -44,6 +44,11 @@ def mermaid_parser() -> tuple[str, Path]:
     return node, MERMAID_DIR / "parse.mjs"
 
 
+def graphviz() -> str:
+    """Graphviz's ``dot``, which ``routes --format svg`` and ``html`` lay the map out with."""
+    return program(("dot",), "apt-get install graphviz")
+
+
 def vim() -> str:
     return program(("vim",), "apt-get install vim")
 

@@ -58,10 +58,10 @@ li button, td button, #details button.task {
 #map svg { display: block; }
 #map .node, #map .edge, #map [id^="a_n"] { cursor: pointer; transition: opacity 0.15s; }
 #map .dim { opacity: 0.15; }
-#details { position: fixed; top: 0; right: 0; bottom: 0; width: min(640px, 50vw);
+#details { position: fixed; top: 0; right: 0; bottom: 0; width: min(900px, 60vw);
   overflow: auto; background: #ffffff; border-left: 1px solid #d0d7de; padding: 16px;
   box-shadow: -4px 0 12px rgba(31, 35, 40, 0.12); z-index: 2; }
-#details pre { font-size: 12px; white-space: pre-wrap; }
+#details pre { font-size: 12px; white-space: pre; overflow-x: auto; }
 #details .close { float: right; font: inherit; }
 table { border-collapse: collapse; margin-top: 24px; font-size: 13px; }
 th, td { border-bottom: 1px solid #d0d7de; padding: 4px 10px; text-align: left; }
