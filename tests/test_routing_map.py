@@ -154,7 +154,7 @@ def test_the_map_marks_gaps_unused_queues_and_unknowns_with_their_reasons(tmp_pa
         (
             "DRL202",
             "runtime 'pods' (worker k8s-pods) lacks the provider "
-            "apache-airflow-providers-apache-spark, needed by 1 task it runs, which fail at "
+            "apache-airflow-providers-apache-spark, needed by 1 task it runs: it fails at "
             "startup",
         ),
         (
@@ -207,6 +207,46 @@ def test_a_queue_reached_only_as_one_of_several_values_is_a_problem(tmp_path: Pa
     # The EmptyOperator reaches no worker: counted on its DAG's box, drawn nowhere.
     assert graph.dag_label("choices") == "choices · 6 tasks (1 need no worker)"
     assert "start" not in marked
+
+
+def test_without_an_inventory_the_map_stops_at_the_queues(tmp_path: Path) -> None:
+    report = lint_repo(tmp_path, {"dags/gaps.py": GAPS}, inventory=None)
+    graph = routing_map(report.repository)
+    assert by_title(graph) == {
+        "fine": ["ok", ""],
+        "stuck": ["ok", ""],
+        "guess": ["ok", ""],
+        "default": ["ok", ""],
+        "reports": ["ok", ""],
+        "queue ?": ["unknown", "DRL105: environment variable (os.environ)"],
+    }
+    assert {node.kind for node in graph.nodes.values()} == {"tasks", "queue"}
+
+
+PANDAS = """
+import pandas
+from airflow.providers.standard.operators.bash import BashOperator
+from airflow.sdk import DAG
+
+with DAG("frames"):
+    BashOperator(task_id="load", bash_command="x")
+    BashOperator(task_id="save", bash_command="x")
+"""
+
+
+def test_a_package_a_serving_runtime_lacks_is_a_problem(tmp_path: Path) -> None:
+    report = lint_repo(tmp_path, {"dags/frames.py": PANDAS})
+    graph = routing_map(report.repository)
+    marked = by_title(graph)
+    assert marked["2 tasks"] == ["problem", "DRL203: needs pandas, which base lacks"]
+    assert marked["base"] == ["problem", "DRL203: lacks pandas"]
+    assert [(p.code, p.text) for p in graph.problems] == [
+        (
+            "DRL203",
+            "runtime 'base' (worker celery-general) lacks the package pandas, needed by 2 tasks "
+            "it runs: they fail at startup",
+        )
+    ]
 
 
 class Box(NamedTuple):

@@ -348,7 +348,8 @@ def _gap_problems(
                 "problem",
                 code,
                 f"runtime '{runtime}' (worker {', '.join(workers)}) lacks the {what} {name}, "
-                f"needed by {_count(len(tasks))} it runs, which fail at startup",
+                f"needed by {_count(len(tasks))} it runs: "
+                + ("it fails at startup" if len(tasks) == 1 else "they fail at startup"),
                 [f"runtime:{runtime}", *groups],
                 tasks,
             )
