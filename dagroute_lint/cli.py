@@ -785,7 +785,8 @@ def _say_unreadable(unreadable: Sequence[AnalysedFile]) -> None:
     type=click.Choice(ROUTE_FORMAT_NAMES),
     default="table",
     show_default=True,
-    help="table, json, csv, or the routing map: dot (Graphviz), mermaid, svg, html (one page).",
+    help="table, json, csv, or the routing map: dot, mermaid, or svg and html (an interactive "
+    "page), which Graphviz's dot lays out.",
 )
 @_report_options
 @_guarded

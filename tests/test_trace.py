@@ -221,6 +221,24 @@ def test_the_bundled_example(tmp_path: Path) -> None:
     ) in result.stdout
 
 
+def test_a_field_nothing_sets_reads_not_set(tmp_path: Path) -> None:
+    """The executor no level sets is the default one: the trace says so, never "None"."""
+    result = run_command(
+        [sys.executable, "-m", "dagroute_lint", "trace", "lab_report.grp.build_report",
+         "examples/dags", "--inventory", "examples/dagroute.toml", "--no-cache"],
+        cwd=copy_of_examples(tmp_path),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    executor = _block(result.stdout, "executor")
+    assert executor[0] == "executor: not set (the default executor: the inventory's first)"
+    assert _cells(executor[-1]) == [
+        "the default executor: the inventory's first",
+        "examples/dagroute.toml:4",
+        "not set",
+    ]
+    assert not any("None" in line for line in executor)
+
+
 def test_the_documented_output_is_the_real_output(tmp_path: Path) -> None:
     """docs/command-line.md shows the bundled example's trace as the command prints it."""
     page = (REPO / "docs" / "command-line.md").read_text(encoding="utf-8")
@@ -236,27 +254,54 @@ def test_the_documented_output_is_the_real_output(tmp_path: Path) -> None:
     assert result.stdout == shown
 
 
-def test_the_hover_says_which_level_set_each_field(tmp_path: Path) -> None:
-    root = repo(tmp_path)
+def hovered(root: Path, path: str, line: int) -> list[str]:
+    """The lines of the language server's hover at the 0-based ``line`` of a file."""
+    lines: list[str] = []
 
     async def test() -> None:
         async with editor(root) as session:
-            uri = session.open(root / "dags" / "lab.py")
+            uri = session.open(root / path)
             await session.diagnostics(uri)
-            found = await hover_text(session, uri, 7)
+            found = await hover_text(session, uri, line)
             assert found is not None
-            lines = found.splitlines()
-            assert lines[2:] == [
-                "- queue: `'imports'` (set by the keyword on the call, line 11)",
-                "- executor: `'CeleryExecutor'` (set by DAG default\\_args, line 6)",
-                "- pool: `'big'` (set by TaskGroup 'grp' default\\_args, line 7)",
-                "- pool_slots: `1` (Airflow's default)",
-                "- deferrable: `False` (the operator's default: \\[operators\\] "
-                "default\\_deferrable)",
-                "- workers on executor CeleryExecutor: `celery-general` (runtime `base`)",
-            ]
+            lines.extend(found.splitlines())
 
     run(test)
+    return lines
+
+
+def test_the_hover_says_which_level_set_each_field(tmp_path: Path) -> None:
+    assert hovered(repo(tmp_path), "dags/lab.py", 7)[2:] == [
+        "- queue: `'imports'` (set by the keyword on the call, line 11)",
+        "- executor: `'CeleryExecutor'` (set by DAG default\\_args, line 6)",
+        "- pool: `'big'` (set by TaskGroup 'grp' default\\_args, line 7)",
+        "- pool_slots: `1` (Airflow's default)",
+        "- deferrable: `False` (the operator's default: \\[operators\\] default\\_deferrable)",
+        "- workers on executor CeleryExecutor: `celery-general` (runtime `base`)",
+    ]
+
+
+PLAIN = """\
+from airflow.providers.standard.operators.bash import BashOperator
+from airflow.sdk import DAG
+
+with DAG("plain"):
+    BashOperator(task_id="plain", bash_command="x")
+"""
+
+
+def test_the_hover_says_a_field_nothing_sets_is_not_set(tmp_path: Path) -> None:
+    root = write_repo(
+        tmp_path,
+        {
+            "dags/plain.py": PLAIN,
+            "dagroute.toml": INVENTORY,
+            "pyproject.toml": "[tool.dagroute-lint]\n",
+        },
+    )
+    assert ("- executor: not set (the default executor: first of \\[core\\] executor)") in hovered(
+        root, "dags/plain.py", 4
+    )
 
 
 def _block(out: str, name: str) -> list[str]:

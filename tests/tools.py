@@ -44,6 +44,11 @@ def mermaid_parser() -> tuple[str, Path]:
     return node, MERMAID_DIR / "parse.mjs"
 
 
+def graphviz() -> str:
+    """Graphviz's ``dot``, which ``routes --format svg`` and ``html`` lay the map out with."""
+    return program(("dot",), "apt-get install graphviz")
+
+
 def vim() -> str:
     return program(("vim",), "apt-get install vim")
 
@@ -60,6 +65,8 @@ def chromium_flags(profile: Path) -> list[str]:
         "--disable-gpu",
         "--disable-background-networking",
         "--disable-component-update",
+        "--disable-quic",
+        "--disable-sync",
         "--no-first-run",
         f"--user-data-dir={profile}",
     ]

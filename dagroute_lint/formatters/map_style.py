@@ -11,8 +11,9 @@ STATE_COLOURS: dict[State, tuple[str, str, str]] = {
     "unused": ("#f6f8fa", "#afb8c1", "#8c959f"),
     "unknown": ("#fff8c5", "#bf8700", "#633c01"),
 }
+EDGE_COLOUR = "#8c959f"
 KIND_FILLS: dict[Kind, str] = {
-    "task": "#ffffff",
+    "tasks": "#ffffff",
     "queue": "#ddf4ff",
     "executor": "#ddf4ff",
     "worker": "#dafbe1",

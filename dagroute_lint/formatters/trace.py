@@ -33,6 +33,7 @@ from dagroute_lint.rules.runtimes import CodeRuns, code_runs
 from dagroute_lint.wording import close_matches
 
 TRACE_VERSION = 1
+NOT_SET = "not set"  # a field nothing sets, for people; JSON keeps Airflow's null
 TRACED_FIELDS = ("queue", "executor", "pool", "pool_slots", "deferrable")
 
 # What each field is when nothing in the DAG file sets it, in the words of Airflow's settings;
@@ -88,6 +89,12 @@ class FieldTrace:
     @property
     def applied(self) -> Layer | None:
         return next((layer for layer in self.layers if layer.applied), None)
+
+    @property
+    def unset(self) -> bool:
+        """Nothing sets the field and Airflow holds ``None`` (the executor: the default one)."""
+        found = self.field
+        return found.known and found.value is None and found.origin == "default"
 
 
 @record
@@ -543,16 +550,25 @@ def _value(value: object) -> str:
     return "None" if value is None else repr(value)
 
 
+def _layer_value(layer: Layer) -> str:
+    """A level's value; the default level's ``None`` says the field is not set, where an
+    explicit ``None`` (``queue=None``) is Airflow's own value."""
+    return NOT_SET if layer.value is None and layer.origin == "default" else _value(layer.value)
+
+
 def field_summary(found: FieldTrace) -> str:
-    """``'reports', set by the keyword on the call (line 28)``: the value and the level."""
+    """``'reports', set by the keyword on the call (line 28)``: the value and the level;
+    ``not set (the default executor: ...)`` for a field nothing sets."""
     field = found.field
+    layer = found.applied
+    if found.unset:
+        return f"{NOT_SET} ({layer.label})" if layer is not None else NOT_SET
     if field.known:
         value = _value(field.value)
     elif field.candidates:
         value = f"one of {_listing(field.candidates)} (unknown: {field.reason})"
     else:
         value = f"unknown ({field.reason})"
-    layer = found.applied
     if layer is None:
         return value
     where = f" (line {layer.line})" if layer.line is not None and layer.origin != "default" else ""
@@ -577,7 +593,7 @@ def _layer_line(
     elif not layer.known:
         what = f"unknown: {layer.reason}"
     else:
-        what = _value(layer.value)
+        what = _layer_value(layer)
     if layer.sets and not layer.applied:
         what += " (overridden)" if applied_seen else " (does not reach the operator)"
         if applied_seen and may_lack_key and layer.known and layer.value in candidates:

@@ -3,7 +3,7 @@ precedence set each value, and who runs it (``trace``'s own trace, shortened).""
 
 from __future__ import annotations
 
-from dagroute_lint.formatters.trace import Trace, build_trace
+from dagroute_lint.formatters.trace import NOT_SET, Trace, build_trace
 from dagroute_lint.resolve.placement import PlacedTask
 from dagroute_lint.resolve.repository import AnalysedFile
 from dagroute_lint.resolve.tasks import ResolvedTask
@@ -37,7 +37,8 @@ def _task_block(trace: Trace, placed: PlacedTask | None) -> str:
             origin = f" ({_escape(layer.label)})" if layer is not None else ""
         else:
             origin = f" (set by {_escape(layer.label)}, line {layer.line})"
-        lines.append(f"- {found.name}: `{field.value!r}`{origin}")
+        value = NOT_SET if found.unset else f"`{field.value!r}`"
+        lines.append(f"- {found.name}: {value}{origin}")
     lines.append(f"- {_placement(trace, placed)}")
     return "\n".join(lines)
 
