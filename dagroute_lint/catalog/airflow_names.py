@@ -168,6 +168,20 @@ def _reexports() -> dict[str, str]:
     return {str(alias): str(target) for alias, target in rows}
 
 
+def role(qualname: str) -> str | None:
+    """What an Airflow name does when a DAG file calls it, for the names whose spelling does
+    not change what they build: a DAG class or decorator, a TaskGroup class or decorator. A
+    compatibility shim that binds ``DAG`` to ``airflow.sdk.DAG`` on one branch and to
+    ``airflow.models.dag.DAG`` on the other builds the same DAG either way; so does ``@task``
+    from ``airflow.sdk`` or ``airflow.decorators``. Operators differ by provider: not here."""
+    for table, name in _ROLES:
+        if qualname in table:
+            return name
+    if qualname in TASK_DECORATORS:  # ``@task``, ``@setup``, ``@teardown``
+        return "@" + qualname.rpartition(".")[2]
+    return None
+
+
 def canonical(qualname: str) -> str:
     """Where a re-exported name is defined (``airflow.providers.common.compat.sdk.DAG`` is
     ``airflow.sdk.DAG``), so that every table here is keyed by one spelling."""
@@ -182,3 +196,11 @@ SETUP_TEARDOWN_KEYWORDS: dict[str, frozenset[str]] = {
     "airflow.decorators.teardown": frozenset({"_func", "on_failure_fail_dagrun"}),
     "airflow.sdk.teardown": frozenset({"_func", "on_failure_fail_dagrun"}),
 }
+
+
+_ROLES = (
+    (DAG_CLASSES, "DAG class"),
+    (DAG_DECORATORS, "DAG decorator"),
+    (TASK_GROUP_CLASSES, "TaskGroup class"),
+    (TASK_GROUP_DECORATORS, "TaskGroup decorator"),
+)

@@ -160,7 +160,13 @@ class Calls(WalkerState):
         builtin = isinstance(node.func, cst.Name) and self.scope.lookup(node.func.value) is None
         if not (isinstance(node.func, cst.Name) and node.func.value in PURE_BUILTINS):
             self.escape(positional, arguments, f"it is passed to {written}()")
-        if isinstance(callee, Unknown) and not builtin:
+        if isinstance(callee, Unknown) and not builtin and _names_a_dag(written):
+            self.not_followed(
+                node,
+                f"{written}() is not known to be Airflow's DAG ({callee.reason}): the DAG "
+                "and the tasks it holds are not seen",
+            )
+        elif isinstance(callee, Unknown) and not builtin:
             self.unfollowed_call(node, positional, arguments, f"calls {callee.reason}")
         if isinstance(callee, Unknown):
             return callee
@@ -324,6 +330,13 @@ class Calls(WalkerState):
             return dict_of(copied, self.uncertain)
         if qualname not in PURE_CALLS:
             self.escape(positional, arguments, f"it is passed to {qualname}()")
+        if _names_a_dag(qualname) and qualname.split(".", maxsplit=1)[0] not in VALUE_LIBRARIES:
+            self.not_followed(
+                node,
+                f"{qualname}() is not known to be Airflow's DAG (its module is not followed): "
+                "the DAG and the tasks it holds are not seen",
+            )
+            return Unknown(call_reason(qualname, positional))
         self.unfollowed_call(
             node, positional, arguments, f"({qualname}) is not followed into its module", qualname
         )
@@ -352,6 +365,8 @@ class Calls(WalkerState):
                     found = None
             if isinstance(found, FOLLOWED_FOREIGN):
                 return found
+            if isinstance(found, Imported) and names.role(found.qualname) is not None:
+                return found  # a compatibility module's ``DAG``: Airflow's, re-exported
             return None
         return None
 
@@ -571,3 +586,10 @@ class Calls(WalkerState):
         if isinstance(value, Imported):
             return Function(None, value.qualname)
         return None
+
+
+def _names_a_dag(written: str) -> bool:
+    """``DAG(...)``, ``models.DAG(...)``, ``dag(...)``: a call written as Airflow's DAG class
+    or decorator. When the walk cannot tell what the name holds, the file's DAG would go
+    unseen without a word (a file with no DAG and no place named reads as clean)."""
+    return written.rpartition(".")[2] in ("DAG", "dag")

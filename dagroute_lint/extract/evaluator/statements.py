@@ -47,7 +47,7 @@ from dagroute_lint.extract.evaluator.state import (
     WalkerState,
 )
 from dagroute_lint.extract.folding import truth
-from dagroute_lint.extract.imports import import_bindings
+from dagroute_lint.extract.imports import import_bindings, imported_locals
 from dagroute_lint.model import (
     Const,
     DictExpr,
@@ -304,19 +304,27 @@ class Statements(WalkerState):
             self.walk_else(statement.orelse)
             return
         before = dict(self.scope.names)
+        first_import = len(self.imports)
         self.walk_undecided(statement.body)
         after_body = self.scope.names
         self.scope.names = dict(before)
+        else_import = len(self.imports)
         if statement.orelse is not None:
             if isinstance(statement.orelse, cst.If):
                 self.walk_undecided(statement.orelse)
             else:
                 self.walk_undecided(statement.orelse.body)
         after_else = self.scope.names
+        if _alternative_imports(self.imports[first_import:else_import], self.imports[else_import:]):
+            for draft in self.imports[first_import:]:
+                draft.guarded = True
         merged: dict[str, Binding] = {}
         for name in after_body.keys() | after_else.keys():
             left, right = after_body.get(name), after_else.get(name)
             if left is not None and right is not None and same_binding(left, right):
+                merged[name] = left
+                continue
+            if left is not None and same_role(left, right):  # a shim: either spelling builds it
                 merged[name] = left
                 continue
             reason = f"'{name}' is assigned conditionally"
@@ -427,3 +435,29 @@ SMALL_STATEMENTS: dict[type[cst.CSTNode], Handler] = {
     cst.Break: Statements.walk_break,
     cst.Continue: Statements.walk_continue,
 }
+
+
+def same_role(left: Binding | None, right: Binding | None) -> bool:
+    """Both are Airflow names that build the same object (``names.role``): a shim's two
+    spellings."""
+    if not isinstance(left, Imported) or not isinstance(right, Imported):
+        return False
+    role = names.role(left.qualname)
+    return role is not None and role == names.role(right.qualname)
+
+
+def _alternative_imports(body: Sequence[DraftImport], orelse: Sequence[DraftImport]) -> bool:
+    """Whether an undecided ``if`` is a compatibility shim: both branches import a name of the
+    same spelling (``from airflow.sdk import DAG`` / ``from airflow.models.dag import DAG``).
+    Only one branch runs on a deployment, chosen by a condition the walk cannot decide (a
+    version flag), so neither branch's import can be said to fail the file: they are judged
+    as the two halves of ``try``/``except ImportError`` are."""
+    return bool(_bound_names(body) & _bound_names(orelse))
+
+
+def _bound_names(drafts: Sequence[DraftImport]) -> set[str]:
+    found: set[str] = set()
+    for draft in drafts:
+        if draft.scope == "module":
+            found.update(imported_locals(draft.node))
+    return found

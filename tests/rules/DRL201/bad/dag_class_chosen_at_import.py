@@ -1,5 +1,5 @@
-"""A DAG class chosen at import time: the DAG is not seen statically, the provider import still
-fails the file."""
+"""A DAG class chosen at import time by a condition no static tool decides: either spelling is
+Airflow's DAG, so the DAG is seen, and the provider import fails the file that builds it."""
 
 import os
 
