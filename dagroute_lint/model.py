@@ -182,7 +182,9 @@ class TaskGroup:
     """A TaskGroup; ``parent`` indexes ``Module.groups``; ``dag`` indexes ``Module.dags``.
 
     ``suffix_on_collision`` is set for ``@task_group`` calls, which Airflow renames ``g__1``,
-    ``g__2``... when called again, where a repeated ``TaskGroup("g")`` is an error.
+    ``g__2``... when called again, where a repeated ``TaskGroup("g")`` is an error. The DAG's
+    task ids count as used too, so the suffix depends on the tasks made before the group:
+    ``created`` orders groups and tasks as the walk made them.
     """
 
     group_id: Expr
@@ -192,6 +194,7 @@ class TaskGroup:
     default_args: Expr | None
     prefix_group_id: Expr
     suffix_on_collision: bool = False
+    created: int = 0
 
 
 @record
@@ -216,6 +219,7 @@ class Task:
     ``constructed``: the operator is a repository class whose own ``__init__`` code the walk ran
     up to Airflow's base class, so ``arguments`` and ``overridden`` already hold what that code
     does to routing (otherwise every routing field the class mentions is unresolved).
+    ``created`` orders the file's tasks and groups as the walk made them (see ``TaskGroup``).
     """
 
     task_id: Expr
@@ -236,6 +240,7 @@ class Task:
     positional: int = 0
     wrapped: bool = False
     constructed: bool = False
+    created: int = 0
 
 
 @record

@@ -170,77 +170,91 @@ with DAG("reports", schedule=None):
     assert ids == [("reports", "load__1.t"), ("reports", "load__2.t"), ("reports", "load__3.t")]
 
 
-def test_a_group_id_a_task_id_could_meet_is_unknown(tmp_path: Path) -> None:
+def test_a_group_id_meets_the_task_ids_made_before_it(tmp_path: Path) -> None:
     """Airflow counts task ids (and each group's join ids) among the used group ids, in the order
-    they are made (``EmptyOperator(task_id="grp")`` then ``grp()`` is ``grp__1.t`` in DagBag,
-    3.3.2 and 2.10.5), an order the model does not keep: such a group's tasks have unknown ids,
-    not guessed ones, while a group no task id can meet keeps its id."""
+    they are made: ``EmptyOperator(task_id="grp")`` then ``grp()`` is ``grp__1.t`` in DagBag
+    (3.3.2 and 2.10.5), ``grp()`` then ``EmptyOperator(task_id="grp__3")`` then ``grp()`` is
+    ``grp__4.t``; a task made after the group changes nothing."""
     ids = dag_task_ids(
         tmp_path,
         """
 from airflow.providers.standard.operators.empty import EmptyOperator
 
 with DAG("reports", schedule=None):
-    EmptyOperator(task_id="grp__4")
+    EmptyOperator(task_id="grp")
     grp()
+    EmptyOperator(task_id="grp__4")
     load()
 
-
-@task_group(group_id="upstream_join_id")
-def joiner():
-    t()
-
-
-with DAG("joins", schedule=None):
-    joiner()
+with DAG("later", schedule=None):
+    grp()
+    EmptyOperator(task_id="grp__3")
+    grp()
 """,
     )
     assert ids == [
+        ("reports", "grp"),
+        ("reports", "grp__1.t"),
         ("reports", "grp__4"),
-        ("reports", None),
         ("reports", "load__1.t"),
-        ("joins", None),
+        ("later", "grp.t"),
+        ("later", "grp__3"),
+        ("later", "grp__4.t"),
     ]
+
+
+def test_a_group_made_after_a_task_of_unknown_id_has_an_unknown_id(tmp_path: Path) -> None:
+    """The unknown id may be the group's own, which Airflow would then suffix: the group's tasks
+    have unknown ids, not guessed ones; a group made before that task keeps its id."""
+    ids = dag_task_ids(
+        tmp_path,
+        """
+import os
+
+from airflow.providers.standard.operators.empty import EmptyOperator
+
+with DAG("reports", schedule=None):
+    grp()
+    EmptyOperator(task_id=os.environ["TASK"])
+    grp()
+""",
+    )
+    assert ids == [("reports", "grp.t"), ("reports", None), ("reports", None)]
     source = (
-        "from airflow.providers.standard.operators.empty import EmptyOperator\n"
+        "import os\nfrom airflow.providers.standard.operators.empty import EmptyOperator\n"
         + GROUPS
-        + 'with DAG("d", schedule=None):\n    EmptyOperator(task_id="grp")\n    grp()\n'
+        + 'with DAG("d", schedule=None):\n    EmptyOperator(task_id=os.environ["T"])\n'
+        + "    grp()\n"
     )
     tasks = lint_repo(tmp_path, {"dags/dag.py": source}, inventory=None).tasks
-    (unknown,) = [task for task in tasks if task.task_id is None]
+    (unknown,) = [task for task in tasks if task.task_id is None and task.task.taskflow]
     assert dict(unknown.unresolved)["task_id"].startswith(
-        "a task id may meet an enclosing @task_group's id"
+        "an enclosing @task_group's id may meet the id of a task made before it"
     )
 
 
-def test_every_spelling_of_a_task_id_that_could_meet_a_group_leaves_the_group_unknown(
-    tmp_path: Path,
-) -> None:
-    """A task id meets a ``@task_group``'s id as written, by its last dotted part (a task id may
-    hold dots), or as a suffixed form of the group's id (``grp__2``, ``load__7`` for the group
-    ``load__1``, whose suffixes count from ``load``); a task id that cannot be known may be any
-    of them. Each makes the group's tasks' ids unknown, and only those groups'."""
+def test_only_the_full_id_meets_a_group(tmp_path: Path) -> None:
+    """A task id meets a ``@task_group``'s id only as the same full id: ``x.y.grp`` and
+    ``x.grp__2`` leave ``grp`` alone, and ``load__7`` leaves ``load__1`` alone (the suffix
+    counting reads only ids that collide); a task id that cannot be known may be any id."""
     cases = {
         "dotted": 'EmptyOperator(task_id="x.y.grp")\n    grp()',
         "dotted_suffixed": 'EmptyOperator(task_id="x.grp__2")\n    grp()',
         "suffix_of_a_suffixed_id": 'EmptyOperator(task_id="load__7")\n    load()',
         "unknown_task_id": 'EmptyOperator(task_id=os.environ["T"])\n    grp()',
-        "no_meeting": 'EmptyOperator(task_id="x.gr")\n    grp()',
     }
     body = "import os\nfrom airflow.providers.standard.operators.empty import EmptyOperator\n"
     for dag_id, statements in cases.items():
         body += f'\nwith DAG("{dag_id}", schedule=None):\n    {statements}\n'
     assert dag_task_ids(tmp_path, body) == [
         ("dotted", "x.y.grp"),
-        ("dotted", None),
+        ("dotted", "grp.t"),
         ("dotted_suffixed", "x.grp__2"),
-        ("dotted_suffixed", None),
+        ("dotted_suffixed", "grp.t"),
         ("suffix_of_a_suffixed_id", "load__7"),
-        ("suffix_of_a_suffixed_id", None),
+        ("suffix_of_a_suffixed_id", "load__1.t"),
         ("unknown_task_id", None),
         ("unknown_task_id", None),
-        ("no_meeting", "x.gr"),
-        ("no_meeting", "grp.t"),
     ]
 
 
@@ -268,7 +282,7 @@ def anonymous():
 
 
 with DAG("nested", schedule=None):
-    EmptyOperator(task_id="outer")
+    EmptyOperator(task_id=os.environ["T"])
     outer()
 
 with DAG("dynamic", schedule=None):
@@ -277,7 +291,9 @@ with DAG("dynamic", schedule=None):
 """
     tasks = lint_repo(tmp_path, {"dags/dag.py": GROUPS + body}, inventory=None).tasks
     reasons = {
-        task.dag_id: dict(task.unresolved)["task_id"] for task in tasks if task.task_id is None
+        task.dag_id: dict(task.unresolved)["task_id"]
+        for task in tasks
+        if task.task_id is None and task.task.taskflow
     }
-    assert reasons["nested"].startswith("a task id may meet an enclosing @task_group's id")
+    assert reasons["nested"].startswith("an enclosing @task_group's id may meet the id of a task")
     assert reasons["dynamic"] == UNKNOWN

@@ -139,6 +139,7 @@ class AirflowObjects(WalkerState):
                 default_args(arguments),
                 arguments.named.get("prefix_group_id", Const(True)),
                 suffix_on_collision,
+                self.next_made(),
             )
         )
         return GroupHandle(len(self.groups) - 1)
@@ -220,6 +221,7 @@ class AirflowObjects(WalkerState):
             return Unknown("too many tasks in one file")
         task.level = self.uncertain
         task.wrapped = self.wrapped_depth > 0
+        task.created = self.next_made()
         if self.foreign_site is not None:  # built by another module's code: placed at the call
             site = self.foreign_site
             task.arguments = replace(
@@ -229,6 +231,10 @@ class AirflowObjects(WalkerState):
             task.dag_defaults = self.dags[task.dag].current_defaults()
         self.tasks.append(task)
         return TaskHandles((len(self.tasks) - 1,))
+
+    def next_made(self) -> int:
+        self.made += 1
+        return self.made
 
     def current_dag(self, arguments: CallArguments) -> int | None:
         explicit = arguments.bindings.get("dag")

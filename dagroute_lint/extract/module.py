@@ -240,6 +240,7 @@ class _Walker(
                     group.default_args,
                     group.prefix_group_id,
                     group.suffix_on_collision,
+                    group.created,
                 )
                 for group in self.groups
             ),
@@ -268,6 +269,7 @@ class _Walker(
                     positional=task.positional,
                     wrapped=task.wrapped,
                     constructed=task.constructed,
+                    created=task.created,
                 )
                 for task in self.tasks
             ),

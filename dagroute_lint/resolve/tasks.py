@@ -190,20 +190,22 @@ class Resolver:
 
     def _each_task(self, module: Module) -> Iterator[ResolvedTask]:
         """Each task of the module's DAGs, resolved on its own."""
-        self._assign_group_ids(module)
-        seen: dict[int, set[str]] = {}
+        task_ids = self._assign_ids(module)
         twice = self._dags_defined_twice(module)
-        for written in module.tasks:
-            if written.dag is None:
+        for index, written in enumerate(module.tasks):
+            if index not in task_ids:
                 continue
-            dag = written.dag
             task = written
-            if dag in twice and not task.conditional:
+            if task.dag in twice and not task.conditional:
                 task = replace(task, conditional=True)
-            if task.operator is not None and not self.symbols.can_be_operator(task.operator):
-                continue  # a dataclass or NamedTuple of the repository called with task_id=
-            dag_ids = seen.setdefault(dag, set())
-            yield self.resolve(module, task, dag_ids)
+            yield self.resolve(module, task, task_ids[index])
+
+    def _in_a_dag(self, task: Task) -> bool:
+        """Whether Airflow adds the task to a DAG: it has one, and its operator can be one (not
+        a dataclass or NamedTuple of the repository called with ``task_id=``)."""
+        return task.dag is not None and (
+            task.operator is None or self.symbols.can_be_operator(task.operator)
+        )
 
     def dag_ids(self, module: Module) -> Iterator[str | None]:
         """The id of each DAG of the module, ``None`` where it cannot be known."""
@@ -220,10 +222,10 @@ class Resolver:
                 by_id.setdefault(dag_id, []).append(index)
         return {index for indexes in by_id.values() if len(indexes) > 1 for index in indexes}
 
-    def resolve(self, module: Module, task: Task, dag_task_ids: set[str]) -> ResolvedTask:
+    def resolve(self, module: Module, task: Task, task_id: str | None) -> ResolvedTask:
+        """The task's routing, with its full id as ``_assign_ids`` gave it."""
         dag = module.dags[task.dag] if task.dag is not None else None
         dag_id = self._string(dag.dag_id) if dag is not None else None
-        task_id = self._task_id(module, task, dag_task_ids)
         fields = {name: self.field(module, task, name) for name in ROUTING_FIELDS}
         fields["deferrable"] = self.deferrable(module, task)
         fields = _bounded(fields)
@@ -551,36 +553,63 @@ class Resolver:
         dag_task_ids.add(full)
         return full
 
-    def _assign_group_ids(self, module: Module) -> None:
-        """Each group's own id after ``@task_group``'s ``__N`` suffixes, in creation order.
+    def _assign_ids(self, module: Module) -> dict[int, str | None]:
+        """The full id of each task Airflow adds to a DAG (by index), and each group's own id
+        after ``@task_group``'s ``__N`` suffixes, worked out in the order the file made them.
 
-        Mirrors ``TaskGroup._check_for_group_id_collisions`` (task-sdk 1.3.2).
+        Mirrors ``TaskGroup._check_for_group_id_collisions`` and ``DAG.add_task`` (task-sdk
+        1.3.2): the ids a group meets are the DAG's task ids and the ids and join ids of its
+        groups made before it. A decorated group made after a task whose id cannot be known may
+        meet it: its suffix, and so its id, is unknown then.
         """
         self._own_group_ids = {}
         self._suffix_unknown = set()
         used: dict[int | None, set[str]] = {}
-        decorated = any(group.suffix_on_collision for group in module.groups)
-        task_ids = self._task_ids_by_dag(module) if decorated else {}
-        for index, group in enumerate(module.groups):
-            own = self._string(group.group_id)
-            if group.suffix_on_collision and _may_meet_a_task_id(own, task_ids.get(group.dag)):
-                own = None
+        taskflow_ids: dict[int | None, set[str]] = {}  # the DAG's task_dict, for get_unique_task_id
+        unknown_task: set[int | None] = set()  # DAGs with a task id that cannot be known
+        task_ids: dict[int, str | None] = {}
+        made = sorted(
+            [(group.created, 0, index) for index, group in enumerate(module.groups)]
+            + [(task.created, 1, index) for index, task in enumerate(module.tasks)]
+        )
+        for _, kind, index in made:
+            if kind:
+                task = module.tasks[index]
+                if not self._in_a_dag(task):
+                    continue
+                full = self._task_id(module, task, taskflow_ids.setdefault(task.dag, set()))
+                task_ids[index] = full
+                if full is None:
+                    unknown_task.add(task.dag)
+                else:
+                    used.setdefault(task.dag, set()).add(full)
+                continue
+            self._assign_group_id(module, index, used.setdefault(module.groups[index].dag, set()))
+            group = module.groups[index]
+            if group.suffix_on_collision and group.dag in unknown_task:
+                self._own_group_ids[index] = None
                 self._suffix_unknown.add(index)
+        return task_ids
+
+    def _assign_group_id(self, module: Module, index: int, ids: set[str]) -> None:
+        """The group's own id, suffixed when it meets one of ``ids`` (the ids its DAG used so
+        far), which then get the group's full id and join ids."""
+        group = module.groups[index]
+        own = self._string(group.group_id)
+        self._own_group_ids[index] = own
+        full = self._group_id(module, index)
+        if own is not None and full is not None and full in ids and group.suffix_on_collision:
+            base = re.split(r"__\d+$", own)[0]
+            suffixes = sorted(
+                int(re.split(r"^.+__", existing)[1])
+                for existing in ids
+                if re.match(rf"^{base}__\d+$", existing)
+            )
+            own = f"{base}__{suffixes[-1] + 1}" if suffixes else f"{own}__1"
             self._own_group_ids[index] = own
             full = self._group_id(module, index)
-            ids = used.setdefault(group.dag, set())
-            if own is not None and full is not None and full in ids and group.suffix_on_collision:
-                base = re.split(r"__\d+$", own)[0]
-                suffixes = sorted(
-                    int(re.split(r"^.+__", existing)[1])
-                    for existing in ids
-                    if re.match(rf"^{base}__\d+$", existing)
-                )
-                own = f"{base}__{suffixes[-1] + 1}" if suffixes else f"{own}__1"
-                self._own_group_ids[index] = own
-                full = self._group_id(module, index)
-            if full is not None:
-                ids.add(full)
+        if own and full is not None:
+            ids.update((full, f"{full}.downstream_join_id", f"{full}.upstream_join_id"))
 
     def _group_reason(self, module: Module, group: int | None) -> str:
         """Why a task of ``group`` (whose own id is known) has no id: which enclosing group."""
@@ -589,13 +618,6 @@ class Resolver:
                 return _GROUP_SUFFIX_UNKNOWN
             group = module.groups[group].parent
         return _GROUP_UNKNOWN
-
-    def _task_ids_by_dag(self, module: Module) -> dict[int | None, set[str | None]]:
-        """The tasks' ids as written, by DAG (``None`` for one that cannot be known)."""
-        found: dict[int | None, set[str | None]] = {}
-        for task in module.tasks:
-            found.setdefault(task.dag, set()).add(self._string(task.task_id))
-        return found
 
     def _own_id(self, module: Module, index: int) -> str | None:
         if index in self._own_group_ids:
@@ -647,41 +669,16 @@ class Resolver:
         return "not a string"
 
 
-_JOIN_IDS = frozenset({"upstream_join_id", "downstream_join_id"})
 _GROUP_UNKNOWN = "the id or prefix_group_id of an enclosing TaskGroup cannot be known statically"
 _GROUP_SUFFIX_UNKNOWN = (
-    "a task id may meet an enclosing @task_group's id, which Airflow then suffixes (__N) in the "
-    "order tasks and groups are made"
+    "an enclosing @task_group's id may meet the id of a task made before it, which cannot be "
+    "known statically; Airflow then suffixes the group (__N)"
 )
 
 
 def _set_true(key: str, origin: str) -> str:
     """``deferrable=True``, ``start_from_trigger=True from DAG default_args``..."""
     return f"{key}=True" if origin == "argument" else f"{key}=True from {origin}"
-
-
-def _may_meet_a_task_id(own: str | None, task_ids: set[str | None] | None) -> bool:
-    """Whether a ``@task_group``'s id could meet an id Airflow counts among the DAG's used
-    group ids besides the groups' own: every task id (``DAG.add_task``) and each group's
-    ``upstream_join_id`` and ``downstream_join_id``. The model does not keep the order tasks
-    and groups are made in, which decides the suffix Airflow then gives, so such an id is
-    unknown rather than guessed."""
-    if own is None:
-        return False
-    if own in _JOIN_IDS:
-        return True
-    if not task_ids:
-        return False
-    if None in task_ids:
-        return True
-    base = re.split(r"__\d+$", own)[0]
-    suffixed = re.compile(rf"^{re.escape(base)}__\d+$")
-    for written in task_ids:
-        assert written is not None
-        last = written.rsplit(".", 1)[-1]
-        if own in (written, last) or suffixed.match(written) or suffixed.match(last):
-            return True
-    return False
 
 
 def _hashable(value: object) -> bool:

@@ -105,6 +105,7 @@ class DraftGroup:
     default_args: Expr | None
     prefix_group_id: Expr
     suffix_on_collision: bool = False
+    created: int = 0
 
 
 @record(frozen=False)
@@ -127,6 +128,7 @@ class DraftTask:
     positional: int = 0
     wrapped: bool = False
     constructed: bool = False
+    created: int = 0
 
 
 @record(frozen=False)
@@ -217,6 +219,7 @@ class WalkerState(ABC):
         self.dags: list[DraftDag] = []
         self.groups: list[DraftGroup] = []
         self.tasks: list[DraftTask] = []
+        self.made = 0  # tasks and groups made so far: their ``created`` order
         self.imports: list[DraftImport] = []
         self.dag_stack: list[int] = []
         self.group_stack: list[int] = []
