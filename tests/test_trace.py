@@ -320,3 +320,29 @@ def _cells(line: str) -> list[str]:
 def _marked(block: list[str]) -> list[str]:
     """The labels of the levels marked as the one Airflow's value comes from."""
     return [_cells(line)[0] for line in block[1:] if line.startswith("  > ")]
+
+
+def test_the_cluster_policies_the_repository_defines_are_named_with_their_lines(
+    tmp_path: Path,
+) -> None:
+    """Policies are not evaluated; the trace says where Airflow would find them and which hooks
+    may rewrite the task after its file ran, or that the import roots hold none."""
+    root = repo(tmp_path)
+    code, out, _ = trace(root, "lab.grp.build")
+    assert code == 0
+    assert "note: no airflow_local_settings module on the import roots;" in out
+    (root / "airflow_local_settings.py").write_text(
+        "def dag_policy(dag):\n    pass\n\n\ndef task_policy(task):\n"
+        "    if task.task_id == 'build':\n        task.queue = 'gpu'\n",
+        encoding="utf-8",
+    )
+    code, out, _ = trace(root, "lab.grp.build")
+    assert code == 0
+    assert (
+        "note: airflow_local_settings.py defines task_policy (line 5), dag_policy (line 1), "
+        "which is not evaluated: it may rewrite queue, pool or executor"
+    ) in out
+    (root / "airflow_local_settings.py").write_text("ENV = 'prod'\n", encoding="utf-8")
+    code, out, _ = trace(root, "lab.grp.build", "--format", "json")
+    assert code == 0
+    assert "defines no 'task_policy', 'dag_policy' or 'task_instance_mutation_hook'" in out

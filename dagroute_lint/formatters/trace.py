@@ -170,6 +170,14 @@ class Deployment:
     first_party: Callable[[str], bool]
 
 
+# The hooks of ``airflow_local_settings`` that may change a task's routing after the DAG file ran.
+POLICY_HOOKS = ("task_policy", "dag_policy", "task_instance_mutation_hook")
+GENERIC_POLICY_NOTE = (
+    "cluster policies (airflow_local_settings.py) are not read: one may still rewrite "
+    "queue, pool or executor"
+)
+
+
 # --- the trace ---------------------------------------------------------------------------------
 
 
@@ -178,10 +186,12 @@ def build_trace(
     placed: PlacedTask | None = None,
     deployment: Deployment | None = None,
     inventory_file: str | None = None,
+    policy: str = GENERIC_POLICY_NOTE,
 ) -> Trace:
     """The trace of ``task``; ``placed`` is where the pipeline placed it (``None``: not
     dispatched, or no inventory), ``deployment`` what judges its workers' runtimes (``None``:
-    their needs are left out, as the hover leaves them)."""
+    their needs are left out, as the hover leaves them); ``policy`` what is known of the
+    cluster policies (``policy_note``)."""
     inventory = deployment.inventory if deployment is not None else None
     fields = tuple(_field_trace(task, name, inventory, inventory_file) for name in TRACED_FIELDS)
     executor, executor_why = _executor(task, placed, inventory)
@@ -200,7 +210,7 @@ def build_trace(
         workers=workers,
         workers_why=workers_why,
         unknowns=unknowns,
-        notes=tuple(_notes(task)),
+        notes=(*_notes(task), policy),
     )
 
 
@@ -214,7 +224,32 @@ def trace_repository(repository: Repository, tasks: Sequence[ResolvedTask]) -> l
             inventory, repository.airflow_major, repository.lookup, repository.first_party
         )
     shown = _shown_path(inventory.path) if inventory is not None else None
-    return [build_trace(task, placed.get(id(task)), deployment, shown) for task in tasks]
+    policy = policy_note(repository.lookup) if tasks else GENERIC_POLICY_NOTE
+    return [build_trace(task, placed.get(id(task)), deployment, shown, policy) for task in tasks]
+
+
+def policy_note(lookup: Callable[[str], Module | None]) -> str:
+    """What the trace can say of cluster policies, which it does not evaluate: the module
+    Airflow imports them from, where it lies on the import roots, and which hooks it defines;
+    or that none lies there (Airflow also finds it in its config folder, outside the
+    repository)."""
+    module = lookup("airflow_local_settings")
+    if module is None:
+        return (
+            "no airflow_local_settings module on the import roots; a cluster policy in one "
+            "outside the repository (Airflow's config folder) is not seen and may still "
+            "rewrite queue, pool or executor"
+        )
+    shown = _shown_path(module.path)
+    hooks = [
+        f"{name} (line {module.bound_at[name]})" for name in POLICY_HOOKS if name in module.bound_at
+    ]
+    if not hooks:
+        return f"{shown} defines no {_or(POLICY_HOOKS)}: no cluster policy rewrites routing"
+    return (
+        f"{shown} defines {', '.join(hooks)}, which is not evaluated: it may rewrite "
+        "queue, pool or executor"
+    )
 
 
 def _field_trace(
@@ -455,10 +490,6 @@ def _notes(task: ResolvedTask) -> list[str]:
         notes.append("the task is built under a condition the walk could not decide")
     if task.task.mapped:
         notes.append("a mapped task: every map index routes alike")
-    notes.append(
-        "cluster policies (airflow_local_settings.py) are not read: one may still rewrite "
-        "queue, pool or executor"
-    )
     return notes
 
 
