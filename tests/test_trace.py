@@ -340,7 +340,7 @@ def test_the_cluster_policies_the_repository_defines_are_named_with_their_lines(
     assert code == 0
     assert (
         "note: airflow_local_settings.py defines task_policy (line 5), dag_policy (line 1), "
-        "which is not evaluated: it may rewrite queue, pool or executor"
+        "which are not evaluated: they may rewrite queue, pool or executor"
     ) in out
     (root / "airflow_local_settings.py").write_text("ENV = 'prod'\n", encoding="utf-8")
     code, out, _ = trace(root, "lab.grp.build", "--format", "json")

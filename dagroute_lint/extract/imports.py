@@ -76,19 +76,3 @@ def imported_names(statement: cst.Import | cst.ImportFrom) -> tuple[str, ...]:
 
 def is_relative(statement: cst.Import | cst.ImportFrom) -> bool:
     return isinstance(statement, cst.ImportFrom) and len(statement.relative) > 0
-
-
-def imported_locals(statement: cst.Import | cst.ImportFrom) -> tuple[str, ...]:
-    """The local names the statement binds (``as`` names where given)."""
-    aliases = statement.names
-    if isinstance(aliases, cst.ImportStar):
-        return ()
-    bound = []
-    for alias in aliases:
-        if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-            bound.append(alias.asname.name.value)
-        else:
-            name = get_full_name_for_node(alias.name)
-            if name is not None:
-                bound.append(name.split(".", 1)[0] if isinstance(statement, cst.Import) else name)
-    return tuple(bound)

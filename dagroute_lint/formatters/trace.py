@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, field
 
 from dagroute_lint.catalog.airflow_defaults import DEFAULT_POOL, DEFAULT_POOL_SLOTS, DEFAULT_QUEUE
 from dagroute_lint.deployment.inventory import Inventory, Requirement, Runtime, Worker
@@ -27,6 +27,7 @@ from dagroute_lint.resolve.repository import Repository
 from dagroute_lint.resolve.tasks import Field, ResolvedTask
 from dagroute_lint.resolve.values import Unresolved
 from dagroute_lint.rules.packages import PACKAGE_MISSING_ON_WORKER, package_imports
+from dagroute_lint.rules.parse_boundary import Need as ProviderNeed
 from dagroute_lint.rules.parse_boundary import has_package, has_provider
 from dagroute_lint.rules.providers import parse_needs, task_needs
 from dagroute_lint.rules.runtimes import CodeRuns, code_runs
@@ -168,6 +169,16 @@ class Deployment:
     airflow_major: int
     lookup: Callable[[str], Module | None]
     first_party: Callable[[str], bool]
+    _file_needs: dict[str, list[ProviderNeed]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    def file_needs(self, module: Module) -> list[ProviderNeed]:
+        """The providers ``module`` needs wherever it loads (DRL202's ``parse_needs``), worked
+        out once per file: every worker of every task of the file asks for them."""
+        if module.path not in self._file_needs:
+            self._file_needs[module.path] = parse_needs(module, self.airflow_major, self.lookup)
+        return self._file_needs[module.path]
 
 
 # The hooks of ``airflow_local_settings`` that may change a task's routing after the DAG file ran.
@@ -246,10 +257,8 @@ def policy_note(lookup: Callable[[str], Module | None]) -> str:
     ]
     if not hooks:
         return f"{shown} defines no {_or(POLICY_HOOKS)}: no cluster policy rewrites routing"
-    return (
-        f"{shown} defines {', '.join(hooks)}, which is not evaluated: it may rewrite "
-        "queue, pool or executor"
-    )
+    which = "which is not evaluated: it" if len(hooks) == 1 else "which are not evaluated: they"
+    return f"{shown} defines {', '.join(hooks)}, {which} may rewrite queue, pool or executor"
 
 
 def _field_trace(
@@ -458,7 +467,7 @@ def _needs(task: ResolvedTask, runtime: Runtime, deployment: Deployment) -> list
     major = deployment.airflow_major
     module = task.module
     found: list[Need] = []
-    file_needs = parse_needs(module, major, deployment.lookup)
+    file_needs = deployment.file_needs(module)
     for need in task_needs(task, file_needs, major):
         has = has_provider(runtime, need.distribution, major)
         found.append(Need("provider", need.distribution, need.why, need.position.line, has))

@@ -584,11 +584,12 @@ class Resolver:
                 else:
                     used.setdefault(task.dag, set()).add(full)
                 continue
-            self._assign_group_id(module, index, used.setdefault(module.groups[index].dag, set()))
             group = module.groups[index]
             if group.suffix_on_collision and group.dag in unknown_task:
                 self._own_group_ids[index] = None
                 self._suffix_unknown.add(index)
+            else:
+                self._assign_group_id(module, index, used.setdefault(group.dag, set()))
         return task_ids
 
     def _assign_group_id(self, module: Module, index: int, ids: set[str]) -> None:

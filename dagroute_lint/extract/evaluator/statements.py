@@ -47,7 +47,7 @@ from dagroute_lint.extract.evaluator.state import (
     WalkerState,
 )
 from dagroute_lint.extract.folding import truth
-from dagroute_lint.extract.imports import import_bindings, imported_locals
+from dagroute_lint.extract.imports import import_bindings
 from dagroute_lint.model import (
     Const,
     DictExpr,
@@ -315,9 +315,18 @@ class Statements(WalkerState):
             else:
                 self.walk_undecided(statement.orelse.body)
         after_else = self.scope.names
-        if _alternative_imports(self.imports[first_import:else_import], self.imports[else_import:]):
+        if self.bound_by(self.imports[first_import:else_import]) & self.bound_by(
+            self.imports[else_import:]
+        ):
+            # A compatibility shim: both branches import a name of the same spelling
+            # (``from airflow.sdk import DAG`` / ``from airflow.models.dag import DAG``). Only
+            # one runs on a deployment, chosen by a condition the walk cannot decide (a version
+            # flag), so neither branch's import of Airflow itself can be said to fail on the
+            # deployment's version: they are judged as the two halves of ``try``/``except
+            # ImportError`` are. A provider or another package is the runtime's, not the
+            # version's: its import is judged as before, wherever it stands.
             for draft in self.imports[first_import:]:
-                draft.guarded = True
+                draft.guarded = draft.guarded or _airflow_core(draft.module)
         merged: dict[str, Binding] = {}
         for name in after_body.keys() | after_else.keys():
             left, right = after_body.get(name), after_else.get(name)
@@ -333,6 +342,15 @@ class Statements(WalkerState):
             else:
                 merged[name] = joined((left, right), reason)
         self.scope.names = merged
+
+    def bound_by(self, drafts: Sequence[DraftImport]) -> set[str]:
+        """The local names the module-level imports ``drafts`` bind."""
+        return {
+            local
+            for draft in drafts
+            if draft.scope == "module"
+            for local, _ in import_bindings(draft.node, self.module_name, self.is_package)[0]
+        }
 
     def walk_else(self, orelse: cst.If | cst.Else | None) -> None:
         if isinstance(orelse, cst.If):
@@ -446,18 +464,8 @@ def same_role(left: Binding | None, right: Binding | None) -> bool:
     return role is not None and role == names.role(right.qualname)
 
 
-def _alternative_imports(body: Sequence[DraftImport], orelse: Sequence[DraftImport]) -> bool:
-    """Whether an undecided ``if`` is a compatibility shim: both branches import a name of the
-    same spelling (``from airflow.sdk import DAG`` / ``from airflow.models.dag import DAG``).
-    Only one branch runs on a deployment, chosen by a condition the walk cannot decide (a
-    version flag), so neither branch's import can be said to fail the file: they are judged
-    as the two halves of ``try``/``except ImportError`` are."""
-    return bool(_bound_names(body) & _bound_names(orelse))
-
-
-def _bound_names(drafts: Sequence[DraftImport]) -> set[str]:
-    found: set[str] = set()
-    for draft in drafts:
-        if draft.scope == "module":
-            found.update(imported_locals(draft.node))
-    return found
+def _airflow_core(module: str) -> bool:
+    """A module of Airflow itself, whose paths change with Airflow's version (not a provider)."""
+    return (module == "airflow" or module.startswith("airflow.")) and not module.startswith(
+        "airflow.providers."
+    )
