@@ -34,9 +34,15 @@ class Const:
 
 @record
 class Unknown:
-    """A value that cannot be known without running code; ``reason`` says why, for the user."""
+    """A value that cannot be known without running code; ``reason`` says why, for the user.
+
+    ``data`` marks a value known to be plain data although its content is not: what a
+    standard-library or value-library call returns (``datetime.now()``, ``yaml.safe_load(...)``),
+    arithmetic, a literal's method. Calling one of its methods cannot build a task, so the walk
+    does not report such a call as a place where tasks may be missing (DRL106)."""
 
     reason: str
+    data: bool = False
 
 
 @record

@@ -52,7 +52,7 @@ with DAG("d"):
 """,
     )
     assert len(found) == 1
-    assert found[0].startswith("6: a loop over a value not known statically")
+    assert found[0].startswith('6: a loop builds tasks over json.loads(Variable.get("tables"))')
 
 
 def test_conditional_tasks_say_so(tmp_path: Path) -> None:
@@ -198,6 +198,70 @@ def test_a_decorator_that_may_be_something_else_is_announced_not_run_as_a_plain_
     report = lint_repo(tmp_path, {"dags/dag.py": source}, inventory=None)
     assert [task.task_id for task in report.tasks] == []
     assert [f"{d.line}: {d.message}" for d in by_code(report, "DRL106")] == [
-        "17: grp() calls a function decorated by one of several values ('task_group' is "
-        "assigned conditionally); tasks it may build are not seen"
+        "17: grp() calls what is not known (a function decorated by one of several values "
+        "('task_group' is assigned conditionally)); tasks it may build are not seen"
     ]
+
+
+def test_calls_on_plain_data_are_not_places_where_tasks_hide(tmp_path: Path) -> None:
+    """Methods of what the standard library, value libraries, arithmetic, literals and builtins
+    return cannot build a task: none of these is a DRL106 place (each was one on real
+    repositories). A method of what code-returning calls give still is."""
+    found = drl106(
+        tmp_path,
+        HEADER
+        + """
+import importlib
+import os
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import yaml
+
+with DAG("d"):
+    config_path = Path(__file__).parent / "config.yaml"
+    if config_path.exists():
+        pass
+    datetime.now().timestamp()
+    datetime.now().time()
+    (datetime.now() - timedelta(days=1)).isoformat()
+    settings = yaml.safe_load("a: 1")
+    settings.get("a")
+    os.getenv("ENV", "dev").upper()
+    Variable.get("x").strip()
+    "a,b".split(",")
+    str(settings).lower()
+    list(settings).copy()
+    importlib.import_module("company.tasks").build()
+""",
+    )
+    assert found == [
+        '26: importlib.import_module("company.tasks").build() calls what is not known (result '
+        "of calling importlib.import_module()); tasks it may build are not seen"
+    ]
+
+
+def test_places_are_named_as_the_code_is_written(tmp_path: Path) -> None:
+    found = drl106(
+        tmp_path,
+        HEADER
+        + """
+from company_lib import registry
+
+with DAG("d"):
+    registry.lookup("a").build(days=3)
+    (registry.first() or registry.second()).build()
+    for name in list(registry.names()):
+        BashOperator(task_id=name, bash_command="x")
+""",
+    )
+    # The method of what an unfollowed call returns is that call's place, said once.
+    assert found[0].startswith("8: registry.lookup() (company_lib.registry.lookup) is not")
+    assert found[1].startswith("9: (registry.first() or registry.second()).build() calls")
+    assert any(
+        place.startswith(
+            "10: a loop builds tasks over list(registry.names()), which is not known statically"
+        )
+        for place in found
+    )
+    assert not any("None." in place or "is not bound" in place for place in found)

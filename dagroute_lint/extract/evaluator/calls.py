@@ -43,6 +43,7 @@ from dagroute_lint.extract.containers import (
     snapshot,
     spoil,
 )
+from dagroute_lint.extract.evaluator.builtins import fold_builtin, result_is_data
 from dagroute_lint.extract.evaluator.helpers import (
     COPIES,
     DICT_CHANGES,
@@ -60,6 +61,7 @@ from dagroute_lint.extract.evaluator.helpers import (
     dict_entries,
     looks_like_class,
     replace_values,
+    returns_data,
     set_operation,
     task_decorator_kind,
 )
@@ -68,6 +70,7 @@ from dagroute_lint.extract.evaluator.state import (
     MAX_LOOP_ITERATIONS,
     WalkerState,
 )
+from dagroute_lint.extract.written import as_written
 from dagroute_lint.model import (
     Const,
     DictExpr,
@@ -113,6 +116,8 @@ class Calls(WalkerState):
         positional, arguments, star = self.call_arguments(node)
         if isinstance(node.func, cst.Name) and self.scope.lookup(node.func.value) is None:
             builtin = self.call_builtin(node.func.value, positional, arguments, star)
+            if builtin is None and star is None and not arguments.named:
+                builtin = fold_builtin(node.func.value, positional, self.uncertain)
             if builtin is not None:
                 return builtin
         return self.apply(node, callee, positional, arguments)
@@ -154,9 +159,8 @@ class Calls(WalkerState):
         if isinstance(callee, Function):
             return self.call_function(node, callee, positional, arguments)
         if "task_id" in arguments.named:
-            written = get_full_name_for_node(node.func)
-            return self.maybe_operator(node, written, arguments)
-        written = get_full_name_for_node(node.func) or "a call"
+            return self.maybe_operator(node, get_full_name_for_node(node.func), arguments)
+        written = as_written(node.func)
         builtin = isinstance(node.func, cst.Name) and self.scope.lookup(node.func.value) is None
         if not (isinstance(node.func, cst.Name) and node.func.value in PURE_BUILTINS):
             self.escape(positional, arguments, f"it is passed to {written}()")
@@ -166,11 +170,32 @@ class Calls(WalkerState):
                 f"{written}() is not known to be Airflow's DAG ({callee.reason}): the DAG "
                 "and the tasks it holds are not seen",
             )
-        elif isinstance(callee, Unknown) and not builtin:
-            self.unfollowed_call(node, positional, arguments, f"calls {callee.reason}")
+        elif (
+            isinstance(callee, Unknown)
+            and not builtin
+            and not callee.data
+            and not self.on_a_named_place(node)
+        ):
+            self.unfollowed_call(
+                node, positional, arguments, f"calls what is not known ({callee.reason})"
+            )
+        if builtin:  # ``str(x)`` of an unknown ``x``: unknown for x's reason
+            return Unknown(
+                call_reason(written, positional), data=result_is_data(written, positional)
+            )
         if isinstance(callee, Unknown):
             return callee
         return Unknown("result of a call")
+
+    def on_a_named_place(self, node: cst.Call) -> bool:
+        """``lib.lookup("a").build()``: a method of what a call already named as a DRL106 place
+        returns is the same cause, said once."""
+        func = node.func
+        return (
+            isinstance(func, cst.Attribute)
+            and isinstance(func.value, cst.Call)
+            and id(self.here(func.value)) in self.unmodelled
+        )
 
     def imported_dict_change(self, node: cst.Call) -> DictObject | None:
         """``BASE.update(...)`` on a dict imported from another module: this file's object."""
@@ -303,7 +328,7 @@ class Calls(WalkerState):
         if qualname.endswith(".format"):
             return self.format_call(Ref(qualname[: -len(".format")]), positional, arguments)
         if qualname in names.DYNAMIC_CALLS:
-            return Unknown(names.DYNAMIC_CALLS[qualname])
+            return Unknown(names.DYNAMIC_CALLS[qualname], data=True)
         if qualname == names.PARTIAL and positional:
             return Partial(positional[0], tuple(positional[1:]), arguments)
         if qualname.split(".", maxsplit=1)[0] not in VALUE_LIBRARIES:
@@ -340,7 +365,7 @@ class Calls(WalkerState):
         self.unfollowed_call(
             node, positional, arguments, f"({qualname}) is not followed into its module", qualname
         )
-        return Unknown(call_reason(qualname, positional))
+        return Unknown(call_reason(qualname, positional), data=returns_data(qualname))
 
     def foreign_binding(self, qualname: str) -> Binding | None:
         """What ``qualname`` is bound to in another repository module whose source the walk
@@ -444,7 +469,7 @@ class Calls(WalkerState):
             return self.call_set_method(node, target, name, positional, arguments)
         if isinstance(target, TaskHandles) and name in TASK_METHODS_RETURNING_TASK:
             return target
-        described = get_full_name_for_node(node.func) or name
+        described = as_written(node.func)
         if isinstance(target, TaskHandles):
             return Unknown(f"result of calling {described}()")
         self.escape(positional, arguments, f"it is passed to {described}()")
@@ -461,7 +486,7 @@ class Calls(WalkerState):
         arguments: CallArguments,
     ) -> Binding:
         """The dict methods routing code is written with; any other spoils the dict."""
-        written = get_full_name_for_node(node.func) or name
+        written = as_written(node.func)
         if name == "copy" and not positional:
             return dict_of(snapshot(target), self.uncertain)
         if name == "get" and 1 <= len(positional) <= 2:
@@ -515,7 +540,7 @@ class Calls(WalkerState):
         positional: list[Binding],
         arguments: CallArguments,
     ) -> Binding:
-        written = get_full_name_for_node(node.func) or name
+        written = as_written(node.func)
         if name == "append" and len(positional) == 1:
             item = positional[0]
             self.change(target, lambda: target.items.append(item))
@@ -540,7 +565,7 @@ class Calls(WalkerState):
         arguments: CallArguments,
     ) -> Binding:
         """The set methods of literals: new sets, and changes in place; any other spoils it."""
-        written = get_full_name_for_node(node.func) or name
+        written = as_written(node.func)
         method = SET_RESULTS.get(name) or SET_CHANGES.get(name)
         if target.spoiled is None and method is not None and not arguments.named:
             operands: list[Binding] = [as_set(value) for value in positional]

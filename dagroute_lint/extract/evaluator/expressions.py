@@ -258,7 +258,7 @@ class Expressions(WalkerState):
             return Unknown("a slice")
         key = self.value_of(node.slice[0].slice.value)
         if isinstance(base, Imported) and base.qualname in names.DYNAMIC_MAPPINGS:
-            return Unknown(names.DYNAMIC_MAPPINGS[base.qualname])
+            return Unknown(names.DYNAMIC_MAPPINGS[base.qualname], data=True)
         if isinstance(base, TaskHandles):
             index = list_index(key, len(base.indexes))
             if index is not None:
@@ -312,7 +312,7 @@ class Expressions(WalkerState):
         if isinstance(operator, (cst.RightShift, cst.LeftShift)):
             return self.relate(left, right)
         combined = self.combine(type(operator), left, right)
-        return combined if combined is not None else Unknown("an arithmetic expression")
+        return combined if combined is not None else Unknown("an arithmetic expression", data=True)
 
     def combine(self, operator: type[cst.CSTNode], left: Binding, right: Binding) -> Binding | None:
         """``left <operator> right`` as a value, shared by ``a + b`` and ``a += b``.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import libcst as cst
-from libcst.helpers import get_full_name_for_node
 
 from dagroute_lint.catalog import airflow_names as names
 from dagroute_lint.extract.bindings import (
@@ -47,6 +46,7 @@ from dagroute_lint.extract.evaluator.state import (
     Scope,
     WalkerState,
 )
+from dagroute_lint.extract.written import as_written
 from dagroute_lint.model import (
     Const,
     OneOf,
@@ -306,7 +306,7 @@ class Functions(WalkerState):
             return
         if not self.in_dag_context(positional, arguments):
             return
-        written = get_full_name_for_node(node.func) or "a call"
+        written = as_written(node.func)
         self.not_followed(node, f"{written}() {why}; tasks it may build are not seen")
 
     def run_factory_body(self, function: Function) -> None:

@@ -83,6 +83,24 @@ FOLLOWED_FOREIGN = (Function, TaskFlow, DagFactory, GroupFactory, LocalClass, Pa
 VALUE_LIBRARIES = frozenset(
     {*sys.stdlib_module_names, "airflow", "pendulum", "kubernetes", "dateutil", "pytz", "yaml"}
 )
+# Of those, the modules whose calls may return code rather than data: a module
+# (``importlib.import_module``), a callable (``functools.reduce``, ``operator.attrgetter``), a
+# copy of an operator, or Airflow's own objects. A method called on what they return may build
+# tasks; on what the others return it cannot.
+CODE_RETURNING_LIBRARIES = frozenset(
+    {
+        "airflow", "importlib", "pkgutil", "runpy", "builtins", "functools", "operator",
+        "inspect", "types", "copy", "itertools", "contextlib", "sys", "abc", "typing",
+    }
+)  # fmt: skip
+
+
+def returns_data(qualname: str) -> bool:
+    """Whether what a call of ``qualname`` returns is plain data (see ``Unknown.data``)."""
+    root = qualname.split(".", maxsplit=1)[0]
+    return root in VALUE_LIBRARIES and root not in CODE_RETURNING_LIBRARIES
+
+
 # Dict methods that change the dict, followed on a dict imported from another module.
 DICT_CHANGES = frozenset({"update", "setdefault", "pop", "clear"})
 # Imported names that are modules, never a repository's dict.
@@ -232,12 +250,19 @@ def looks_like_class(qualname: str) -> bool:
     return bool(CLASS_NAME.search(qualname))
 
 
+# Reasons that say only that a value was computed: a call on one names the call instead.
+COMPUTED = frozenset({"an arithmetic expression"})
+COMPUTED_PREFIX = "result of calling "
+
+
 def call_reason(name: str, positional: list[Binding]) -> str:
     """Why a call's result is unknown, naming the unknown argument it is computed from
     (``json.loads(Variable.get(...))`` is the Variable's doing, not json's)."""
     dynamic = next((value for value in positional if isinstance(value, Unknown)), None)
-    if dynamic is None:
+    if dynamic is None or dynamic.reason in COMPUTED:
         return f"result of calling {name}()"
+    if dynamic.reason.startswith(COMPUTED_PREFIX):  # the first call of a chain says it all
+        return dynamic.reason
     return f"result of calling {name}() on {dynamic.reason}"
 
 

@@ -48,6 +48,7 @@ from dagroute_lint.extract.evaluator.state import (
 )
 from dagroute_lint.extract.folding import truth
 from dagroute_lint.extract.imports import import_bindings
+from dagroute_lint.extract.written import as_written
 from dagroute_lint.model import (
     Const,
     DictExpr,
@@ -75,7 +76,13 @@ class Statements(WalkerState):
     def walk_while(self, statement: cst.While) -> None:
         self.value_of(statement.test)
         self.walk_unknown_loop(
-            statement, None, Unknown("a while loop"), statement.body, statement.orelse
+            statement,
+            None,
+            Unknown("a while loop"),
+            statement.body,
+            statement.orelse,
+            "a while loop builds tasks; how many times it runs, and so how many tasks and their "
+            "ids, is not known",
         )
 
     def walk_body(self, body: cst.BaseSuite) -> None:
@@ -193,8 +200,16 @@ class Statements(WalkerState):
                 self.loop_refs.append(qualname)
         items = self.iteration_items(iterable)
         if isinstance(items, Unknown):
+            written = as_written(statement.iter)
+            why = iterable.reason if isinstance(iterable, Unknown) else "not a literal sequence"
             self.walk_unknown_loop(
-                statement, statement.target, items, statement.body, statement.orelse
+                statement,
+                statement.target,
+                items,
+                statement.body,
+                statement.orelse,
+                f"a loop builds tasks over {written}, which is not known statically ({why}); "
+                "how many tasks, and their ids, are not known",
             )
             return
         before = dict(self.scope.names)
@@ -235,9 +250,11 @@ class Statements(WalkerState):
         item: Unknown,
         body: cst.BaseSuite,
         orelse: cst.Else | None,
+        message: str,
     ) -> None:
         """A loop whose iterations are unknown: its body is walked once, under a condition, and
-        whatever it assigns is unresolved after it (it may have run any number of times)."""
+        whatever it assigns is unresolved after it (it may have run any number of times).
+        ``message`` is DRL106's, said if the body builds tasks."""
         before = dict(self.scope.names)
         uncertain = self.uncertain
         self.uncertain += 1
@@ -246,11 +263,7 @@ class Statements(WalkerState):
         built = len(self.tasks)
         self.walk_loop_body(body)
         if len(self.tasks) > built:
-            self.not_followed(
-                node,
-                f"a loop over a value not known statically ({item.reason}) builds tasks; "
-                "how many, and their ids, are not known",
-            )
+            self.not_followed(node, message)
         if orelse is not None:
             self.walk_body(orelse.body)
         self.uncertain = uncertain

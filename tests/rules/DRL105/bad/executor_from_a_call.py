@@ -1,3 +1,5 @@
+import os
+
 from airflow.sdk import dag, task
 
 
@@ -5,7 +7,7 @@ def pick_executor() -> str:
     return "KubernetesExecutor"
 
 
-@task(executor=pick_executor(), pool_slots=int("2"))
+@task(executor=pick_executor(), pool_slots=int(os.environ["EXPORT_SLOTS"]))
 def export() -> None:
     print("export")
 
