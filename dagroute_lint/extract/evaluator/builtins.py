@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dagroute_lint.extract.bindings import Binding, ListObject, SetObject
 from dagroute_lint.extract.containers import elements
 from dagroute_lint.extract.folding import truth
-from dagroute_lint.model import Const, Unknown
+from dagroute_lint.model import Const, Operation, Ref, Subscript, Unknown
 
 Scalar = str | int | float | bool | None
 # Builtins whose result is plain data whatever they are given.
@@ -46,11 +46,53 @@ def is_data(value: Binding) -> bool:
     return isinstance(value, Const) or (isinstance(value, Unknown) and value.data)
 
 
-def fold_builtin(name: str, positional: list[Binding], level: int) -> Binding | None:
-    """``name(*positional)`` computed, or ``None`` when the walk cannot (keywords are not
-    modelled: the caller passes none). ``level`` is the walk's condition depth, for new lists."""
+def fold_builtin(
+    name: str, positional: list[Binding], named: dict[str, Binding], level: int
+) -> Binding | None:
+    """``name(*positional, **named)`` computed, or ``None`` when the walk cannot (the only
+    keyword modelled is ``enumerate``'s ``start``). ``level`` is the walk's condition depth, for
+    the lists it makes."""
+    if named:
+        if name != "enumerate" or set(named) != {"start"} or len(positional) != 1:
+            return None
+        positional = [*positional, named["start"]]
     folder = _FOLDERS.get(name)
     return folder(positional, level) if folder is not None else None
+
+
+def fold_str_method(text: str, name: str, positional: list[Binding], level: int) -> Binding | None:
+    """``"a,b".split(",")``, ``name.upper()``: a string method of a literal, computed as Python
+    would, or ``None`` when the walk cannot (a method it does not list, an unknown argument)."""
+    if name not in STR_METHODS:
+        return None
+    if name == "join" and len(positional) == 1:
+        parts = elements(positional[0])
+        strings = _scalars(parts) if parts is not None else None
+        if strings is None or not all(isinstance(part, str) for part in strings):
+            return None
+        return Const(text.join(strings))  # type: ignore[arg-type]
+    values = _scalars(positional)
+    if values is None:
+        return None
+    try:
+        result = getattr(text, name)(*values)
+    except (TypeError, ValueError):
+        return Unknown(f"str.{name}() raises on these arguments")
+    if isinstance(result, (list, tuple)):
+        return ListObject([Const(item) for item in result], level)
+    return Const(result)
+
+
+# String methods that are pure functions of the string and their arguments.
+STR_METHODS = frozenset(
+    {
+        "upper", "lower", "strip", "lstrip", "rstrip", "title", "capitalize", "casefold",
+        "swapcase", "split", "rsplit", "join", "startswith", "endswith", "zfill", "center",
+        "ljust", "rjust", "removeprefix", "removesuffix", "partition", "rpartition",
+        "splitlines", "isdigit", "isalpha", "isalnum", "islower", "isupper", "isidentifier",
+        "count", "find", "rfind",
+    }
+)  # fmt: skip
 
 
 def _scalars(positional: list[Binding]) -> list[Scalar] | None:
@@ -74,6 +116,14 @@ def _scalar_call(function: Callable[..., object], most: int) -> Callable[..., Bi
         return None
 
     return fold
+
+
+def _str(positional: list[Binding], level: int) -> Binding | None:
+    """``str(x)``; of a value resolve folds later (``a + b``, another module's name), the
+    f-string field ``f"{x!s}"``, which is the same string."""
+    if len(positional) == 1 and isinstance(positional[0], (Operation, Ref, Subscript)):
+        return Operation("field", (positional[0], Const("s"), Const("")))
+    return _STR_OF_SCALARS(positional, level)
 
 
 def _bool(positional: list[Binding], _level: int) -> Binding | None:
@@ -160,8 +210,9 @@ def _sum(positional: list[Binding], _level: int) -> Binding | None:
     return Const(result)
 
 
+_STR_OF_SCALARS = _scalar_call(str, 1)
 _FOLDERS: dict[str, Callable[[list[Binding], int], Binding | None]] = {
-    "str": _scalar_call(str, 1),
+    "str": _str,
     "int": _scalar_call(int, 2),
     "float": _scalar_call(float, 1),
     "abs": _scalar_call(abs, 1),

@@ -43,7 +43,11 @@ from dagroute_lint.extract.containers import (
     snapshot,
     spoil,
 )
-from dagroute_lint.extract.evaluator.builtins import fold_builtin, result_is_data
+from dagroute_lint.extract.evaluator.builtins import (
+    fold_builtin,
+    fold_str_method,
+    result_is_data,
+)
 from dagroute_lint.extract.evaluator.helpers import (
     COPIES,
     DICT_CHANGES,
@@ -116,8 +120,9 @@ class Calls(WalkerState):
         positional, arguments, star = self.call_arguments(node)
         if isinstance(node.func, cst.Name) and self.scope.lookup(node.func.value) is None:
             builtin = self.call_builtin(node.func.value, positional, arguments, star)
-            if builtin is None and star is None and not arguments.named:
-                builtin = fold_builtin(node.func.value, positional, self.uncertain)
+            if builtin is None and star is None and not arguments.spreads:
+                named = arguments.bindings
+                builtin = fold_builtin(node.func.value, positional, named, self.uncertain)
             if builtin is not None:
                 return builtin
         return self.apply(node, callee, positional, arguments)
@@ -450,6 +455,10 @@ class Calls(WalkerState):
             and name in names.MAPPED_OPERATOR_METHODS
         ):
             return self.create_group_from_factory(node, target)
+        if isinstance(target, Const) and isinstance(target.value, str) and not arguments.named:
+            folded = fold_str_method(target.value, name, positional, self.uncertain)
+            if folded is not None:
+                return folded
         if isinstance(target, (Const, Operation, Ref, Subscript)) and name == "format":
             return self.format_call(target, positional, arguments)
         if (

@@ -107,8 +107,12 @@ DICT_CHANGES = frozenset({"update", "setdefault", "pop", "clear"})
 STDLIB_ROOTS = frozenset({"os", "sys", "logging", "json", "copy", "airflow", "datetime"})
 # Calls that never change the containers they are given.
 PURE_BUILTINS = frozenset(
-    {"len", "str", "repr", "int", "float", "bool", "print", "isinstance", "sorted", "format"}
-)
+    {
+        "len", "str", "repr", "int", "float", "bool", "print", "isinstance", "sorted", "format",
+        "list", "tuple", "reversed", "enumerate", "zip", "min", "max", "sum", "abs", "round",
+        "any", "all", "set", "frozenset", "hash", "ord", "chr",
+    }
+)  # fmt: skip
 PURE_CALLS = frozenset({"json.dumps", "logging.info", "logging.debug", "logging.warning"})
 COPIES = frozenset({"copy.copy", "copy.deepcopy"})
 
