@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import routes, value
 from tests.linting import invoke
 
 FILES = {
@@ -138,3 +139,37 @@ def test_operations_on_imported_constants_fold_as_python_would(
         ("path", "a/b", {}),
         ("stem", "b", {}),
     ]
+
+
+def test_a_default_args_given_through_a_spread_is_read_key_by_key(tmp_path: Path) -> None:
+    """``DAG(**{"default_args": {"cwd": os.getenv(...)}})``: the unknown ``cwd`` says nothing of
+    the queue, as when the dict is given as ``default_args=`` itself."""
+    tasks = routes(
+        tmp_path,
+        """
+import os
+from airflow.providers.standard.operators.bash import BashOperator
+from airflow.sdk import DAG
+from dags.common import dag_defaults, dbt_args
+
+args = dag_defaults() | {"default_args": dbt_args()}
+with DAG("a", schedule=None, **args):
+    BashOperator(task_id="a", bash_command="x")
+with DAG("b", schedule=None, **{"default_args": {"cwd": os.getenv("D"), "pool": "p"}}):
+    BashOperator(task_id="b", bash_command="x")
+with DAG("c", schedule=None, **{"default_args": os.getenv("D")}):
+    BashOperator(task_id="c", bash_command="x")
+""",
+        {
+            "dags/__init__.py": "",
+            "dags/common/__init__.py": (
+                "import os\n"
+                "def dag_defaults():\n    return {'catchup': False}\n"
+                "def dbt_args():\n    return {'cwd': os.getenv('DBT_DIR'), 'queue': 'dbt'}\n"
+            ),
+        },
+    )
+    assert value(tasks["a"], "queue") == "dbt"
+    assert value(tasks["a"], "pool") == "default_pool"
+    assert value(tasks["b"], "pool") == "p"
+    assert not tasks["c"].fields["queue"].known

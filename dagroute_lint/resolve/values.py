@@ -264,12 +264,43 @@ class SymbolTable:
         resolved_name = self.evaluate(name, depth + 1)
         if isinstance(resolved_name, Unresolved) or not isinstance(resolved_name.value, str):
             return Unresolved("dict.get of a key that is not a constant")
+        located = self._key_expression(mapping, resolved_name.value, depth + 1)
+        if isinstance(located, _Absent):
+            return self.lookup_key(default, key, depth + 1)
+        if located is not None:  # ``**{"default_args": {"cwd": os.getenv(...)}}``: by structure
+            return self.lookup_key(located, key, depth + 1)
         found = self.lookup_key(mapping, resolved_name.value, depth + 1)
         if found is None:
             return self.lookup_key(default, key, depth + 1)
         if isinstance(found, Unresolved) and ABSENT in found.candidates:
             return Unresolved("dict.get of a key that a candidate dict may lack")
         return _key_of(found, key)
+
+    def _key_expression(self, expr: Expr, name: str, depth: int) -> Expr | _Absent | None:
+        """The expression a dict built of literals and spreads holds at ``name`` (``ABSENT``
+        when it certainly lacks it), so that a key of that value is looked up by structure too:
+        an unknown value beside it in the nested dict says nothing of it. ``None`` when the
+        structure cannot tell (a key that is not a constant, a value that is not a dict)."""
+        if depth > MAX_DEPTH:
+            self._bounds_met += 1
+            return None
+        expr = self.deref(expr, depth)
+        if isinstance(expr, Const) and expr.value is None:
+            return ABSENT
+        if not isinstance(expr, DictExpr):
+            return None
+        for part_key, value in reversed(expr.parts):
+            if part_key is None:
+                found = self._key_expression(value, name, depth + 1)
+                if found is ABSENT:
+                    continue
+                return found
+            resolved_key = self.evaluate(part_key, depth + 1)
+            if isinstance(resolved_key, Unresolved):
+                return None
+            if resolved_key.value == name:
+                return value
+        return ABSENT
 
     def _subscript(self, expr: Subscript, depth: int) -> Resolved:
         key = self.evaluate(expr.key, depth + 1)
