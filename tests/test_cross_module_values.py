@@ -56,8 +56,8 @@ def test_imported_constants(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     outcome = invoke(tmp_path, ["routes", "dags", "--no-cache", "--format", "json"], monkeypatch)
     tasks = json.loads(outcome.stdout)["tasks"]
     assert len(tasks) == len(CASES)
-    for (expression, value, reason), task in zip(CASES, tasks):
-        assert task["queue"] == value, expression
+    for (expression, expected, reason), task in zip(CASES, tasks):
+        assert task["queue"] == expected, expression
         assert task["reasons"] == ({} if reason is None else {"queue": reason}), expression
 
 
