@@ -22,6 +22,16 @@ class Position:
     column: int
 
 
+@record
+class Site:
+    """Where in the repository a value is written: the file, as the run shows it, and the
+    position there. An unknown value carries the site of the expression that made it unknown
+    (its cause), which may be another file than the one whose tasks it reaches."""
+
+    path: str
+    position: Position
+
+
 # --- value expressions -------------------------------------------------------------------------
 
 
@@ -34,9 +44,15 @@ class Const:
 
 @record
 class Unknown:
-    """A value that cannot be known without running code; ``reason`` says why, for the user."""
+    """A value that cannot be known without running code; ``reason`` says why, for the user.
+
+    ``at`` is the expression of the file's own code that made it unknown (``Variable.get("q")``,
+    ``os.environ["Q"]``, a call's result), where extraction could place it: diagnostics about
+    the value are reported once, there, for every task it reaches (DRL105).
+    """
 
     reason: str
+    at: Site | None = None
 
 
 @record
