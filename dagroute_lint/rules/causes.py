@@ -68,8 +68,8 @@ def causes(path: str, tasks: Sequence[ResolvedTask]) -> list[Cause]:
 
 
 def message(cause: Cause) -> str:
-    """``a value that cannot be known ... (reason) sets the queue of 5 tasks in dag 'x' (t0,
-    t1, ...); whether a worker serves them is unproven``."""
+    """``a value that cannot be known ... (reason) sets the queue of 5 tasks in dag 'x' ('t0',
+    't1', ...); whether a worker serves them is unproven``."""
     reached = cause.reached
     them = "it" if len(reached) == 1 else "them"
     return (
@@ -108,17 +108,19 @@ def _fields(cause: Cause) -> str:
 
 
 def tasks_phrase(tasks: Sequence[ResolvedTask]) -> str:
-    """``task 'z' in dag 'x'``, ``5 tasks in dag 'x' (t0, t1, ...)``, ``7 tasks in 2 dags
-    (a.t0, b.t0, ...)``: counted, the first few named."""
+    """``task 'z' in dag 'x'``, ``5 tasks in dag 'x' ('t0', 't1', ...)``, ``7 tasks in 2 dags
+    ('t0' in 'a', 't0' in 'b', ...)``: counted, the first few named."""
     if len(tasks) == 1:
         return tasks[0].label
     dags = list(dict.fromkeys(task.dag_id for task in tasks))
     if len(dags) == 1:
         where = f"in dag '{_shown(dags[0], 'dag')}'"
-        names = [_shown(task.task_id, "id") for task in tasks]
+        names = [f"'{_shown(task.task_id, 'id')}'" for task in tasks]
     else:
         where = f"in {len(dags)} dags"
-        names = [f"{_shown(task.dag_id, 'dag')}.{_shown(task.task_id, 'id')}" for task in tasks]
+        names = [
+            f"'{_shown(task.task_id, 'id')}' in '{_shown(task.dag_id, 'dag')}'" for task in tasks
+        ]
     listed = ", ".join(names[:NAMED_TASKS])
     if len(names) > NAMED_TASKS:
         listed += f" and {len(names) - NAMED_TASKS} more"
