@@ -22,6 +22,16 @@ class Position:
     column: int
 
 
+@record
+class Site:
+    """Where in the repository a value is written: the file, as the run shows it, and the
+    position there. An unknown value carries the site of the expression that made it unknown
+    (its cause), which may be another file than the one whose tasks it reaches."""
+
+    path: str
+    position: Position
+
+
 # --- value expressions -------------------------------------------------------------------------
 
 
@@ -39,10 +49,16 @@ class Unknown:
     ``data`` marks a value known to be plain data although its content is not: what a
     standard-library or value-library call returns (``datetime.now()``, ``yaml.safe_load(...)``),
     arithmetic, a literal's method. Calling one of its methods cannot build a task, so the walk
-    does not report such a call as a place where tasks may be missing (DRL106)."""
+    does not report such a call as a place where tasks may be missing (DRL106).
+
+    ``at`` is the expression of the file's own code that made it unknown (``Variable.get("q")``,
+    ``os.environ["Q"]``, a call's result), where extraction could place it: diagnostics about
+    the value are reported once, there, for every task it reaches (DRL105).
+    """
 
     reason: str
     data: bool = False
+    at: Site | None = None
 
 
 @record

@@ -306,7 +306,7 @@ with DAG("lab"):
     assert "use .override(queue=...)" in messages[2]
 
 
-def test_unresolved_routing_points_at_the_argument(tmp_path: Path) -> None:
+def test_unresolved_routing_points_at_the_value(tmp_path: Path) -> None:
     report = lint_repo(
         tmp_path,
         dag_file("""
@@ -320,6 +320,6 @@ with DAG("lab"):
 """),
     )
     (diagnostic,) = by_code(report, "DRL105")
-    assert (diagnostic.line, diagnostic.column) == (10, 9)
+    assert (diagnostic.line, diagnostic.column) == (10, 15)  # os.environ["QUEUE"]
     assert "environment variable (os.environ)" in diagnostic.message
     assert codes(report) == ["DRL105"]

@@ -10,7 +10,7 @@ layer (``extract.airflow``) recognises DAGs, TaskGroups, operators and TaskFlow 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 import libcst as cst
 
@@ -21,6 +21,7 @@ from dagroute_lint.extract.bindings import (
     LocalClass,
 )
 from dagroute_lint.extract.bound_names import module_bindings
+from dagroute_lint.extract.causes import Placement, kept
 from dagroute_lint.extract.containers import (
     CONTAINERS,
     EXPR_TYPES,
@@ -55,6 +56,7 @@ from dagroute_lint.model import (
     Position,
     Ref,
     RejectedCall,
+    Site,
     Source,
     SyntaxProblem,
     Task,
@@ -164,6 +166,40 @@ class _Walker(
             return None
         return defaults if defaults is not None else DictExpr(())
 
+    def constants(self) -> dict[str, Expr]:
+        """The module-level names the model keeps, as expressions."""
+        constants: dict[str, Expr] = {}
+        for name, binding in self.module_scope.names.items():
+            if isinstance(binding, (*EXPR_TYPES, *CONTAINERS)):
+                constants[name] = snapshot(binding)
+            elif isinstance(binding, Imported):
+                constants[name] = Ref(binding.qualname)
+            elif isinstance(binding, LocalClass):
+                constants.update(class_constants(name, binding))
+        return constants
+
+    def model_values(self, constants: Mapping[str, Expr]) -> Iterator[Expr]:
+        """Every expression ``build`` puts in the model: what its unknowns are placed in."""
+        yield from constants.values()
+        for dag in self.dags:
+            yield dag.dag_id
+            defaults = dag.current_defaults()[1]
+            if defaults is not None:
+                yield defaults
+        for group in self.groups:
+            yield group.group_id
+            yield group.prefix_group_id
+            if group.default_args is not None:
+                yield group.default_args
+        for task in self.tasks:
+            yield task.task_id
+            yield from task.arguments.named.values()
+            yield from task.arguments.spreads
+            yield from task.overridden.values()
+            defaults = self.task_dag_defaults(task)
+            if defaults is not None:
+                yield defaults
+
     def build(
         self,
         parsed: Parsed,
@@ -183,7 +219,17 @@ class _Walker(
         for task in self.tasks:
             wanted += [site.node for site in task.imports]
             wanted += list(task.arguments.nodes.values())
+        constants = self.constants()
+        causes = kept(self.model_values(constants), self.unknown_at)
+        wanted += causes.values()
         positions = anchored_positions(tree, wanted, parsed.anchors)
+        place = Placement(
+            {
+                key: Site(path, positions[id(node)])
+                for key, node in causes.items()
+                if id(node) in positions  # not another module's code the walk ran
+            }
+        )
 
         def at(node: cst.CSTNode, fallback: Position = _FIRST_LINE) -> Position:
             """Where a node is; a node of another module's code (a decorator's arguments, a
@@ -208,24 +254,16 @@ class _Walker(
             for binding in self.module_scope.names.values()
             if isinstance(binding, DagHandle)
         }
-        constants: dict[str, Expr] = {}
-        for name, binding in self.module_scope.names.items():
-            if isinstance(binding, (*EXPR_TYPES, *CONTAINERS)):
-                constants[name] = snapshot(binding)
-            elif isinstance(binding, Imported):
-                constants[name] = Ref(binding.qualname)
-            elif isinstance(binding, LocalClass):
-                constants.update(class_constants(name, binding))
         return Module(
             path=path,
             module_name=self.module_name,
-            constants=constants,
+            constants={name: place(value) for name, value in constants.items()},
             imports=tuple(import_site(site) for site in self.imports),
             dags=tuple(
                 Dag(
-                    dag.dag_id,
+                    place(dag.dag_id),
                     at(dag.node),
-                    dag.current_defaults()[1],
+                    _placed(place, dag.current_defaults()[1]),
                     dag.registered or index in held,
                     dag.level > 0,
                 )
@@ -233,12 +271,12 @@ class _Walker(
             ),
             groups=tuple(
                 TaskGroup(
-                    group.group_id,
+                    place(group.group_id),
                     at(group.node),
                     group.dag,
                     group.parent,
-                    group.default_args,
-                    group.prefix_group_id,
+                    _placed(place, group.default_args),
+                    place(group.prefix_group_id),
                     group.suffix_on_collision,
                     group.created,
                 )
@@ -246,14 +284,14 @@ class _Walker(
             ),
             tasks=tuple(
                 Task(
-                    task_id=task.task_id,
+                    task_id=place(task.task_id),
                     position=at(task.node),
                     operator=task.operator,
                     dag=task.dag,
                     group=task.group,
                     arguments=Arguments(
-                        dict(task.arguments.named),
-                        task.arguments.spreads,
+                        {key: place(value) for key, value in task.arguments.named.items()},
+                        tuple(place(spread) for spread in task.arguments.spreads),
                         argument_positions(task),
                         _literal_keywords(task),
                     ),
@@ -263,8 +301,8 @@ class _Walker(
                     expand_keys=task.expand_keys,
                     partial_keys=task.partial_keys,
                     imports=tuple(import_site(site) for site in task.imports),
-                    overridden=dict(task.overridden),
-                    dag_default_args=self.task_dag_defaults(task),
+                    overridden={key: place(value) for key, value in task.overridden.items()},
+                    dag_default_args=_placed(place, self.task_dag_defaults(task)),
                     conditional=task.level > 0 or self.unregistered(task, held),
                     positional=task.positional,
                     wrapped=task.wrapped,
@@ -287,6 +325,10 @@ class _Walker(
                 for node, callee, keywords, level in self.rejected_calls.values()
             ),
         )
+
+
+def _placed(place: Placement, expr: Expr | None) -> Expr | None:
+    return None if expr is None else place(expr)
 
 
 def _literal_keywords(task: DraftTask) -> frozenset[str]:

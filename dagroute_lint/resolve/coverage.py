@@ -16,21 +16,32 @@ from dagroute_lint.resolve.tasks import ResolvedTask
 def unmodelled_places(
     module: Module, tasks: Sequence[ResolvedTask]
 ) -> Iterator[tuple[Position, str]]:
-    """Each place of ``module`` where tasks may be built that cannot be seen, with why: what
-    extraction could not follow, and each DAG whose id cannot be known."""
+    """Each place of ``module`` where tasks may be built that cannot be seen, with why, once:
+    what extraction could not follow, and each DAG whose id cannot be known. The code that
+    builds a DAG may run several times (a factory called in a loop): its DAGs are one place."""
+    places: dict[tuple[Position, str], None] = {}
     for place in module.unmodelled:
-        yield place.position, place.message
-    reported: set[int] = set()
+        places.setdefault((place.position, place.message), None)
+    yield from places
+    unknown: dict[tuple[Position, str], set[int]] = {}
     for task in tasks:
         dag = task.task.dag
-        if task.dag_id is not None or dag is None or dag in reported:
+        if task.dag_id is None and dag is not None:
+            reason = dict(task.unresolved).get("dag_id", "not known statically")
+            unknown.setdefault((module.dags[dag].position, reason), set()).add(dag)
+    for (position, reason), dags in unknown.items():
+        if len(dags) == 1:
+            yield (
+                position,
+                f"the id of this DAG cannot be known without running the file ({reason}); its "
+                "tasks cannot be matched with what Airflow builds",
+            )
             continue
-        reported.add(dag)
-        reason = dict(task.unresolved).get("dag_id", "not known statically")
         yield (
-            module.dags[dag].position,
-            f"the id of this DAG cannot be known without running the file ({reason}); its "
-            "tasks cannot be matched with what Airflow builds",
+            position,
+            f"the ids of the {len(dags)} DAGs built here (one each time this code runs) cannot "
+            f"be known without running the file ({reason}); their tasks cannot be matched with "
+            "what Airflow builds",
         )
 
 

@@ -21,7 +21,7 @@ from dagroute_lint.catalog.providers import (
     provider_for_decorator,
     provider_for_module,
 )
-from dagroute_lint.model import Const, DictExpr, Expr, Module, Position, SeqExpr, Task
+from dagroute_lint.model import Const, DictExpr, Expr, Module, Position, SeqExpr, Site, Task
 from dagroute_lint.records import record, replace
 from dagroute_lint.resolve.values import (
     ABSENT,
@@ -58,7 +58,8 @@ class Field:
     value is unknown, or for a task that defers, what makes it defer. ``candidates`` are, for an
     unknown value, every value it can take (Airflow holds one of them), in the order found.
     ``key`` names the keyword such a value was read from where the field combines several
-    (deferral: ``deferrable`` or ``start_from_trigger``).
+    (deferral: ``deferrable`` or ``start_from_trigger``). ``at``, for an unknown value, is where
+    the expression that made it unknown is written (its cause), where that is known.
     """
 
     value: object
@@ -67,6 +68,7 @@ class Field:
     reason: str = ""
     candidates: tuple[object, ...] = ()
     key: str = ""
+    at: Site | None = None
 
     @property
     def explicit(self) -> bool:
@@ -301,7 +303,7 @@ class Resolver:
         routed = self._class_routes(task)
         if routed is not None and (name in routed[1] or "*" in routed[1]):
             reason = f"class {routed[0]} may set '{name}' in its own code, which is not followed"
-            yield "assignment", Unresolved(reason)
+            yield "assignment", Unresolved(reason, at=self.symbols.class_site(routed[0]))
         for given in self._arguments(task, name):
             yield "argument", given
         if task.taskflow == "stub" and name in _STUB_NONE_FIELDS:
@@ -408,7 +410,7 @@ class Resolver:
         values = choices(resolved)
         if values is None:
             assert isinstance(resolved, Unresolved)
-            return Field(None, False, origin, resolved.reason)
+            return Field(None, False, origin, resolved.reason, at=resolved.at)
         flags = candidates([value is not ABSENT and bool(value) for value in values], "")
         if isinstance(flags, Known):
             return Field(flags.value, True, origin)
@@ -512,7 +514,7 @@ class Resolver:
         values = choices(resolved)
         if values is None:
             assert isinstance(resolved, Unresolved)
-            return Field(None, False, origin, resolved.reason)
+            return Field(None, False, origin, resolved.reason, at=resolved.at)
         held: list[object] = []
         for value in values:
             if isinstance(value, timedelta):

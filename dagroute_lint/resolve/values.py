@@ -26,8 +26,10 @@ from dagroute_lint.model import (
     OneOf,
     Operation,
     OperationName,
+    Position,
     Ref,
     SeqExpr,
+    Site,
     Subscript,
     Unknown,
 )
@@ -50,11 +52,13 @@ class Unresolved:
     """A value that cannot be known statically, and why.
 
     ``candidates``, when not empty, are every value it can take (``"a" if x else "b"``): Airflow
-    holds one of them. ``ABSENT`` among them means a dict may lack the key looked up.
+    holds one of them. ``ABSENT`` among them means a dict may lack the key looked up. ``at`` is
+    where the expression that made it unknown is written (``Unknown.at``), where that is known.
     """
 
     reason: str
     candidates: tuple[object, ...] = ()
+    at: Site | None = None
 
 
 class _Absent:
@@ -131,6 +135,17 @@ class SymbolTable:
                 return module.classes.get(".".join(parts[cut:]))
         return None
 
+    def class_site(self, qualname: str) -> Site | None:
+        """Where the repository class ``qualname`` is defined: the line of the ``class``
+        statement that binds it at module level (a nested class: its outermost class's)."""
+        parts = qualname.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            module = self._lookup(".".join(parts[:cut]))
+            if module is not None:
+                line = module.bound_at.get(parts[cut])
+                return None if line is None else Site(module.path, Position(line, 1))
+        return None
+
     def class_routes(self, qualname: str, depth: int = 0) -> tuple[str, frozenset[str]] | None:
         """Routing fields a repository class (or a repository base of it) may set in its own
         code, with the class that does; ``None`` when it sets none or is not in the repository."""
@@ -170,7 +185,7 @@ class SymbolTable:
         if isinstance(expr, Const):
             return Known(expr.value)
         if isinstance(expr, Unknown):
-            return Unresolved(expr.reason)
+            return Unresolved(expr.reason, at=expr.at)
         if isinstance(expr, OneOf):
             options = [self.evaluate(option, depth + 1) for option in expr.options]
             return over(options, lambda values: Known(values[0]), expr.reason, each=True)

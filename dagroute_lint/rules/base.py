@@ -62,6 +62,7 @@ class _Bound:
         fix: Fix | None = None,
         cause: str | None = None,
         routing: Sequence[str] = (),
+        related: tuple[Related, ...] = (),
     ) -> Diagnostic:
         """A diagnostic of this rule at ``position`` of this file, with its facts: the rule
         passes the values it words the message with (see ``Facts``). ``task`` is the one task
@@ -69,7 +70,7 @@ class _Bound:
         about a DAG. ``cause``: what it shares with other reports of the rule (see
         ``Diagnostic``). ``routing``: the routing fields of ``task`` whose values the report
         is about; where another level than the call set one, the diagnostic points there too
-        (``Diagnostic.related``)."""
+        (``Diagnostic.related``). ``related``: other places the rule points at itself."""
         # Most reports are about one task and name no worker: that path builds no generator.
         task_id = None
         if task is not None:
@@ -93,7 +94,8 @@ class _Bound:
             self.severity,
             cause,
             facts,
-            _related(self.module.path, task, routing, position) if task and routing else (),
+            related
+            + (_related(self.module.path, task, routing, position) if task and routing else ()),
         )
 
 

@@ -6,8 +6,9 @@ from collections.abc import Iterator
 
 from dagroute_lint.diagnostics import Diagnostic, KeywordFix
 from dagroute_lint.resolve.placement import served_queues, variant_placements, workers_of
-from dagroute_lint.resolve.tasks import ROUTING_FIELDS, ResolvedTask
+from dagroute_lint.resolve.tasks import ResolvedTask
 from dagroute_lint.rules.base import Context, DeploymentContext, DeploymentRule, Rule
+from dagroute_lint.rules.causes import causes, message, related
 from dagroute_lint.rules.choices import one_of, when
 from dagroute_lint.rules.hybrid_executors import KUBERNETES_QUEUE, hybrid_fixes, is_hybrid
 
@@ -121,28 +122,18 @@ def check_unknown_executor(context: DeploymentContext) -> Iterator[Diagnostic]:
 
 
 def check_unresolved_routing(context: Context) -> Iterator[Diagnostic]:
-    """One diagnostic per task and cause: fields unknown for the same reason are named together,
-    where the first of them is written."""
-    for task in context.tasks:
-        arguments = task.task.arguments.positions
-        causes: dict[str, list[str]] = {}
-        for name, reason in task.unresolved:
-            # A field that is one of several known values is checked value by value instead.
-            if name in ROUTING_FIELDS and not task.fields[name].candidates:
-                causes.setdefault(reason, []).append(name)
-        for reason, fields in causes.items():
-            named = ", ".join(fields[:-1]) + " and " + fields[-1] if len(fields) > 1 else fields[0]
-            position = next(
-                (arguments[name] for name in fields if name in arguments), task.task.position
-            )
-            yield context.report(
-                position,
-                f"{task.label} takes its {named} from a value that cannot be known without "
-                f"running the DAG file ({reason}); whether a worker serves it is unproven",
-                kind="routing",
-                item=", ".join(fields),
-                task=task,
-            )
+    """One diagnostic per cause, naming the fields it makes unknown and every task it reaches
+    (see ``causes``): where it is written when that is in this file, else at its first task."""
+    path = context.module.path
+    for cause in causes(path, context.tasks):
+        yield context.report(
+            cause.position,
+            message(cause),
+            kind="routing",
+            item=", ".join(cause.fields),
+            tasks=cause.reached,
+            related=related(path, cause),
+        )
 
 
 UNSERVED_QUEUE = DeploymentRule(

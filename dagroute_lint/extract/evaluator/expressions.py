@@ -66,6 +66,8 @@ class Expressions(WalkerState):
         if handler is None:
             return Unknown(f"a {type(node).__name__} expression")
         value: Binding = handler(self, node)
+        if type(value) is Unknown and id(value) not in self.unknown_at:
+            self.unknown_at[id(value)] = (value, node)  # the innermost expression that gave it
         return value
 
     def name_node_value(self, node: cst.Name) -> Binding:

@@ -233,6 +233,9 @@ class WalkerState(ABC):
         self.returns: list[list[Binding]] = []
         # Places where tasks may be built that the walk could not follow, with why, by node.
         self.unmodelled: dict[int, tuple[cst.CSTNode, str]] = {}
+        # Each unknown value the walk made, by identity, with the expression that first gave
+        # it: where the model places its cause (``Unknown.at``, see ``extract/causes``).
+        self.unknown_at: dict[int, tuple[Unknown, cst.CSTNode]] = {}
         # Calls of Airflow functions with keywords they do not take: node, callee, keywords, level.
         self.rejected_calls: dict[int, tuple[cst.CSTNode, str, tuple[str, ...], int]] = {}
         self.class_prefix = ""
