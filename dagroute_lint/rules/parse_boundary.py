@@ -49,6 +49,12 @@ from dagroute_lint.rules.base import Context, DeploymentContext, DeploymentRule,
 from dagroute_lint.rules.open_facts import OpenFact, open_fact, undecided
 from dagroute_lint.sources.discovery import absolute, processor_imports
 
+# The folder Airflow's ``[core] plugins_folder`` names by default, relative to
+# ``$AIRFLOW_HOME``: Airflow 2 and 3 put it on ``sys.path`` (``settings.initialize`` calls
+# ``prepare_syspath_for_config_and_plugins``), so a project's ``plugins/`` is often deployed as
+# it. Often, not always: it is named in a message, never taken as an import root unasked.
+PLUGINS_FOLDER = "plugins"
+
 # ``apache-airflow-core`` 3.x hard-depends on these (semantics §6.2): any Airflow 3 runtime has
 # them even when the inventory does not list them.
 AIRFLOW3_BUNDLED_PROVIDERS = frozenset(
@@ -84,6 +90,7 @@ class LoadFailure:
     message: str
     item: str
     runtime: str | None = None
+    cause: str | None = None  # what reports of several files share (``Diagnostic.cause``)
 
 
 def has_provider(runtime: Runtime, distribution: str, airflow_major: int) -> bool | None:
@@ -253,6 +260,10 @@ def _third_party(
     top = target.partition(".")[0]
     # A namespace's top-level name (``google``) is always found in site-packages first.
     stray = None if top in NAMESPACES else _stray(context, reached)
+    # A name a table gives a distribution is that distribution's, whatever the project holds.
+    elsewhere = None
+    if stray is None and top not in NAMESPACES and not (need and need.known):
+        elsewhere = off_roots(context, target)
     if stray is not None:
         yield LoadFailure(
             "module",
@@ -263,6 +274,8 @@ def _third_party(
             "(ModuleNotFoundError)",
             top,
         )
+    elif elsewhere is not None:
+        yield _off_roots_failure(context, reached, elsewhere)
     elif verdict is False and processor is not None and need is not None:
         name, _ = processor
         which = "" if needed == target else f" ('{needed}')"
@@ -354,6 +367,47 @@ def _optional_features(
             )
 
 
+def off_roots(context: Context | DeploymentContext, module: str) -> Path | None:
+    """The project's folder, on no import root, that holds ``module`` (``FirstParty.off_roots``)."""
+    locations = context.repository.locations
+    return locations.off_roots(module) if locations is not None else None
+
+
+def _off_roots_failure(
+    context: Context | DeploymentContext, reached: ReachedImport, folder: Path
+) -> LoadFailure:
+    """The repository holds the module, in a folder on no import root: one report per folder
+    and file (the cause is the folder, whichever of its modules are imported), naming the
+    setting that fixes it."""
+    locations = context.repository.locations
+    project = locations.project.root if locations and locations.project else folder.parent
+    relative = folder.relative_to(project).as_posix()
+    module = reached.target.module
+    top = module.partition(".")[0]
+    where = folder / top
+    shown = f"{relative}/{top}/" if where.is_dir() else f"{relative}/{top}.py"
+    if relative == PLUGINS_FOLDER:
+        advice = (
+            "Airflow puts its plugins folder ([core] plugins_folder, $AIRFLOW_HOME/plugins by "
+            f'default) on sys.path: if {relative}/ is deployed as it, add `roots = ["{relative}"]` '
+            "to [tool.dagroute-lint]"
+        )
+    else:
+        advice = (
+            f"if the deployment puts {relative}/ on sys.path (PYTHONPATH), add `roots = "
+            f'["{relative}"]` to [tool.dagroute-lint]; otherwise move it under an import root'
+        )
+    return LoadFailure(
+        "module",
+        f"roots:{relative}",
+        reached.site.position,
+        f"{_why(reached)}: '{top}' is on no import root, but lies in {relative}/ ({shown}), "
+        f"which is not one (ModuleNotFoundError); {advice}",
+        top,
+        cause=relative,
+    )
+
+
 def _stray(context: Context | DeploymentContext, reached: ReachedImport) -> str | None:
     """Where the imported name lies off the import roots, shown beside the importer's path."""
     locations = context.repository.locations
@@ -427,6 +481,7 @@ def _report(context: Context | DeploymentContext, kind: Kind) -> Iterator[Diagno
                 kind=kind,
                 item=failure.item,
                 runtime=failure.runtime,
+                cause=failure.cause,
             )
 
 
