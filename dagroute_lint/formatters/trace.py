@@ -708,7 +708,7 @@ def _lists(worker: ServingWorker) -> str:
 
 def _has(has: bool | None) -> str:
     if has is None:
-        return "not known (the runtime does not list them)"
+        return "not known (the runtime does not list them, or its lists do not prove it)"
     return "has it" if has else "LACKS it"
 
 

@@ -123,7 +123,7 @@ def workers_without(
 
     A runtime has what its ``packages`` and ``providers`` list, and everything Airflow brings.
     """
-    return undecided.lacking(task, serving, lambda runtime: has_package(runtime, need))
+    return undecided.lacking(task, serving, lambda runtime: has_package(runtime, need), need.key)
 
 
 def check_package_on_worker(context: DeploymentContext) -> Iterator[Diagnostic]:

@@ -111,14 +111,21 @@ def listed_distributions(runtime: Runtime) -> frozenset[str]:
 def has_package(runtime: Runtime, need: ImportNeed) -> bool | None:
     """A runtime has the modules it says it has (``imports``), what its ``packages`` and
     ``providers`` list, what those require in turn (the shipped dependency tables), and
-    everything Airflow brings; ``None`` when none of that has it and the runtime does not list
-    its packages or providers, where it may be."""
+    everything Airflow brings. A listed distribution no table maps is taken to provide what it
+    is named after (``acme-airflow-provider``: ``acme_airflow_provider``, ``ImportNeed.met_by``).
+
+    ``None`` when none of that has it and the lists cannot rule it out: the runtime does not
+    list its packages or providers, or no table names the import's distribution and a listed
+    distribution requires what no table knows, so that it may bring it (a third party's
+    provider and its SDK). A missing distribution is asserted only where the lists prove it."""
     if need.key in runtime.imports or need.airflow_brings_it:
         return True
     listed = listed_distributions(runtime)
     if need.met_by(listed | brought_by(listed)):
         return True
     if runtime.packages is None or runtime.providers is None:
+        return None
+    if not need.known and unknown_dependencies(listed):
         return None
     return False
 
@@ -192,12 +199,12 @@ def _judged(context: Context | DeploymentContext) -> list[LoadFailure | OpenFact
     if not module.dags and not processor_imports(context.file.source.path, context.airflow_major):
         return []
     processor = processor_runtime(context.inventory)
-    found: dict[tuple[str, str | None], LoadFailure | OpenFact] = {}
+    found: dict[object, LoadFailure | OpenFact] = {}
     causes = _failures(context, processor)
     if processor is not None:
         causes = itertools.chain(causes, _decorators(context, processor))
     for cause in causes:
-        key = (cause.kind, cause.key if isinstance(cause, LoadFailure) else cause.runtime)
+        key = (cause.kind, cause.key) if isinstance(cause, LoadFailure) else cause
         found.setdefault(key, cause)
     return list(found.values())
 
@@ -256,7 +263,7 @@ def _third_party(
     if verdict:
         return
     if verdict is None and processor is not None and need is not None:
-        yield open_fact(processor[1], "package")
+        yield open_fact(processor[1], "package", need.key)
     top = target.partition(".")[0]
     # A namespace's top-level name (``google``) is always found in site-packages first.
     stray = None if top in NAMESPACES else _stray(context, reached)
@@ -352,8 +359,8 @@ def _optional_features(
                 continue
             need = None if is_stdlib(needed) else import_need(needed)
             found = has_package(runtime, need) if need is not None else True
-            if found is None:
-                yield open_fact(runtime, "package")
+            if found is None and need is not None:
+                yield open_fact(runtime, "package", need.key)
             if need is None or found is not False:
                 continue
             yield LoadFailure(
