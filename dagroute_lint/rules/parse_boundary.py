@@ -39,7 +39,11 @@ from dagroute_lint.catalog.distributions import (
 )
 from dagroute_lint.catalog.optional_features import EXCEPTION as OPTIONAL_EXCEPTION
 from dagroute_lint.catalog.optional_features import optional_needs
-from dagroute_lint.catalog.providers import provider_for_decorator, provider_for_module
+from dagroute_lint.catalog.providers import (
+    listed_provider_for,
+    provider_for_decorator,
+    provider_for_module,
+)
 from dagroute_lint.deployment.inventory import Inventory, Runtime
 from dagroute_lint.diagnostics import Diagnostic, Kind
 from dagroute_lint.model import Position
@@ -72,6 +76,7 @@ class Need:
     position: Position
     # A module-level import: it breaks every task of the file alike, so one report covers them.
     at_import: bool = False
+    module: str | None = None  # the imported module that needs it, for an import
 
 
 @record
@@ -93,14 +98,22 @@ class LoadFailure:
     cause: str | None = None  # what reports of several files share (``Diagnostic.cause``)
 
 
-def has_provider(runtime: Runtime, distribution: str, airflow_major: int) -> bool | None:
+def has_provider(
+    runtime: Runtime, distribution: str, airflow_major: int, module: str | None = None
+) -> bool | None:
     """Whether the runtime has the provider: ``None`` when it does not list its providers (and
-    Airflow does not bundle this one), which is never taken as "it has none"."""
+    Airflow does not bundle this one), which is never taken as "it has none". For ``module``
+    (the import that needs it), a listed provider that owns it by Airflow's naming rule where
+    the tables know no owner counts too (``listed_provider_for``): the provider's name was
+    only a guess."""
     if airflow_major >= 3 and distribution in AIRFLOW3_BUNDLED_PROVIDERS:
         return True
     if runtime.providers is None:
         return None
-    return any(requirement.name == distribution for requirement in runtime.providers)
+    names = [requirement.name for requirement in runtime.providers]
+    if distribution in names:
+        return True
+    return module is not None and listed_provider_for(module, names) is not None
 
 
 def listed_distributions(runtime: Runtime) -> frozenset[str]:
@@ -307,7 +320,7 @@ def _provider(
     name, runtime = processor
     if distribution is None:
         return
-    verdict = has_provider(runtime, distribution, context.airflow_major)
+    verdict = has_provider(runtime, distribution, context.airflow_major, reached.target.module)
     if verdict is None:
         yield open_fact(runtime, "provider")
         return
@@ -342,7 +355,7 @@ def _optional_features(
                 distribution = provider_for_module(needed, context.airflow_major)
                 if distribution is None:
                     continue
-                verdict = has_provider(runtime, distribution, context.airflow_major)
+                verdict = has_provider(runtime, distribution, context.airflow_major, needed)
                 if verdict is None:
                     yield open_fact(runtime, "provider")
                 if verdict is not False:
