@@ -52,18 +52,20 @@ class ProjectModules:
             }
         return self._folders
 
-    def _walk(self, directory: str, parts: tuple[str, ...], found: dict[str, set[str]]) -> None:
-        """Record, for each ``*.py`` file below ``directory``, every name it is importable by
-        from the folders above it (``parts``: the folder's path below the project)."""
+    def _walk(self, directory: str, parts: tuple[str, ...], found: dict[str, set[str]]) -> bool:
+        """Record each module file and each folder holding one below ``directory`` (``parts``:
+        its path below the project) under its name, with the folder it is imported from;
+        whether ``directory`` holds a module file at any depth."""
         try:
             with os.scandir(directory) as listing:
                 entries = list(listing)
         except OSError:
-            return
+            return False
         if any(entry.name == _VENV_MARKER for entry in entries):
-            return
+            return False
         excluded = self._excluded
         prefix = "/".join(parts)
+        holds = False
         for entry in entries:
             name = entry.name
             try:
@@ -74,9 +76,12 @@ class ProjectModules:
                 path = f"{prefix}/{name}" if prefix else name
                 if excluded(name) or excluded(path) or entry.path in self._skip:
                     continue
-                self._walk(entry.path, (*parts, name), found)
+                if self._walk(entry.path, (*parts, name), found):
+                    holds = True
+                    if name.isidentifier():
+                        found.setdefault(name, set()).add(prefix)
             elif name.endswith(".py"):
-                names = (*parts, name[:-3])
-                for depth, top in enumerate(names):
-                    if top.isidentifier():
-                        found.setdefault(top, set()).add("/".join(names[:depth]))
+                holds = True
+                if name[:-3].isidentifier():
+                    found.setdefault(name[:-3], set()).add(prefix)
+        return holds
