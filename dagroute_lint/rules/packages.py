@@ -51,7 +51,7 @@ from dagroute_lint.rules.runtimes import CodeRuns, code_runs, outcome, workers_l
 _AIRFLOW_DISTRIBUTIONS = ("apache-airflow", "apache-airflow-core", "apache-airflow-task-sdk")
 
 
-def _nowhere(module: str) -> None:
+def nowhere(module: str) -> None:
     """For a caller that does not look for the repository's modules off the import roots."""
     return None
 
@@ -93,7 +93,7 @@ class Virtualenv:
 def package_imports(
     sites: Sequence[ImportSite],
     first_party: Callable[[str], bool],
-    off_roots: Callable[[str], object] = _nowhere,
+    off_roots: Callable[[str], object] = nowhere,
 ) -> list[PackageImport]:
     """The imports among ``sites`` that need a third-party distribution, one per distribution.
 
