@@ -398,24 +398,30 @@ def _off_roots_failure(
 ) -> LoadFailure:
     """The repository holds the module, in a folder on no import root: one report per folder
     and file (the cause is the folder, whichever of its modules are imported), naming the
-    setting that fixes it."""
+    setting that fixes it, or the name to import it by when the folder lies under a root."""
     locations = context.repository.locations
-    project = locations.project.root if locations and locations.project else folder.parent
+    # ``off_roots`` found the folder: there is a project it searched.
+    assert locations is not None and locations.project is not None
+    project = locations.project.root
     relative = folder.relative_to(project).as_posix()
     module = reached.target.module
     top = module.partition(".")[0]
-    where = folder / top
-    shown = f"{relative}/{top}/" if where.is_dir() else f"{relative}/{top}.py"
-    if relative == PLUGINS_FOLDER:
+    shown = f"{relative}/{top}/" if (folder / top).is_dir() else f"{relative}/{top}.py"
+    setting = f'add "{relative}" to `roots` in [tool.dagroute-lint] (`roots = ["{relative}"]`)'
+    under = [root for root in locations.roots if folder.is_relative_to(root) and root != project]
+    if under:
+        innermost = max(under, key=lambda root: len(root.parts))
+        name = ".".join((*folder.relative_to(innermost).parts, module))
+        advice = f"import it as '{name}', or {setting} if the deployment puts {relative}/ there"
+    elif relative == PLUGINS_FOLDER:
         advice = (
             "Airflow puts its plugins folder ([core] plugins_folder, $AIRFLOW_HOME/plugins by "
-            f'default) on sys.path: if {relative}/ is deployed as it, add `roots = ["{relative}"]` '
-            "to [tool.dagroute-lint]"
+            f"default) on sys.path: if {relative}/ is deployed as it, {setting}"
         )
     else:
         advice = (
-            f"if the deployment puts {relative}/ on sys.path (PYTHONPATH), add `roots = "
-            f'["{relative}"]` to [tool.dagroute-lint]; otherwise move it under an import root'
+            f"if the deployment puts {relative}/ on sys.path (PYTHONPATH), {setting}; "
+            "otherwise move it under an import root"
         )
     return LoadFailure(
         "module",
