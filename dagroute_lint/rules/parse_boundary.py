@@ -275,8 +275,6 @@ def _third_party(
     verdict = has_package(processor[1], need) if processor and need else None
     if verdict:
         return
-    if verdict is None and processor is not None and need is not None:
-        yield open_fact(processor[1], "package", need.key)
     top = target.partition(".")[0]
     # A namespace's top-level name (``google``) is always found in site-packages first.
     stray = None if top in NAMESPACES else _stray(context, reached)
@@ -284,6 +282,10 @@ def _third_party(
     elsewhere = None
     if stray is None and top not in NAMESPACES and not (need and need.known):
         elsewhere = off_roots(context, target)
+    # The repository's own module off the roots fails whatever the runtime lists: nothing the
+    # inventory leaves open decides it.
+    if elsewhere is None and verdict is None and processor is not None and need is not None:
+        yield open_fact(processor[1], "package", need.key)
     if stray is not None:
         yield LoadFailure(
             "module",
