@@ -149,7 +149,10 @@ SETTINGS: dict[str, Setting] = {
         "list of paths",
         [],
         "More import roots, relative to the project folder (`plugins`): where modules the DAG "
-        "files import are found, besides the DAG folders and the project folder.",
+        "files import are found, besides the DAG folders and the project folder. None is "
+        "assumed: a module the project holds in a folder on no root is reported (DRL206) with "
+        "the folder to add here, `plugins/` included (Airflow puts its plugins folder on "
+        "`sys.path`, but whether the project's `plugins/` is deployed as it is not known).",
     ),
     "dag-ignore-file-syntax": Setting(
         f"string, one of {', '.join(f'`{syntax}`' for syntax in SYNTAXES)}",

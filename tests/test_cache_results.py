@@ -406,3 +406,15 @@ def test_a_warm_run_prints_the_facts_a_cold_one_prints(
     assert facts["DRL203"]["workers"] == [{"worker": "celery-general", "runtime": "base"}]
     assert (facts["DRL205"]["item"], facts["DRL205"]["runtime"]) == ("polars", "parser")
     assert (facts["DRL101"]["item"], facts["DRL101"]["task_id"]) == ("nowhere", "three")
+
+
+def test_a_module_appearing_in_a_folder_off_the_import_roots_is_seen(repo: Path) -> None:
+    """The rules ask where in the project a module on no root lies; a module written there later
+    changes that answer, and the cached result follows it."""
+    before = lint("--select", "ALL")
+    (repo / "lib/toolbox").mkdir(parents=True)
+    (repo / "lib/toolbox/rows.py").write_text("ROWS = 1\n")
+    after = lint("--select", "ALL")
+    assert after == lint("--no-cache", "--select", "ALL")
+    assert '`roots = ["lib"]`' in after[1]
+    assert "lib/" not in before[1]

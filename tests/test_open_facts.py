@@ -104,3 +104,59 @@ def test_a_warm_run_says_what_a_cold_one_says(repo: Path) -> None:
     warm = run("--output-format", "json")
     uncached = run("--output-format", "json", "--no-cache")
     assert cold == warm == uncached
+
+
+UNPROVEN = """
+from airflow.sdk import DAG, task
+import {module}
+
+with DAG("{dag}", schedule=None):
+
+    @task
+    def sync() -> None:
+        pass
+
+    sync()
+"""
+THIRD_PARTY = """
+[deployment]
+airflow_version = "3.3"
+executors = ["CeleryExecutor"]
+dag_processor = { runtime = "base" }
+triggerer = false
+
+[[workers]]
+name = "celery"
+queues = ["default"]
+runtime = "base"
+
+[runtimes.base]
+providers = ["standard", "celery", "apache-airflow-providers-foo-bar"]
+packages = []
+"""
+
+
+def test_a_module_the_lists_do_not_prove_is_one_warning_per_module_not_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three files import what a third party's provider may bring: no error, one line for each
+    module, over every file that imports it."""
+    write_repo(
+        tmp_path,
+        {
+            "dags/one.py": UNPROVEN.format(module="foo_bar_sdk", dag="one"),
+            "dags/two.py": UNPROVEN.format(module="foo_bar_sdk", dag="two"),
+            "dags/three.py": UNPROVEN.format(module="foo_bar_cli", dag="three"),
+            "dagroute.toml": THIRD_PARTY,
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    _, out, _ = run("--format", "json", "--select", "ALL")
+    found = json.loads(out)
+    assert sorted((d["code"], d["severity"], d["facts"]["item"]) for d in found) == [
+        ("DRL902", "warning", "foo_bar_cli"),
+        ("DRL902", "warning", "foo_bar_sdk"),
+    ]
+    sdk = next(d for d in found if d["facts"]["item"] == "foo_bar_sdk")
+    assert {task["dag_id"] for task in sdk["facts"]["tasks"]} == {"one", "two"}
+    assert "do not prove that it has 'foo_bar_sdk'" in sdk["message"]

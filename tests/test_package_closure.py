@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from dagroute_lint.catalog.distributions import (
+    ImportNeed,
     brought_by,
     follow,
     import_need,
     unknown_dependencies,
 )
 from dagroute_lint.deployment.inventory import Requirement, Runtime
+from dagroute_lint.records import replace
+from dagroute_lint.rules.open_facts import OpenFact, open_fact
 from dagroute_lint.rules.parse_boundary import caveat_for, has_package
 
 
@@ -71,3 +74,37 @@ def test_the_caveat_names_a_few_then_counts() -> None:
         "; the dependencies of 'a-lib', 'b-lib', 'c-lib' and 2 more are not known "
         "(it may come with them)"
     )
+
+
+def need(module: str) -> ImportNeed:
+    found = import_need(module)
+    assert found is not None
+    return found
+
+
+def test_a_listed_distribution_no_table_maps_provides_what_it_is_named_after() -> None:
+    base = runtime("acme-airflow-provider", "google-cloud-bigquery")
+    assert has_package(base, need("acme_airflow_provider"))
+    assert has_package(base, need("acme_airflow_provider.operators"))
+    assert has_package(base, need("google.cloud.bigquery"))
+
+
+def test_a_name_no_table_knows_is_unproven_where_a_listed_distribution_may_bring_it() -> None:
+    """Whether a third party's provider requires ``foo_bar_sdk`` is not known: the lists do not
+    prove it missing (``None``, said by DRL902), unlike a known distribution's import, and
+    unlike a list whose every entry's requirements are known."""
+    third_party = runtime("apache-airflow-providers-foo-bar")
+    assert has_package(third_party, need("foo_bar_sdk")) is None
+    assert has_package(third_party, need("humanize")) is False  # humanize is humanize's
+    assert has_package(runtime("pandas"), need("foo_bar_sdk")) is False
+    assert has_package(runtime(), need("foo_bar_sdk")) is False
+
+
+def test_an_unproven_module_is_a_fact_of_its_own_per_module() -> None:
+    listed = runtime("apache-airflow-providers-foo-bar")
+    one = open_fact(listed, "package", "foo_bar_sdk")
+    assert one == OpenFact("package", "base", "foo_bar_sdk")
+    assert one != open_fact(listed, "package", "other_sdk")
+    # A runtime that does not list its providers leaves that open instead, whatever the module.
+    unlisted = replace(listed, providers=None)
+    assert open_fact(unlisted, "package", "foo_bar_sdk") == OpenFact("provider", "base")

@@ -12,6 +12,7 @@ from dagroute_lint.catalog.providers import (
     TASK_DECORATORS_FILE,
     canonical_distribution,
     import_moves,
+    listed_provider_for,
     moved_import,
     provider_for_decorator,
     provider_for_module,
@@ -446,3 +447,17 @@ def test_moves_table_is_consistent() -> None:
             assert move.distribution == provider_for_module(move.new_module, 3)
         # a module is either still importable (through a shim) or gone, never both
         assert move.removed == (move.old_module in removed_modules)
+
+
+def test_a_listed_provider_owns_by_its_name_what_no_known_id_covers() -> None:
+    listed = ["apache-airflow-providers-foo", "apache-airflow-providers-foo-bar", "pandas"]
+    assert listed_provider_for("airflow.providers.foo.bar.operators.x", listed) == (
+        "apache-airflow-providers-foo-bar"
+    )
+    assert (
+        listed_provider_for("airflow.providers.foo.baz", listed) == "apache-airflow-providers-foo"
+    )
+    assert listed_provider_for("airflow.providers.foobar", listed) is None
+    # A module a known id covers is that provider's, whatever else is listed.
+    google = ["apache-airflow-providers-google-cloud"]
+    assert listed_provider_for("airflow.providers.google.cloud.hooks.gcs", google) is None

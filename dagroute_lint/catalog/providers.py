@@ -97,6 +97,25 @@ def provider_for_module(module: str, airflow_major: int) -> str | None:
     return moves.provider3 if airflow_major >= 3 else moves.provider2
 
 
+def listed_provider_for(module: str, listed: Iterable[str]) -> str | None:
+    """The provider among the ``listed`` distributions that owns ``module`` by Airflow's naming
+    rule (``apache-airflow-providers-foo-bar`` owns ``airflow.providers.foo.bar``, semantics
+    6.1), when no id of the shipped table covers it: a provider newer than the table, or a third
+    party's in the namespace, whose id ``provider_id`` can only guess. The longest id wins;
+    ``None`` for a module a known id covers, whose provider is that one."""
+    pid = provider_id(module)
+    if pid is None or pid in _provider_ids().ids:
+        return None
+    owners = []
+    for name in listed:
+        if not name.startswith(PROVIDER_PREFIX):
+            continue
+        owned = f"{PROVIDERS_PACKAGE}.{name.removeprefix(PROVIDER_PREFIX).replace('-', '.')}"
+        if module == owned or module.startswith(owned + "."):
+            owners.append((len(owned), name))
+    return max(owners)[1] if owners else None
+
+
 def provider_for_decorator(kind: str, airflow_major: int) -> str | None:
     """The provider that registers ``@task.<kind>`` (``"python"`` for a bare ``@task``).
 

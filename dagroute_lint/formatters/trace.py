@@ -26,7 +26,7 @@ from dagroute_lint.resolve.placement import PlacedTask
 from dagroute_lint.resolve.repository import Repository
 from dagroute_lint.resolve.tasks import Field, ResolvedTask
 from dagroute_lint.resolve.values import Unresolved
-from dagroute_lint.rules.packages import PACKAGE_MISSING_ON_WORKER, package_imports
+from dagroute_lint.rules.packages import PACKAGE_MISSING_ON_WORKER, nowhere, package_imports
 from dagroute_lint.rules.parse_boundary import Need as ProviderNeed
 from dagroute_lint.rules.parse_boundary import has_package, has_provider
 from dagroute_lint.rules.providers import parse_needs, task_needs
@@ -169,6 +169,8 @@ class Deployment:
     airflow_major: int
     lookup: Callable[[str], Module | None]
     first_party: Callable[[str], bool]
+    # Where the project holds a module on no import root (DRL206's, never a package).
+    off_roots: Callable[[str], object] = nowhere
     _file_needs: dict[str, list[ProviderNeed]] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -231,8 +233,13 @@ def trace_repository(repository: Repository, tasks: Sequence[ResolvedTask]) -> l
     inventory = repository.inventory
     deployment = None
     if inventory is not None:
+        locations = repository.locations
         deployment = Deployment(
-            inventory, repository.airflow_major, repository.lookup, repository.first_party
+            inventory,
+            repository.airflow_major,
+            repository.lookup,
+            repository.first_party,
+            locations.off_roots if locations is not None else nowhere,
         )
     shown = _shown_path(inventory.path) if inventory is not None else None
     policy = policy_note(repository.lookup) if tasks else GENERIC_POLICY_NOTE
@@ -474,7 +481,7 @@ def _needs(task: ResolvedTask, runtime: Runtime, deployment: Deployment) -> list
     sites = list(module.imports)
     if code_runs(task) is CodeRuns.ON_WORKER:
         sites += task.task.imports
-    for item in package_imports(sites, deployment.first_party):
+    for item in package_imports(sites, deployment.first_party, deployment.off_roots):
         scope = "module-level import" if item.site.scope == "module" else "import in the task"
         why = f"{scope} of '{item.site.module}'"
         has = has_package(runtime, item.need)
@@ -708,7 +715,7 @@ def _lists(worker: ServingWorker) -> str:
 
 def _has(has: bool | None) -> str:
     if has is None:
-        return "not known (the runtime does not list them)"
+        return "not known (the runtime does not list them, or its lists do not prove it)"
     return "has it" if has else "LACKS it"
 
 

@@ -38,6 +38,7 @@ from dagroute_lint.sources.discovery import (
     might_define_dags,
     module_name,
 )
+from dagroute_lint.sources.project_modules import ProjectModules
 
 # A file found, with its bytes or why it cannot be read.
 FoundFile = tuple[SourceFile, bytes | SyntaxProblem]
@@ -74,7 +75,8 @@ def analyse(
     write its caches and end its worker processes."""
     execution = execution or Execution()
     roots = import_roots([stdin[0]] if stdin else paths, settings)
-    world = World(roots, execution.extractor(), settings.max_file_size)
+    project = ProjectModules(settings.root, settings.excludes(), settings.skip_folders)
+    world = World(roots, execution.extractor(), settings.max_file_size, project=project)
     if execution.cache_dir is not None:
         world.imports = ImportIndex(
             execution.cache_dir, lambda: index_key(extraction_fingerprint(), world.roots)
@@ -121,7 +123,7 @@ class Analysis:
         # The repository's files, by the name shown, with what analysing them read.
         self._kept: dict[str, tuple[AnalysedFile, Reads]] = {}
         self._closed = False
-        self.roots = RecordingRoots(world.roots, world)
+        self.roots = RecordingRoots(world)
         self.repository = Repository(
             _LazyFiles(self),
             inventory,

@@ -32,6 +32,7 @@ from dagroute_lint.resolve.values import Known, SymbolTable, as_expr
 from dagroute_lint.sources.discovery import SourceFile, absolute, module_candidates, module_name
 from dagroute_lint.sources.files import DEFAULT_MAX_FILE_BYTES, read_source_status
 from dagroute_lint.sources.first_party import FirstParty
+from dagroute_lint.sources.project_modules import ProjectModules
 
 
 @record(frozen=False)
@@ -67,8 +68,11 @@ class World:
         extractor: Extractor,
         max_bytes: int = DEFAULT_MAX_FILE_BYTES,
         imports: ImportIndex | None = None,
+        project: ProjectModules | None = None,
     ) -> None:
         self.roots = list(dict.fromkeys(roots))
+        # Where the repository's modules off the roots are looked for (the project folder).
+        self.project = project
         self.extractor = extractor
         self.max_bytes = max_bytes
         # Told of every file read, when the run keeps an import index (a run with a cache).
@@ -295,8 +299,8 @@ def read_file(
 class RecordingRoots(FirstParty):
     """``FirstParty`` that records each question the rules ask, with its answer."""
 
-    def __init__(self, roots: Sequence[Path], world: World) -> None:
-        super().__init__(roots)
+    def __init__(self, world: World) -> None:
+        super().__init__(world.roots, world.project)
         self._world = world
 
     def __call__(self, module: str) -> bool:
@@ -312,13 +316,18 @@ class RecordingRoots(FirstParty):
         self._world.probe(("stray", module, str(importer)), str(found) if found else None)
         return found
 
+    def off_roots(self, module: str) -> Path | None:
+        found = super().off_roots(module)
+        self._world.probe(("off_roots", module), str(found) if found else None)
+        return found
+
 
 class ProbeAnswers:
     """The answer each question gets now, as ``RecordingRoots`` recorded it; asked once each
     (most files ask the same questions)."""
 
-    def __init__(self, roots: Sequence[Path]) -> None:
-        self._roots = FirstParty(roots)
+    def __init__(self, roots: Sequence[Path], project: ProjectModules | None = None) -> None:
+        self._roots = FirstParty(roots, project)
         self._answers: dict[Probe, object] = {}
 
     def __call__(self, question: Probe) -> object:
@@ -335,6 +344,9 @@ def _answer(roots: FirstParty, question: Probe) -> object:
         return roots.missing_part(module)
     if kind == "stray" and rest:
         found = roots.stray(module, Path(rest[0]))
+        return str(found) if found else None
+    if kind == "off_roots":
+        found = roots.off_roots(module)
         return str(found) if found else None
     return ("unknown question",)
 

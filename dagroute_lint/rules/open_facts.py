@@ -1,11 +1,13 @@
 """DRL902: a fact the inventory leaves open that a check needed, said once instead of assumed.
 
 A runtime without ``providers`` or ``packages``, a ``[deployment]`` without ``triggerer`` or
-``airflow_version``: the inventory does not say, so no rule may take it as "none installed",
-"no triggerer" or "the newest Airflow" in silence. A rule that meets such a fact judges nothing
-it would need the fact for, and reports the fact instead (``undecided``), under this rule's code
-and at the inventory's table that leaves it open; the run merges the reports of one fact made by
-any rule on any file into one line (``merged``), whose facts list every task left unchecked.
+``airflow_version``, a module that no table gives a distribution while the runtime lists one whose
+requirements no table knows (it may come with it): the inventory does not say, so no rule may take
+it as "none installed", "no triggerer" or "the newest Airflow" in silence. A rule that meets such a
+fact judges nothing it would need the fact for, and reports the fact instead (``undecided``), under
+this rule's code and at the inventory's table that leaves it open; the run merges the reports of one
+fact made by any rule on any file into one line (``merged``), whose facts list every task left
+unchecked.
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ class OpenFact:
 
     kind: Kind  # "provider", "package", "triggerer" or "airflow-version"
     runtime: str | None = None
+    # A module the runtime's lists, though set, neither prove nor rule out: no table names its
+    # distribution, and a listed distribution requires what no table knows.
+    unproven: str | None = None
 
     @property
     def table(self) -> str:
@@ -49,9 +54,12 @@ _KEYS = {
 }
 
 
-def open_fact(runtime: Runtime, kind: Kind) -> OpenFact:
-    """What a runtime leaves open that decides a ``provider`` or ``package`` need."""
+def open_fact(runtime: Runtime, kind: Kind, module: str | None = None) -> OpenFact:
+    """What a runtime leaves open that decides a ``provider`` or ``package`` need (``module``:
+    the import name a package need is for)."""
     if kind == "package" and runtime.packages is not None:
+        if runtime.providers is not None:  # both listed: the lists do not prove ``module``
+            return OpenFact(kind, runtime.name, module)
         kind = "provider"  # the package may come with a provider the runtime does not list
     return OpenFact(kind, runtime.name)
 
@@ -69,16 +77,18 @@ class Undecided:
         task: ResolvedTask,
         serving: Iterable[Worker],
         has: Callable[[Runtime], bool | None],
+        module: str | None = None,
     ) -> list[Worker]:
-        """The serving workers whose runtime ``has`` says lack what ``task`` needs; those whose
-        runtime does not say are noted, not counted as lacking."""
+        """The serving workers whose runtime ``has`` says lack what ``task`` needs (``module``:
+        the import name it needs, for a package); those whose runtime does not say are noted,
+        not counted as lacking."""
         runtimes = self._context.inventory.runtimes
         found = []
         for worker in serving:
             runtime = runtimes[worker.runtime]
             verdict = has(runtime)
             if verdict is None:
-                self._tasks.setdefault(open_fact(runtime, self._kind), []).append(task)
+                self._tasks.setdefault(open_fact(runtime, self._kind, module), []).append(task)
             elif not verdict:
                 found.append(worker)
         return found
@@ -120,12 +130,20 @@ def _report_facts(fact: OpenFact, tasks: tuple[TaskKey, ...]) -> Facts:
     task_id = tasks[0][1] if len(tasks) == 1 else None
     dags = {dag_id for dag_id, _ in tasks}
     dag_id = next(iter(dags)) if len(dags) == 1 else None
-    return Facts(fact.kind, fact.key, dag_id, task_id, tasks, (), fact.runtime)
+    return Facts(fact.kind, fact.unproven or fact.key, dag_id, task_id, tasks, (), fact.runtime)
 
 
 def _message(fact: OpenFact, needed_by: Sequence[str], tasks: Sequence[TaskKey]) -> str:
     rules = ", ".join(needed_by)
     checked = _tasks(tasks)
+    if fact.unproven is not None:
+        return (
+            f"the packages and providers runtime '{fact.runtime}' lists do not prove that it has "
+            f"'{fact.unproven}': no table names the distribution providing it, and what some of "
+            f"them require is not known (it may come with them), so {rules} could not check "
+            f"{checked} for it; list the distribution under `{fact.key}`, or the import name "
+            f'under `imports` (`imports = ["{fact.unproven}"]`) when the image has it'
+        )
     if fact.kind in ("provider", "package"):
         key = "providers" if fact.kind == "provider" else "packages"
         return (
@@ -166,19 +184,21 @@ def merged(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     """The diagnostics with every report of one open fact made one: the rules that needed it
     and the tasks left unchecked, from every file."""
     kept: list[Diagnostic] = []
-    groups: dict[tuple[str, int, str, str | None], list[Diagnostic]] = {}
+    groups: dict[tuple[str, int, str, str | None, str | None], list[Diagnostic]] = {}
     for diagnostic in diagnostics:
         if diagnostic.code != OPEN_FACT:
             kept.append(diagnostic)
             continue
         facts = diagnostic.facts
-        key = (diagnostic.path, diagnostic.line, facts.kind, facts.runtime)
+        key = (diagnostic.path, diagnostic.line, facts.kind, facts.runtime, facts.item)
         groups.setdefault(key, []).append(diagnostic)
     for reports in groups.values():
         first = reports[0]
         rules = sorted({code for r in reports for code in (r.cause or "").split(",") if code})
         tasks = tuple(dict.fromkeys(task for report in reports for task in report.facts.tasks))
         fact = OpenFact(first.facts.kind, first.facts.runtime)
+        if first.facts.item != fact.key:  # the item of a fact about one module is the module
+            fact = OpenFact(fact.kind, fact.runtime, first.facts.item)
         kept.append(
             replace(
                 first,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
 
 from dagroute_lint.catalog.distributions import (
     ImportNeed,
@@ -43,10 +44,16 @@ from dagroute_lint.rules.parse_boundary import (
     failing_at_parse,
     has_package,
     listed_distributions,
+    off_roots,
 )
 from dagroute_lint.rules.runtimes import CodeRuns, code_runs, outcome, workers_lacking
 
 _AIRFLOW_DISTRIBUTIONS = ("apache-airflow", "apache-airflow-core", "apache-airflow-task-sdk")
+
+
+def nowhere(module: str) -> None:
+    """For a caller that does not look for the repository's modules off the import roots."""
+    return None
 
 
 @record
@@ -84,9 +91,15 @@ class Virtualenv:
 
 
 def package_imports(
-    sites: Sequence[ImportSite], first_party: Callable[[str], bool]
+    sites: Sequence[ImportSite],
+    first_party: Callable[[str], bool],
+    off_roots: Callable[[str], object] = nowhere,
 ) -> list[PackageImport]:
-    """The imports among ``sites`` that need a third-party distribution, one per distribution."""
+    """The imports among ``sites`` that need a third-party distribution, one per distribution.
+
+    ``off_roots`` says whether the repository holds a module in a folder on no import root: a
+    name no table gives a distribution is then that module, which fails for want of a root
+    (DRL206), never for want of a package."""
     found: dict[str, PackageImport] = {}
     for site in sites:
         module = site.module
@@ -94,8 +107,11 @@ def package_imports(
             continue
         for needed in imported_modules(module, site.names):
             need = import_need(needed)
-            if need is not None and need.key not in found:
-                found[need.key] = PackageImport(site, need)
+            if need is None or need.key in found:
+                continue
+            if not need.known and off_roots(module):
+                continue
+            found[need.key] = PackageImport(site, need)
     return list(found.values())
 
 
@@ -107,16 +123,20 @@ def workers_without(
 
     A runtime has what its ``packages`` and ``providers`` list, and everything Airflow brings.
     """
-    return undecided.lacking(task, serving, lambda runtime: has_package(runtime, need))
+    return undecided.lacking(task, serving, lambda runtime: has_package(runtime, need), need.key)
 
 
 def check_package_on_worker(context: DeploymentContext) -> Iterator[Diagnostic]:
     inventory = context.inventory
     # A file that does not load sends no task to a worker: DRL205 has those already.
     at_parse = failing_at_parse(context, "package")
+
+    def elsewhere(module: str) -> Path | None:
+        return off_roots(context, module)
+
     module_imports = [
         item
-        for item in package_imports(context.module.imports, context.first_party)
+        for item in package_imports(context.module.imports, context.first_party, elsewhere)
         if item.need.key not in at_parse
     ]
     # A module-level import breaks every task of the file alike: one report lists them.
@@ -129,7 +149,7 @@ def check_package_on_worker(context: DeploymentContext) -> Iterator[Diagnostic]:
         runs = code_runs(task)
         task_imports = [
             item
-            for item in package_imports(task.task.imports, context.first_party)
+            for item in package_imports(task.task.imports, context.first_party, elsewhere)
             if item.need.key not in at_parse
         ]
         for item in module_imports:

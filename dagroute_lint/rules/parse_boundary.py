@@ -39,7 +39,11 @@ from dagroute_lint.catalog.distributions import (
 )
 from dagroute_lint.catalog.optional_features import EXCEPTION as OPTIONAL_EXCEPTION
 from dagroute_lint.catalog.optional_features import optional_needs
-from dagroute_lint.catalog.providers import provider_for_decorator, provider_for_module
+from dagroute_lint.catalog.providers import (
+    listed_provider_for,
+    provider_for_decorator,
+    provider_for_module,
+)
 from dagroute_lint.deployment.inventory import Inventory, Runtime
 from dagroute_lint.diagnostics import Diagnostic, Kind
 from dagroute_lint.model import Position
@@ -48,6 +52,12 @@ from dagroute_lint.resolve.parse_imports import ReachedImport, reached_imports
 from dagroute_lint.rules.base import Context, DeploymentContext, DeploymentRule, Rule
 from dagroute_lint.rules.open_facts import OpenFact, open_fact, undecided
 from dagroute_lint.sources.discovery import absolute, processor_imports
+
+# The folder Airflow's ``[core] plugins_folder`` names by default, relative to
+# ``$AIRFLOW_HOME``: Airflow 2 and 3 put it on ``sys.path`` (``settings.initialize`` calls
+# ``prepare_syspath_for_config_and_plugins``), so a project's ``plugins/`` is often deployed as
+# it. Often, not always: it is named in a message, never taken as an import root unasked.
+PLUGINS_FOLDER = "plugins"
 
 # ``apache-airflow-core`` 3.x hard-depends on these (semantics §6.2): any Airflow 3 runtime has
 # them even when the inventory does not list them.
@@ -66,6 +76,7 @@ class Need:
     position: Position
     # A module-level import: it breaks every task of the file alike, so one report covers them.
     at_import: bool = False
+    module: str | None = None  # the imported module that needs it, for an import
 
 
 @record
@@ -84,16 +95,25 @@ class LoadFailure:
     message: str
     item: str
     runtime: str | None = None
+    cause: str | None = None  # what reports of several files share (``Diagnostic.cause``)
 
 
-def has_provider(runtime: Runtime, distribution: str, airflow_major: int) -> bool | None:
+def has_provider(
+    runtime: Runtime, distribution: str, airflow_major: int, module: str | None = None
+) -> bool | None:
     """Whether the runtime has the provider: ``None`` when it does not list its providers (and
-    Airflow does not bundle this one), which is never taken as "it has none"."""
+    Airflow does not bundle this one), which is never taken as "it has none". For ``module``
+    (the import that needs it), a listed provider that owns it by Airflow's naming rule where
+    the tables know no owner counts too (``listed_provider_for``): the provider's name was
+    only a guess."""
     if airflow_major >= 3 and distribution in AIRFLOW3_BUNDLED_PROVIDERS:
         return True
     if runtime.providers is None:
         return None
-    return any(requirement.name == distribution for requirement in runtime.providers)
+    names = [requirement.name for requirement in runtime.providers]
+    if distribution in names:
+        return True
+    return module is not None and listed_provider_for(module, names) is not None
 
 
 def listed_distributions(runtime: Runtime) -> frozenset[str]:
@@ -104,14 +124,21 @@ def listed_distributions(runtime: Runtime) -> frozenset[str]:
 def has_package(runtime: Runtime, need: ImportNeed) -> bool | None:
     """A runtime has the modules it says it has (``imports``), what its ``packages`` and
     ``providers`` list, what those require in turn (the shipped dependency tables), and
-    everything Airflow brings; ``None`` when none of that has it and the runtime does not list
-    its packages or providers, where it may be."""
+    everything Airflow brings. A listed distribution no table maps is taken to provide what it
+    is named after (``acme-airflow-provider``: ``acme_airflow_provider``, ``ImportNeed.met_by``).
+
+    ``None`` when none of that has it and the lists cannot rule it out: the runtime does not
+    list its packages or providers, or no table names the import's distribution and a listed
+    distribution requires what no table knows, so that it may bring it (a third party's
+    provider and its SDK). A missing distribution is asserted only where the lists prove it."""
     if need.key in runtime.imports or need.airflow_brings_it:
         return True
     listed = listed_distributions(runtime)
     if need.met_by(listed | brought_by(listed)):
         return True
     if runtime.packages is None or runtime.providers is None:
+        return None
+    if not need.known and unknown_dependencies(listed):
         return None
     return False
 
@@ -185,12 +212,12 @@ def _judged(context: Context | DeploymentContext) -> list[LoadFailure | OpenFact
     if not module.dags and not processor_imports(context.file.source.path, context.airflow_major):
         return []
     processor = processor_runtime(context.inventory)
-    found: dict[tuple[str, str | None], LoadFailure | OpenFact] = {}
+    found: dict[object, LoadFailure | OpenFact] = {}
     causes = _failures(context, processor)
     if processor is not None:
         causes = itertools.chain(causes, _decorators(context, processor))
     for cause in causes:
-        key = (cause.kind, cause.key if isinstance(cause, LoadFailure) else cause.runtime)
+        key = (cause.kind, cause.key) if isinstance(cause, LoadFailure) else cause
         found.setdefault(key, cause)
     return list(found.values())
 
@@ -248,11 +275,17 @@ def _third_party(
     verdict = has_package(processor[1], need) if processor and need else None
     if verdict:
         return
-    if verdict is None and processor is not None and need is not None:
-        yield open_fact(processor[1], "package")
     top = target.partition(".")[0]
     # A namespace's top-level name (``google``) is always found in site-packages first.
     stray = None if top in NAMESPACES else _stray(context, reached)
+    # A name a table gives a distribution is that distribution's, whatever the project holds.
+    elsewhere = None
+    if stray is None and top not in NAMESPACES and not (need and need.known):
+        elsewhere = off_roots(context, target)
+    # The repository's own module off the roots fails whatever the runtime lists: nothing the
+    # inventory leaves open decides it.
+    if elsewhere is None and verdict is None and processor is not None and need is not None:
+        yield open_fact(processor[1], "package", need.key)
     if stray is not None:
         yield LoadFailure(
             "module",
@@ -263,6 +296,8 @@ def _third_party(
             "(ModuleNotFoundError)",
             top,
         )
+    elif elsewhere is not None:
+        yield _off_roots_failure(context, reached, elsewhere)
     elif verdict is False and processor is not None and need is not None:
         name, _ = processor
         which = "" if needed == target else f" ('{needed}')"
@@ -287,7 +322,7 @@ def _provider(
     name, runtime = processor
     if distribution is None:
         return
-    verdict = has_provider(runtime, distribution, context.airflow_major)
+    verdict = has_provider(runtime, distribution, context.airflow_major, reached.target.module)
     if verdict is None:
         yield open_fact(runtime, "provider")
         return
@@ -322,7 +357,7 @@ def _optional_features(
                 distribution = provider_for_module(needed, context.airflow_major)
                 if distribution is None:
                     continue
-                verdict = has_provider(runtime, distribution, context.airflow_major)
+                verdict = has_provider(runtime, distribution, context.airflow_major, needed)
                 if verdict is None:
                     yield open_fact(runtime, "provider")
                 if verdict is not False:
@@ -339,8 +374,8 @@ def _optional_features(
                 continue
             need = None if is_stdlib(needed) else import_need(needed)
             found = has_package(runtime, need) if need is not None else True
-            if found is None:
-                yield open_fact(runtime, "package")
+            if found is None and need is not None:
+                yield open_fact(runtime, "package", need.key)
             if need is None or found is not False:
                 continue
             yield LoadFailure(
@@ -352,6 +387,53 @@ def _optional_features(
                 need.distribution,
                 name,
             )
+
+
+def off_roots(context: Context | DeploymentContext, module: str) -> Path | None:
+    """The project's folder, on no import root, that holds ``module`` (``FirstParty.off_roots``)."""
+    locations = context.repository.locations
+    return locations.off_roots(module) if locations is not None else None
+
+
+def _off_roots_failure(
+    context: Context | DeploymentContext, reached: ReachedImport, folder: Path
+) -> LoadFailure:
+    """The repository holds the module, in a folder on no import root: one report per folder
+    and file (the cause is the folder, whichever of its modules are imported), naming the
+    setting that fixes it, or the name to import it by when the folder lies under a root."""
+    locations = context.repository.locations
+    # ``off_roots`` found the folder: there is a project it searched.
+    assert locations is not None and locations.project is not None
+    project = locations.project.root
+    relative = folder.relative_to(project).as_posix()
+    module = reached.target.module
+    top = module.partition(".")[0]
+    shown = f"{relative}/{top}/" if (folder / top).is_dir() else f"{relative}/{top}.py"
+    setting = f'add "{relative}" to `roots` in [tool.dagroute-lint] (`roots = ["{relative}"]`)'
+    under = [root for root in locations.roots if folder.is_relative_to(root) and root != project]
+    if under:
+        innermost = max(under, key=lambda root: len(root.parts))
+        name = ".".join((*folder.relative_to(innermost).parts, module))
+        advice = f"import it as '{name}', or {setting} if the deployment puts {relative}/ there"
+    elif relative == PLUGINS_FOLDER:
+        advice = (
+            "Airflow puts its plugins folder ([core] plugins_folder, $AIRFLOW_HOME/plugins by "
+            f"default) on sys.path: if {relative}/ is deployed as it, {setting}"
+        )
+    else:
+        advice = (
+            f"if the deployment puts {relative}/ on sys.path (PYTHONPATH), {setting}; "
+            "otherwise move it under an import root"
+        )
+    return LoadFailure(
+        "module",
+        f"roots:{relative}",
+        reached.site.position,
+        f"{_why(reached)}: '{top}' is on no import root, but lies in {relative}/ ({shown}), "
+        f"which is not one (ModuleNotFoundError); {advice}",
+        top,
+        cause=relative,
+    )
 
 
 def _stray(context: Context | DeploymentContext, reached: ReachedImport) -> str | None:
@@ -427,6 +509,7 @@ def _report(context: Context | DeploymentContext, kind: Kind) -> Iterator[Diagno
                 kind=kind,
                 item=failure.item,
                 runtime=failure.runtime,
+                cause=failure.cause,
             )
 
 

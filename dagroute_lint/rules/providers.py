@@ -28,7 +28,8 @@ def parse_needs(
         distribution = provider_for_module(reached.target.module, airflow_major)
         if distribution is not None and distribution not in needs:
             why = f"module-level import of '{reached.site.module}'{reached.chain}"
-            needs[distribution] = Need(distribution, why, reached.site.position, at_import=True)
+            imported = reached.target.module
+            needs[distribution] = Need(distribution, why, reached.site.position, True, imported)
     for task in module.tasks:
         if task.taskflow is None:
             continue
@@ -56,9 +57,8 @@ def task_needs(task: ResolvedTask, file_needs: list[Need], airflow_major: int) -
         for site in task.task.imports:
             distribution = provider_for_module(site.module, airflow_major)
             if distribution is not None and not site.guarded and distribution not in needs:
-                needs[distribution] = Need(
-                    distribution, f"import of '{site.module}' in the task", site.position
-                )
+                why = f"import of '{site.module}' in the task"
+                needs[distribution] = Need(distribution, why, site.position, module=site.module)
     return list(needs.values())
 
 
@@ -77,8 +77,9 @@ def check_provider_on_worker(context: DeploymentContext) -> Iterator[Diagnostic]
             if need.distribution in at_parse:
                 continue
 
-            def has(runtime: Runtime, distribution: str = need.distribution) -> bool | None:
-                return has_provider(runtime, distribution, context.airflow_major)
+            def has(runtime: Runtime, need: Need = need) -> bool | None:
+                major = context.airflow_major
+                return has_provider(runtime, need.distribution, major, need.module)
 
             lacking = undecided.lacking(task, placement.workers, has)
             if not lacking:

@@ -154,7 +154,7 @@ def discover(
     """
     left_out = left_out if left_out is not None else LeftOut()
     found: dict[str, SourceFile] = {}  # by real path, as text: hashing a Path costs more
-    excluded = _matcher((*DEFAULT_EXCLUDES, *exclude))
+    excluded = excluded_by(exclude)
     ignores: dict[Path, AirflowIgnore] = {}
 
     def ignore_for(base: Path) -> AirflowIgnore:
@@ -277,6 +277,11 @@ def absolute(path: Path) -> Path:
         return Path(os.path.abspath(path))
 
 
+def excluded_by(exclude: Sequence[str]) -> Excluded:
+    """Whether a name or path is left out of a walk: ``DEFAULT_EXCLUDES`` and ``exclude``."""
+    return _matcher((*DEFAULT_EXCLUDES, *exclude))
+
+
 def _matcher(patterns: Sequence[str]) -> Excluded:
     """Whether a name or path matches one of the exclude globs (``fnmatch`` semantics: cases
     folded where the file system folds them).
@@ -357,7 +362,7 @@ def walk_excludes(path: str, exclude: Sequence[str], root: Path | None = None) -
     working directory, as given, and below the project ``root`` (so an editor running
     elsewhere with an absolute path gets the same answer).
     """
-    excluded = _matcher((*DEFAULT_EXCLUDES, *exclude))
+    excluded = excluded_by(exclude)
     given = cwd_relative(Path(path))
     spellings = [given]
     resolved = absolute(Path(path))

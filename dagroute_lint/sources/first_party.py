@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from dagroute_lint.sources.project_modules import ProjectModules
+
 
 class FirstParty:
     """Answers "is this module the repository's own?" from the import roots, with a cache.
@@ -14,8 +16,9 @@ class FirstParty:
     the roots. Whether the rest of the dotted path exists is not a question of installed packages.
     """
 
-    def __init__(self, roots: Sequence[Path]) -> None:
+    def __init__(self, roots: Sequence[Path], project: ProjectModules | None = None) -> None:
         self.roots = tuple(dict.fromkeys(roots))
+        self.project = project
         self._known: dict[str, bool] = {}
 
     def __call__(self, module: str) -> bool:
@@ -80,6 +83,16 @@ class FirstParty:
                     return candidate
             folder = folder.parent
         return None
+
+    def off_roots(self, module: str) -> Path | None:
+        """The folder of the project, on no import root, that holds ``module`` (``common.helpers``
+        as ``plugins/common/helpers.py``: ``plugins``), or ``None``: the folder whose addition
+        to the roots would let Python find it. Only the project folder is searched (once per
+        run, see ``ProjectModules``), and only for a name found on no root."""
+        if self.project is None or self(module):
+            return None
+        found = self.project.folder_for(module)
+        return None if found is None or found in self.roots else found
 
 
 def no_first_party(module: str) -> bool:

@@ -1,0 +1,13 @@
+import foo_bar_sdk
+from airflow.sdk import DAG, task
+
+# No table names the distribution of foo_bar_sdk, and the listed third-party provider may
+# require it: the runtime's lists do not prove it missing (DRL902 says they do not prove it
+# there either), so DRL205 asserts nothing.
+with DAG("foo_bar", schedule=None, tags=[foo_bar_sdk.__name__]):
+
+    @task
+    def sync() -> None:
+        pass
+
+    sync()

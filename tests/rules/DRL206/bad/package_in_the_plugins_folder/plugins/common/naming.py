@@ -1,0 +1,2 @@
+def table_name(name: str) -> str:
+    return f"raw_{name}"
