@@ -163,3 +163,19 @@ with DAG("d", schedule=None, default_args={"queue": Variable.get("q")}):
     assert result["properties"]["tasks"] == every
     (place,) = result["relatedLocations"]
     assert place["physicalLocation"]["region"] == {"startLine": 8, "startColumn": 9}
+
+
+def test_causes_of_one_kind_on_one_line_for_the_same_tasks_are_one(tmp_path: Path) -> None:
+    """``queue=os.environ["Q"], pool=os.environ["P"]`` is one line to change: one report. The
+    same reason on another line, or for other tasks, stays its own."""
+    found = drl105(
+        tmp_path,
+        """
+with DAG("d", schedule=None):
+    BashOperator(task_id="a", bash_command="x", queue=os.environ["Q"], pool=os.environ["P"])
+    BashOperator(task_id="b", bash_command="x", queue=os.environ["Q"])
+""",
+    )
+    assert [(d.line, d.column) for d in found] == [(7, 55), (8, 55)]
+    assert "sets the queue and pool of task 'a' in dag 'd'" in found[0].message
+    assert "sets the queue of task 'b' in dag 'd'" in found[1].message

@@ -10,7 +10,7 @@ the task's call) stands in, so that tasks one call builds in a loop still share 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import field
 
 from dagroute_lint.diagnostics import Related
@@ -64,7 +64,20 @@ def causes(path: str, tasks: Sequence[ResolvedTask]) -> list[Cause]:
                 position = stand_in
             cause = found.setdefault(key, Cause(value.reason, site, position))
             cause.tasks.setdefault(id(task), (task, []))[1].append(name)
-    return list(found.values())
+    return _joined_on_a_line(found.values())
+
+
+def _joined_on_a_line(found: Iterable[Cause]) -> list[Cause]:
+    """Causes of one reason written on one line for the same tasks are one cause:
+    ``queue=os.environ["Q"], pool=os.environ["P"]`` is one line to change, said once."""
+    joined: dict[tuple[object, ...], Cause] = {}
+    for cause in found:
+        key = (cause.reason, cause.position.line, frozenset(cause.tasks), cause.site is None)
+        first = joined.setdefault(key, cause)
+        if first is not cause:
+            for task_key, (_task, names) in cause.tasks.items():
+                first.tasks[task_key][1].extend(names)
+    return list(joined.values())
 
 
 def message(cause: Cause) -> str:
