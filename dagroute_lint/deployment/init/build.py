@@ -473,12 +473,25 @@ class _Builder:
         self.lines += ["", f"[runtimes.{tw.key(runtime.name)}]"]
         image = self.official(runtime)
         unknown_base = None
-        if image is not None:
+        python = runtime.python
+        if runtime.open and not runtime.complete:
+            # `image` would say everything the runtime holds: with an install that cannot be
+            # read, the image is a comment to restore once the additions are known.
+            unknown_base = "its build installs what cannot be read: " + "; ".join(runtime.open)
+            if image is not None and runtime.image is not None:
+                self.comment(
+                    f"Built on the official image {image.reference} ({runtime.image.source}); "
+                    "once what the build adds is known, uncomment image and list the additions:"
+                )
+                self.comment(f"image = {tw.string(image.reference)}")
+                python = python or Fact(image.python, f"{runtime.image.source}: {image.reference}")
+                image = None
+        elif image is not None:
             self.image(runtime, image)
         elif runtime.image is not None and not runtime.complete:
             unknown_base = _unknown_image(runtime.image)
-        if runtime.python is not None and image is None:
-            self.value("python", tw.string(runtime.python.value), _sources([runtime.python]))
+        if python is not None and image is None:
+            self.value("python", tw.string(python.value), _sources([python]))
         for key, items, what in (
             ("providers", runtime.providers, "Airflow providers"),
             ("packages", runtime.packages, "Installed distributions other than providers"),

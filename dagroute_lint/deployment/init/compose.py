@@ -93,6 +93,7 @@ class _Runtime:
     packages: list[Fact[str]] = field(default_factory=list)
     airflow: list[Fact[str]] = field(default_factory=list)
     installed: set[str] = field(default_factory=set)
+    open: list[str] = field(default_factory=list)
 
 
 def _bind(volume: object) -> tuple[str | None, str | None]:
@@ -398,6 +399,7 @@ class _Reader:
         base, source = image, f"{where}.image"
         if dockerfile is not None:
             self.notes.extend(dockerfile.notes)
+            runtime.open.extend(dockerfile.open)
             base, source = dockerfile.base, f"{dockerfile.base_where}"
             for item in dockerfile.installed:
                 if item.file is not None:
@@ -472,4 +474,5 @@ class _Reader:
             packages,
             labels,
             image=runtime.image,
+            open=tuple(runtime.open),
         )
