@@ -185,7 +185,8 @@ def test_an_unreadable_install_is_left_to_fill_in_and_strict_check_fails(tmp_pat
     assert "image" not in runtime and "packages" not in runtime and "providers" not in runtime
     assert runtime["python"] == "3.12"
     assert '# image = "apache/airflow:3.0.2-python3.12"' in text
-    assert "FILL IN [runtimes.base] packages: its build installs what cannot be read" in err
+    assert "FILL IN [runtimes.base] packages: what it holds is not all known: " in err
+    assert "installs a project whose requirements cannot be read" in err
     strict = CliRunner().invoke(
         main, ["inventory", "check", str(tmp_path / "dagroute.toml"), "--strict"]
     )

@@ -37,6 +37,7 @@ from dagroute_lint.deployment.init.airflow_cfg import (
     environment_variable,
     read_airflow_config,
 )
+from dagroute_lint.deployment.init.built_image import Dockerfiles, read_option_dockerfile
 from dagroute_lint.deployment.init.commands import CommandError, Component, component, deferred
 from dagroute_lint.deployment.init.compose_project import (
     ComposeProject,
@@ -120,14 +121,18 @@ def compose_facts(
     runtime: str,
     environ: Mapping[str, str],
     profiles: Sequence[str] = (),
+    dockerfiles: Dockerfiles | None = None,
 ) -> DeploymentFacts:
-    """What the compose project runs: workers and their queues, components, options, runtimes."""
-    return _Reader(load_compose(paths, environ, profiles), runtime).read()
+    """What the compose project runs: workers and their queues, components, options, runtimes;
+    ``dockerfiles`` say which Dockerfile builds an image a service only names."""
+    project = load_compose(paths, environ, profiles)
+    return _Reader(project, runtime, dockerfiles or Dockerfiles(())).read()
 
 
 class _Reader:
-    def __init__(self, project: ComposeProject, runtime: str) -> None:
+    def __init__(self, project: ComposeProject, runtime: str, dockerfiles: Dockerfiles) -> None:
         self.project = project
+        self.dockerfiles = dockerfiles
         self.label = " + ".join(str(path) for path in project.files)
         self.runtime = runtime
         self.notes: list[str] = list(project.notes)
@@ -357,6 +362,8 @@ class _Reader:
         dockerfile = None
         if build is not None:
             dockerfile = self.build(build, f"{where}.build")
+        elif image is not None and (path := self.dockerfiles.for_image(image)) is not None:
+            dockerfile = read_option_dockerfile(path)  # --dockerfile: a pushed image's build
         if runtime is None:
             name = self.runtime if not self.runtimes else service.name
             runtime = self.runtimes[key] = _Runtime(name, key)

@@ -161,7 +161,8 @@ def _combine_two(first: DeploymentFacts, second: DeploymentFacts) -> DeploymentF
             runtime if earlier_runtime is None else combine_runtimes(earlier_runtime, runtime)
         )
     return DeploymentFacts(
-        sources=(*first.sources, *second.sources),
+        # One file read twice (a Dockerfile's `-r` and --requirements) is one source.
+        sources=tuple(dict.fromkeys((*first.sources, *second.sources))),
         options=options,
         undecided=undecided,
         airflow_version=_same("airflow version", first.airflow_version, second.airflow_version),
