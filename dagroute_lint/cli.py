@@ -1186,6 +1186,7 @@ def inventory_init(
         compose,
         profiles,
         built,
+        airflow_cfg,
         requirements,
         contracts,
         celery_broker,
@@ -1245,6 +1246,7 @@ def _deployment_sources(
     compose: Sequence[Path],
     profiles: Sequence[str],
     dockerfiles: Dockerfiles,
+    airflow_cfg: Path | None,
     requirements: Sequence[tuple[str | None, Path]],
     contracts: Sequence[tuple[str | None, Path]],
     celery_broker: str | None,
@@ -1267,7 +1269,11 @@ def _deployment_sources(
     if helm_values:
         found.append(helm_facts(helm_values, runtime, helm_chart_version, dockerfiles))
     if compose:
-        found.append(compose_facts(compose, runtime, os.environ, profiles, dockerfiles))
+        found.append(
+            compose_facts(
+                compose, runtime, os.environ, profiles, dockerfiles, airflow_cfg is not None
+            )
+        )
     if helm_values or compose:
         dockerfiles.check_used()
         for path in dockerfiles.unused_bare():

@@ -260,7 +260,7 @@ class _Reader:
             if source_stage is not None:
                 origin = next((s for s in self.stages if s.name == source_stage), None)
                 found = (
-                    _find(origin.copies, posixpath.normpath(posixpath.join("/", source)))
+                    find_copied(origin.copies, posixpath.normpath(posixpath.join("/", source)))
                     if origin
                     else None
                 )
@@ -301,7 +301,7 @@ class _Reader:
         stage.copies.update(mounts)
         try:
             for command in _commands(tokens):
-                install = _pip_install(command)
+                install = pip_install(command)
                 if install is not None:
                     self.pip(stage, install, variables, where)
                 else:
@@ -346,10 +346,12 @@ class _Reader:
     ) -> None:
         """The dependencies of the project at ``folder`` (a path in the image) as installed."""
         target = posixpath.normpath(posixpath.join(stage.workdir, folder))
-        found = _find(stage.copies, target)
+        found = find_copied(stage.copies, target)
         if found is None or not found.is_dir():
             # `COPY pyproject.toml poetry.lock ./`: the metadata copied file by file.
-            files = (_find(stage.copies, posixpath.join(target, name)) for name in _PROJECT_FILES)
+            files = (
+                find_copied(stage.copies, posixpath.join(target, name)) for name in _PROJECT_FILES
+            )
             found = next((f.parent for f in files if f is not None and f.is_file()), None)
         if found is None:
             stage.open.append(
@@ -425,7 +427,7 @@ class _Reader:
             # `uv pip install -r pyproject.toml`: the project's dependencies, not the project.
             self.project(stage, posixpath.dirname(target), Selection(), where, f"-r {value}")
             return
-        found = _find(stage.copies, target)
+        found = find_copied(stage.copies, target)
         if found is None:
             self.notes.append(
                 f"{where}: -r {value} is no file the Dockerfile copies from the build context: "
@@ -478,7 +480,7 @@ class _Reader:
         )
 
 
-def _find(copies: Mapping[str, Path], target: str) -> Path | None:
+def find_copied(copies: Mapping[str, Path], target: str) -> Path | None:
     """The context file at ``target`` in the image: copied there itself, or inside a folder
     copied above it."""
     if target in copies:
@@ -544,7 +546,7 @@ def _commands(tokens: list[str]) -> list[list[str]]:
     return [command for command in commands if command]
 
 
-def _pip_install(words: list[str]) -> list[str] | None:
+def pip_install(words: list[str]) -> list[str] | None:
     """The arguments after ``install`` when ``words`` run pip (or ``uv pip``) install."""
     for index, word in enumerate(words):
         # pip, pip3, pip3.12, /usr/bin/pip, `python -m pip` and `uv pip` all end in a pip word.
