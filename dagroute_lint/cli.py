@@ -1161,11 +1161,12 @@ def inventory_init(
     """Write a starting inventory from what the deployment says about itself.
 
     Sources combine: an installed environment (this one, or --python), airflow.cfg,
-    --worker, Helm values, compose files, requirements files, runtime contracts and the live
-    Celery workers. AIRFLOW__SECTION__KEY variables override airflow.cfg, as in Airflow. The
-    current environment is read only when no other source describes a runtime. A runtime on an
-    official apache/airflow image holds that image's providers and packages. Each fact no
-    source establishes is a `# FILL IN` comment, and a line on stderr.
+    --worker, Helm values, compose files (with the builds, and the start scripts of the project
+    they run), the Dockerfile of a pushed image (--dockerfile), requirements files, runtime
+    contracts and the live Celery workers. AIRFLOW__SECTION__KEY variables override airflow.cfg,
+    as in Airflow. The current environment is read only when no other source describes a
+    runtime. A runtime on an official apache/airflow image holds that image's providers and
+    packages. Each fact no source establishes is a `# FILL IN` comment, and a line on stderr.
     """
     if output is not None and output.exists() and not force:
         raise ConfigError(f"{output}: already exists (use --force to overwrite it)")

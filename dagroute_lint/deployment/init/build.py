@@ -347,7 +347,8 @@ class _Builder:
             self.fill_in(
                 "[deployment] airflow_version",
                 "no source above names the Airflow version (an official apache/airflow image "
-                "tag, the chart's airflowVersion, apache-airflow==X in --requirements or an "
+                "tag, the chart's airflowVersion, the FROM of a --dockerfile, apache-airflow==X "
+                "in --requirements or an "
                 'environment read with --python would); set it, e.g. "3.3"'
                 + (f"; {self.version_hint}" if self.version_hint else ""),
             )
