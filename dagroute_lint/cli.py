@@ -39,6 +39,7 @@ from dagroute_lint.sources.files import write_atomically
 # pre-commit and editors run) loads neither the inventory builder nor the acceptance reports.
 if TYPE_CHECKING:
     from dagroute_lint.deployment.init.build import WorkerSpec
+    from dagroute_lint.deployment.init.built_image import Dockerfiles
     from dagroute_lint.deployment.init.facts import DeploymentFacts
     from dagroute_lint.diagnostics import Diagnostic
     from dagroute_lint.fix import FixOutcome
@@ -1096,6 +1097,15 @@ def _runtime_file(
     "other profiles are left out (COMPOSE_PROFILES counts too).",
 )
 @click.option(
+    "--dockerfile",
+    "dockerfiles",
+    multiple=True,
+    metavar="[IMAGE=]PATH",
+    help="The Dockerfile that builds an image compose or Helm only names (repeatable): "
+    "IMAGE=PATH for that image, PATH for every image not official apache/airflow; without "
+    "--compose or --helm-values, the runtime itself. Its folder is the build context.",
+)
+@click.option(
     "--requirements",
     "requirements",
     multiple=True,
@@ -1126,7 +1136,7 @@ def _runtime_file(
 @click.option(
     "--runtime", default=DEFAULT_RUNTIME, show_default=True, help="Name of the runtime written."
 )
-@click.option("--output", type=click.Path(path_type=Path, dir_okay=False), help="Write here.")
+@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), help="Write here.")
 @click.option("--force", is_flag=True, help="Overwrite --output if it exists.")
 @_verbose_option
 @_guarded
@@ -1138,6 +1148,7 @@ def inventory_init(
     helm_chart_version: str | None,
     compose: tuple[Path, ...],
     profiles: tuple[str, ...],
+    dockerfiles: tuple[str, ...],
     requirements: list[tuple[str | None, Path]],
     contracts: list[tuple[str | None, Path]],
     celery_broker: str | None,
@@ -1150,11 +1161,12 @@ def inventory_init(
     """Write a starting inventory from what the deployment says about itself.
 
     Sources combine: an installed environment (this one, or --python), airflow.cfg,
-    --worker, Helm values, compose files, requirements files, runtime contracts and the live
-    Celery workers. AIRFLOW__SECTION__KEY variables override airflow.cfg, as in Airflow. The
-    current environment is read only when no other source describes a runtime. A runtime on an
-    official apache/airflow image holds that image's providers and packages. Each fact no
-    source establishes is a `# FILL IN` comment, and a line on stderr.
+    --worker, Helm values, compose files (with the builds, and the start scripts of the project
+    they run), the Dockerfile of a pushed image (--dockerfile), requirements files, runtime
+    contracts and the live Celery workers. AIRFLOW__SECTION__KEY variables override airflow.cfg,
+    as in Airflow. The current environment is read only when no other source describes a
+    runtime. A runtime on an official apache/airflow image holds that image's providers and
+    packages. Each fact no source establishes is a `# FILL IN` comment, and a line on stderr.
     """
     if output is not None and output.exists() and not force:
         raise ConfigError(f"{output}: already exists (use --force to overwrite it)")
@@ -1162,16 +1174,20 @@ def inventory_init(
         raise ConfigError(f"{output}: no such directory: {output.absolute().parent}")
     from dagroute_lint.deployment.init.airflow_cfg import read_airflow_config
     from dagroute_lint.deployment.init.build import build_inventory
+    from dagroute_lint.deployment.init.built_image import Dockerfiles, parse_option
     from dagroute_lint.deployment.init.environment import (
         current_environment,
         interpreter_environment,
     )
 
+    built = Dockerfiles([parse_option(text) for text in dockerfiles])
     sources = _deployment_sources(
         helm_values,
         helm_chart_version,
         compose,
         profiles,
+        built,
+        airflow_cfg,
         requirements,
         contracts,
         celery_broker,
@@ -1183,11 +1199,12 @@ def inventory_init(
     if python is not None:
         environment = interpreter_environment(python)
         label = f"the Python environment of {python}"
-    elif not (helm_values or compose or requirements or contracts):
+    elif not (helm_values or compose or requirements or contracts or dockerfiles):
         environment = current_environment()
         label = f"the Python environment of {environment.executable} (this interpreter)"
     config = read_airflow_config(airflow_cfg, os.environ)
-    generated = build_inventory(environment, label, config, workers, runtime, sources)
+    hint = None if dockerfiles else _dockerfile_hint([*helm_values, *compose])
+    generated = build_inventory(environment, label, config, workers, runtime, sources, hint)
     _emit(generated.text, output)
     for fact in generated.open_facts:
         click.echo(f"dagroute-lint: FILL IN {fact}", err=True)
@@ -1203,11 +1220,34 @@ def inventory_init(
     )
 
 
+def _dockerfile_hint(files: Sequence[Path]) -> str | None:
+    """Where an Airflow version no source gave likely comes from: the repository's Dockerfiles
+    built on an official image (the working folder and the deployment files' folders)."""
+    from dagroute_lint.deployment.init.built_image import likely_sources
+
+    found = likely_sources([Path.cwd(), *(path.parent for path in files)])
+    if not found:
+        return None
+    here = Path.cwd().resolve()
+    shown = [
+        (path.relative_to(here) if path.is_relative_to(here) else path, base)
+        for path, base in found
+    ]
+    named = ", ".join(f"{path} (FROM {base})" for path, base in shown[:3])
+    first = shown[0][0]
+    return (
+        f"the repository's {named} likely builds the image: pass --dockerfile {first} "
+        f"(or --dockerfile IMAGE={first}) to read the version and what it installs"
+    )
+
+
 def _deployment_sources(
     helm_values: Sequence[Path],
     helm_chart_version: str | None,
     compose: Sequence[Path],
     profiles: Sequence[str],
+    dockerfiles: Dockerfiles,
+    airflow_cfg: Path | None,
     requirements: Sequence[tuple[str | None, Path]],
     contracts: Sequence[tuple[str | None, Path]],
     celery_broker: str | None,
@@ -1215,6 +1255,11 @@ def _deployment_sources(
     runtime: str,
 ) -> list[DeploymentFacts]:
     """What each ``inventory init`` source says, in the order the options are listed."""
+    from dagroute_lint.deployment.init.built_image import (
+        OPTION,
+        dockerfile_facts,
+        read_option_dockerfile,
+    )
     from dagroute_lint.deployment.init.celery_probe import celery_facts
     from dagroute_lint.deployment.init.compose import compose_facts
     from dagroute_lint.deployment.init.contract import contract_facts
@@ -1223,9 +1268,29 @@ def _deployment_sources(
 
     found: list[DeploymentFacts] = []
     if helm_values:
-        found.append(helm_facts(helm_values, runtime, helm_chart_version))
+        found.append(helm_facts(helm_values, runtime, helm_chart_version, dockerfiles))
     if compose:
-        found.append(compose_facts(compose, runtime, os.environ, profiles))
+        found.append(
+            compose_facts(
+                compose, runtime, os.environ, profiles, dockerfiles, airflow_cfg is not None
+            )
+        )
+    if helm_values or compose:
+        dockerfiles.check_used()
+        for path in dockerfiles.unused_bare():
+            raise ConfigError(
+                f"{OPTION} {path}: every image the sources run is an official apache/airflow "
+                "one or has a build of its own, so no image is built by it"
+            )
+    else:
+        for option in dockerfiles.options:
+            if option.image is not None:
+                raise ConfigError(
+                    f"{OPTION} {option.image}={option.path}: names an image, but no --compose "
+                    f"or --helm-values runs one; pass {OPTION} {option.path} for the runtime"
+                )
+            dockerfile = read_option_dockerfile(option.path)
+            found.append(dockerfile_facts(dockerfile, runtime, None))
     found.extend(requirements_facts(path, name or runtime) for name, path in requirements)
     found.extend(contract_facts(path, name or runtime) for name, path in contracts)
     if celery_broker is not None:

@@ -79,7 +79,7 @@ def test_arguments_stages_and_copies_between_stages(tmp_path: Path) -> None:
         ("polars>=1", None),
     ]  # `pytest` is in the `test` stage, which the target leaves out
     assert image.env["AIRFLOW__OPERATORS__DEFAULT_QUEUE"][0] == "etl"
-    assert any("/wheels/*.whl is a local path" in note for note in image.notes)
+    assert any("/wheels/*.whl is a built distribution" in reason for reason in image.open)
     last = read_dockerfile(dockerfile, tmp_path, {})
     assert last.base == "apache/airflow:2.10.5"  # the ARG default
     assert last.installed[-1].requirement == "pytest"  # without a target: the last stage

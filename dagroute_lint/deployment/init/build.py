@@ -123,11 +123,13 @@ def build_inventory(
     workers: Sequence[WorkerSpec] = (),
     runtime: str = DEFAULT_RUNTIME,
     sources: Sequence[DeploymentFacts] = (),
+    version_hint: str | None = None,
 ) -> Generated:
     """The commented inventory text, validated by the loader; ``ConfigError`` for bad input.
 
     ``environment`` (installed distributions, or ``None`` when none is read) becomes runtime
-    ``runtime``; ``sources`` are what the deployment's own files and workers said.
+    ``runtime``; ``sources`` are what the deployment's own files and workers said;
+    ``version_hint`` names where an Airflow version no source gives likely comes from.
     """
     if not runtime.strip():
         raise ConfigError("--runtime: the runtime name must not be empty")
@@ -138,6 +140,8 @@ def build_inventory(
         parts.insert(0, environment_facts(environment, environment_label, runtime))
     facts = combine(parts)
     builder = _Builder(facts, _settings(config, facts), runtime)
+    builder.version_hint = version_hint
+    builder.celery_workers_given = bool(workers)
     builder.header(config)
     builder.deployment()
     builder.workers(workers)
@@ -157,14 +161,8 @@ def _settings(config: AirflowConfig, facts: DeploymentFacts) -> dict[tuple[str, 
             if earlier is None
             else prevailing(f"[{option[0]}] {option[1]}", earlier, setting)
         )
-    for option, where in facts.undecided.items():
-        if option in settings or option == DEFAULT_POOL_SLOTS:
-            continue  # another source supplies it; an unknown pool size is a FILL IN line
-        variable = environment_variable(*option)
-        raise ConfigError(
-            f"{where}: [{option[0]}] {option[1]} is known only at deploy time, and no default "
-            f"may stand in for it; give it with --airflow-cfg or {variable}"
-        )
+    # An option known only at deploy time that no other source supplies is left open by the
+    # builder (a FILL IN line), never replaced by Airflow's default in silence.
     return settings
 
 
@@ -272,6 +270,8 @@ class _Builder:
         self.used_runtimes: dict[str, None] = {}
         # One line per fact left to fill in, for stderr.
         self.open_facts: list[str] = []
+        self.version_hint: str | None = None
+        self.celery_workers_given = False
 
     def fill_in(self, key: str, why: str) -> None:
         """A ``# FILL IN`` comment for ``key``, also told on stderr."""
@@ -312,11 +312,14 @@ class _Builder:
         queue = self.settings.get(DEFAULT_QUEUE)
         if queue is not None:
             self.default_queue = _queue_name(queue)
-        self.value(
-            "default_queue",
-            tw.string(self.default_queue),
-            _origin(queue, "[operators] default_queue"),
-        )
+        if queue is None and DEFAULT_QUEUE in self.facts.undecided:
+            self.deploy_time(DEFAULT_QUEUE, "default_queue", tw.string(self.default_queue))
+        else:
+            self.value(
+                "default_queue",
+                tw.string(self.default_queue),
+                _origin(queue, "[operators] default_queue"),
+            )
         parser = self.facts.dag_processor_runtime
         runtime = self.use_runtime(parser.value if parser is not None else self.runtime_name)
         self.value(
@@ -344,8 +347,10 @@ class _Builder:
             self.fill_in(
                 "[deployment] airflow_version",
                 "no source above names the Airflow version (an official apache/airflow image "
-                "tag, the chart's airflowVersion, apache-airflow==X in --requirements or an "
-                'environment read with --python would); set it, e.g. "3.3"',
+                "tag, the chart's airflowVersion, the FROM of a --dockerfile, apache-airflow==X "
+                "in --requirements or an "
+                'environment read with --python would); set it, e.g. "3.3"'
+                + (f"; {self.version_hint}" if self.version_hint else ""),
             )
             return
         try:
@@ -363,18 +368,36 @@ class _Builder:
 
     def executor_list(self) -> None:
         setting = self.settings.get(EXECUTOR)
+        open_value = setting is None and EXECUTOR in self.facts.undecided
         if setting is None:
             default = DEFAULT_EXECUTOR_2 if self.airflow_major == 2 else DEFAULT_EXECUTOR_3
+            if open_value and (self.facts.workers or self.celery_workers_given):
+                default = "CeleryExecutor"  # what the Celery workers the sources run need
             setting = Setting(default, "")
         try:
             self.executors = parse_executor_list(setting.value, self.airflow_major)
         except ExecutorConfigError as error:
             raise ConfigError(f"{setting.source}: {error}") from None
+        written = tw.array(entry.written for entry in self.executors)
+        if open_value:
+            self.deploy_time(EXECUTOR, "executors", written)
+            return
         self.value(
             "executors",
-            tw.array(entry.written for entry in self.executors),
+            written,
             _origin(setting, "[core] executor") + "; the first is the default executor",
         )
+
+    def deploy_time(self, option: tuple[str, str], key: str, default: str) -> None:
+        """A routing option known only at deploy time: a FILL IN line, and Airflow's default
+        commented below it (which the inventory reads until the line is filled in)."""
+        self.fill_in(
+            f"[deployment] {key}",
+            f"{self.facts.undecided[option]}: [{option[0]}] {option[1]} is known only at "
+            f"deploy time; give it with --airflow-cfg or {environment_variable(*option)}, or "
+            f"write it here (until then Airflow's default, {default}, is what this file says)",
+        )
+        self.comment(f"{key} = {default}")
 
     # --- [[workers]] ----------------------------------------------------------------------
 
@@ -473,12 +496,25 @@ class _Builder:
         self.lines += ["", f"[runtimes.{tw.key(runtime.name)}]"]
         image = self.official(runtime)
         unknown_base = None
-        if image is not None:
+        python = runtime.python
+        if runtime.open and not runtime.complete:
+            # `image` would say everything the runtime holds: with an install that cannot be
+            # read, the image is a comment to restore once the additions are known.
+            unknown_base = "what it holds is not all known: " + "; ".join(runtime.open)
+            if image is not None and runtime.image is not None:
+                self.comment(
+                    f"Built on the official image {image.reference} ({runtime.image.source}); "
+                    "once what the build adds is known, uncomment image and list the additions:"
+                )
+                self.comment(f"image = {tw.string(image.reference)}")
+                python = python or Fact(image.python, f"{runtime.image.source}: {image.reference}")
+                image = None
+        elif image is not None:
             self.image(runtime, image)
         elif runtime.image is not None and not runtime.complete:
             unknown_base = _unknown_image(runtime.image)
-        if runtime.python is not None and image is None:
-            self.value("python", tw.string(runtime.python.value), _sources([runtime.python]))
+        if python is not None and image is None:
+            self.value("python", tw.string(python.value), _sources([python]))
         for key, items, what in (
             ("providers", runtime.providers, "Airflow providers"),
             ("packages", runtime.packages, "Installed distributions other than providers"),

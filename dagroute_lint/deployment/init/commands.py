@@ -22,7 +22,12 @@ COMPONENTS = {
     ("scheduler",): "scheduler",
     ("api-server",): "api-server",
     ("webserver",): "webserver",
+    # One process running the scheduler, triggerer, DAG processor and web server (semantics:
+    # Airflow's standalone command), with a local executor.
+    ("standalone",): "standalone",
 }
+# The official image's entrypoint runs ``airflow`` with the words it is given.
+_ENTRYPOINTS = frozenset({"/entrypoint", "/usr/bin/entrypoint"})
 _QUEUE_OPTIONS = ("-q", "--queues")
 # Templates (Helm ``{{ }}``) and variables (``$X``, ``${X:-d}``) are filled in at deploy time.
 _DEFERRED = re.compile(r"\{\{|\$")
@@ -74,7 +79,7 @@ def _split(text: str) -> list[str]:
 
 def component(command: object) -> Component | None:
     """The Airflow component ``command`` starts, or ``None`` when it starts none we know."""
-    parts = words(command)
+    parts = ["airflow" if word in _ENTRYPOINTS else word for word in words(command)]
     native = _native_worker(parts)
     if native is not None:
         return native

@@ -37,7 +37,14 @@ from dagroute_lint.deployment.init.airflow_cfg import (
     environment_variable,
     read_airflow_config,
 )
-from dagroute_lint.deployment.init.commands import CommandError, Component, component, deferred
+from dagroute_lint.deployment.init.built_image import Dockerfiles, read_option_dockerfile
+from dagroute_lint.deployment.init.commands import (
+    CommandError,
+    Component,
+    component,
+    deferred,
+    words,
+)
 from dagroute_lint.deployment.init.compose_project import (
     ComposeProject,
     ComposeService,
@@ -45,7 +52,12 @@ from dagroute_lint.deployment.init.compose_project import (
     load_compose,
     locate,
 )
-from dagroute_lint.deployment.init.dockerfile import Dockerfile, read_dockerfile
+from dagroute_lint.deployment.init.dockerfile import (
+    Dockerfile,
+    find_copied,
+    pip_install,
+    read_dockerfile,
+)
 from dagroute_lint.deployment.init.dotenv import read_dotenv
 from dagroute_lint.deployment.init.facts import (
     DeploymentFacts,
@@ -56,6 +68,7 @@ from dagroute_lint.deployment.init.facts import (
     contradiction,
 )
 from dagroute_lint.deployment.init.requirements_file import requirements_facts, sort
+from dagroute_lint.deployment.init.shell_script import SUFFIXES, script_commands
 from dagroute_lint.deployment.init.yaml_file import describe
 from dagroute_lint.deployment.requirements import parse_requirement
 from dagroute_lint.errors import ConfigError
@@ -70,6 +83,10 @@ _READ_BY = {
     DEFAULT_QUEUE: ("dag-processor", "scheduler", "triggerer", "celery-worker"),
     DEFAULT_POOL_SLOTS: ("scheduler", "dag-processor", "triggerer", "celery-worker"),
 }
+# What `airflow standalone` runs (its DAG processor and web server are in the same container).
+STANDALONE = ("scheduler", "triggerer")
+LOCAL_EXECUTORS = frozenset({"LocalExecutor", "SequentialExecutor"})
+MAX_SCRIPT_DEPTH = 2
 
 
 @record(frozen=False)
@@ -80,6 +97,7 @@ class _Service:
     runtime_key: str
     where: str
     config: dict[tuple[str, str], Setting] = field(default_factory=dict)
+    standalone: bool = False
 
 
 @record(frozen=False)
@@ -93,6 +111,7 @@ class _Runtime:
     packages: list[Fact[str]] = field(default_factory=list)
     airflow: list[Fact[str]] = field(default_factory=list)
     installed: set[str] = field(default_factory=set)
+    open: list[str] = field(default_factory=list)
 
 
 def _bind(volume: object) -> tuple[str | None, str | None]:
@@ -110,6 +129,13 @@ def _bind(volume: object) -> tuple[str | None, str | None]:
     return source, rest.split(":", 1)[0]
 
 
+def _words(value: object) -> list[str]:
+    try:
+        return words(value)
+    except CommandError:
+        return []
+
+
 def _text_or_none(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
@@ -119,14 +145,22 @@ def compose_facts(
     runtime: str,
     environ: Mapping[str, str],
     profiles: Sequence[str] = (),
+    dockerfiles: Dockerfiles | None = None,
+    airflow_cfg_given: bool = False,
 ) -> DeploymentFacts:
-    """What the compose project runs: workers and their queues, components, options, runtimes."""
-    return _Reader(load_compose(paths, environ, profiles), runtime).read()
+    """What the compose project runs: workers and their queues, components, options, runtimes;
+    ``dockerfiles`` say which Dockerfile builds an image a service only names, and
+    ``airflow_cfg_given`` that ``--airflow-cfg`` stands in for an unmounted ``AIRFLOW_CONFIG``."""
+    project = load_compose(paths, environ, profiles)
+    reader = _Reader(project, runtime, dockerfiles or Dockerfiles(()))
+    reader.airflow_cfg_given = airflow_cfg_given
+    return reader.read()
 
 
 class _Reader:
-    def __init__(self, project: ComposeProject, runtime: str) -> None:
+    def __init__(self, project: ComposeProject, runtime: str, dockerfiles: Dockerfiles) -> None:
         self.project = project
+        self.dockerfiles = dockerfiles
         self.label = " + ".join(str(path) for path in project.files)
         self.runtime = runtime
         self.notes: list[str] = list(project.notes)
@@ -135,6 +169,13 @@ class _Reader:
         self.undecided: dict[tuple[str, str], str] = {}
         # The image name a service builds: other services naming it run what the build makes.
         self.builds: dict[str, object] = {}
+        # The Dockerfile each service's image is built from, for the scripts it copies.
+        self.dockerfiles_read: dict[str, Dockerfile] = {}
+        # What was looked at for an Airflow command, for the message when nothing runs one.
+        self.looked_at: list[str] = []
+        self.airflow_cfg_given = False
+        # The pip installs a service's start scripts run, by service.
+        self.started_installs: dict[str, list[str]] = {}
 
     def read(self) -> DeploymentFacts:
         for each in self.project.services.values():
@@ -142,16 +183,19 @@ class _Reader:
             if isinstance(image, str) and build is not None:
                 self.builds.setdefault(image, build)
         found = [
-            service
-            for body in self.project.services.values()
-            if (service := self.service(body)) is not None
+            service for body in self.project.services.values() for service in self.service(body)
         ]
         if not found:
+            looked = "; ".join(self.looked_at) or "none"
             raise ConfigError(
                 f"{self.label}: services: no service runs an Airflow component (celery worker, "
-                "scheduler, triggerer, dag-processor)"
+                "scheduler, triggerer, dag-processor, standalone) in its command, its entrypoint "
+                f"or a script of the project they run (looked at: {looked}); describe it another "
+                "way: the executor with --airflow-cfg or AIRFLOW__CORE__EXECUTOR, Celery workers "
+                "with --worker NAME=QUEUES, the runtime with --dockerfile or --requirements"
             )
         options = self.options(found)
+        self.standalone_executor(found, options)
         workers = tuple(
             self.worker(service) for service in found if service.component.kind == "celery-worker"
         )
@@ -189,21 +233,30 @@ class _Reader:
 
     # --- services --------------------------------------------------------------------------
 
-    def service(self, service: ComposeService) -> _Service | None:
+    def service(self, service: ComposeService) -> list[_Service]:
+        """The Airflow components the service runs: its command's, else those the scripts its
+        entrypoint or command runs start (``airflow standalone`` is several)."""
         body, where = service.body, service.where
+        for key in ("command", "entrypoint"):
+            if body.get(key) is not None and not isinstance(body[key], (str, list)):
+                raise ConfigError(
+                    f"{self.at(service, key)}: expected a string or a list, got "
+                    f"{describe(body[key])}"
+                )
         command = body.get("command")
-        if command is not None and not isinstance(command, (str, list)):
-            raise ConfigError(
-                f"{self.at(service, 'command')}: expected a string or a list, got "
-                f"{describe(command)}"
-            )
         try:
             found = component(command)
         except CommandError as error:
             raise ConfigError(f"{self.at(service, 'command')}: {error}") from None
-        if found is None:
-            return None
+        started = [(found, f"{where}.command")] if found is not None else []
+        if not started and (command is not None or body.get("entrypoint") is not None):
+            started = self.scripted(service)
+        elif not started:
+            self.looked_at.append(f"{service.name} (no command)")
+        if not started:
+            return []
         key, image_env = self.runtime_of(service)
+        self.runtimes[key].open.extend(self.started_installs.pop(service.name, ()))
         environment = dict(image_env)
         environment.update(self.env_files(body.get("env_file"), f"{where}.env_file"))
         try:
@@ -220,7 +273,108 @@ class _Reader:
         if additional is not None and additional[0] is not None and additional[0].strip():
             self.pip_additional(self.runtimes[key], additional[0], additional[1])
         config = self.mounted_config(body, environment.get("AIRFLOW_CONFIG"), where)
-        return _Service(service.name, found, environment, key, f"{where}.command", config)
+        result = []
+        for each, source in started:
+            kinds = STANDALONE if each.kind == "standalone" else (each.kind,)
+            result += [
+                _Service(
+                    service.name,
+                    Component(kind, each.queues, each.deferred),
+                    environment,
+                    key,
+                    source,
+                    config,
+                    standalone=each.kind == "standalone",
+                )
+                for kind in kinds
+            ]
+        return result
+
+    def scripted(self, service: ComposeService) -> list[tuple[Component, str]]:
+        """Components started by the shell scripts of the project the service runs: its
+        ``entrypoint`` or ``command`` words naming a script that a bind mount or the build's
+        ``COPY`` puts in the container (a script those run, too, up to ``MAX_SCRIPT_DEPTH``)."""
+        body = service.body
+        words_run = [*_words(body.get("entrypoint")), *_words(body.get("command"))]
+        found: list[tuple[Component, str]] = []
+        pending = [(word, 0) for word in words_run]
+        read: set[Path] = set()
+        while pending:
+            word, depth = pending.pop(0)
+            script = self.script_file(service, word)
+            if script is None or script in read or depth > MAX_SCRIPT_DEPTH:
+                continue
+            read.add(script)
+            for line, command in script_commands(script):
+                try:
+                    started = component(command)
+                except CommandError:
+                    started = None
+                if started is not None:
+                    found.append((started, f"{script}:{line} (run by {service.where})"))
+                elif pip_install(command) is not None:
+                    # Installed at each start, from files this does not follow: left open.
+                    self.started_installs.setdefault(service.name, []).append(
+                        f"{script}:{line}: the start script runs pip install, which is not read"
+                    )
+                else:
+                    pending += [(each, depth + 1) for each in command[:2]]
+        shown = " ".join(words_run) or "no command"
+        self.looked_at.append(
+            f"{service.name} ({shown}"
+            + (f"; read {', '.join(str(p) for p in sorted(read))}" if read else "")
+            + ")"
+        )
+        return found
+
+    def script_file(self, service: ComposeService, word: str) -> Path | None:
+        """The project file a script word names inside the container, through the service's
+        bind mounts or the files its build copies."""
+        if not word.endswith(SUFFIXES) and "/" not in word:
+            return None
+        workdir = service.body.get("working_dir")
+        build = self.dockerfiles_read.get(service.name) or self.service_build(service)
+        base = workdir if isinstance(workdir, str) else build.workdir if build else "/opt/airflow"
+        inside = posixpath.normpath(posixpath.join(base, word))
+        for volume in service.body.get("volumes") or []:
+            source, target = _bind(volume)
+            if source is None or target is None:
+                continue
+            target = posixpath.normpath(target)
+            if inside == target or inside.startswith(target + "/"):
+                host = self.project.directory / source / inside[len(target) :].lstrip("/")
+                if host.is_file():
+                    return host
+        if build is not None:
+            copied = find_copied(build.copies, inside)
+            if copied is not None and copied.is_file():
+                return copied
+        return None
+
+    def service_build(self, service: ComposeService) -> Dockerfile | None:
+        """The Dockerfile a service's image is built from, when compose builds it."""
+        image, build = service.body.get("image"), service.body.get("build")
+        if build is None and isinstance(image, str):
+            build = self.builds.get(image)
+        return self.build(build, f"{service.where}.build") if build is not None else None
+
+    def standalone_executor(
+        self, services: list[_Service], options: dict[tuple[str, str], Setting]
+    ) -> None:
+        """``airflow standalone`` runs a local executor: a configured one that is not local
+        is replaced by LocalExecutor for its processes, as Airflow's standalone command does."""
+        scheduler = next((s for s in services if s.component.kind == "scheduler"), None)
+        if scheduler is None or not scheduler.standalone:
+            return
+        chosen = options.get(EXECUTOR)
+        if chosen is None or chosen.value.rsplit(".", 1)[-1] in LOCAL_EXECUTORS:
+            return
+        options[EXECUTOR] = Setting(
+            "LocalExecutor",
+            f"{scheduler.where}: `airflow standalone` runs LocalExecutor in place of the "
+            f"configured {chosen.value} ({chosen.source})",
+            environment=True,
+        )
 
     def mounted_config(
         self, body: dict[str, Any], variable: tuple[str | None, str] | None, where: str
@@ -241,6 +395,8 @@ class _Reader:
             ):
                 best = (source, target)
         if best is None:
+            if self.airflow_cfg_given:
+                return {}  # the airflow.cfg passed is the one it names, as the user says
             self.notes.append(
                 f"{variable[1]} names {inside}, which no bind mount of the service provides: "
                 "pass that airflow.cfg with --airflow-cfg"
@@ -356,6 +512,8 @@ class _Reader:
         dockerfile = None
         if build is not None:
             dockerfile = self.build(build, f"{where}.build")
+        elif image is not None and (path := self.dockerfiles.for_image(image)) is not None:
+            dockerfile = read_option_dockerfile(path)  # --dockerfile: a pushed image's build
         if runtime is None:
             name = self.runtime if not self.runtimes else service.name
             runtime = self.runtimes[key] = _Runtime(name, key)
@@ -363,6 +521,7 @@ class _Reader:
         env: dict[str, tuple[str | None, str]] = {}
         if dockerfile is not None:
             env.update(dockerfile.env)
+            self.dockerfiles_read[service.name] = dockerfile
         return key, env
 
     def build(self, build: object, where: str) -> Dockerfile:
@@ -398,6 +557,7 @@ class _Reader:
         base, source = image, f"{where}.image"
         if dockerfile is not None:
             self.notes.extend(dockerfile.notes)
+            runtime.open.extend(dockerfile.open)
             base, source = dockerfile.base, f"{dockerfile.base_where}"
             for item in dockerfile.installed:
                 if item.file is not None:
@@ -472,4 +632,5 @@ class _Reader:
             packages,
             labels,
             image=runtime.image,
+            open=tuple(runtime.open),
         )

@@ -11,6 +11,10 @@
   and the files of ``-r FILE``; the files are found through the ``COPY`` that put them at that
   path, or the ``RUN --mount=type=bind`` that mounts them for that command. ``ENV`` variables
   are the image's environment (compose's ``environment`` wins over them).
+- An install of the project itself (``pip install .``, ``pip install -e .[s3]``, ``poetry
+  install``, ``uv sync``) installs what the project's metadata in the build context declares
+  (``project_install.py``); what cannot be read (a ``setup.py``, a built wheel) leaves the image
+  ``open``: it holds more than is listed, and no one may take the list for all of it.
 """
 
 from __future__ import annotations
@@ -19,12 +23,17 @@ import json
 import posixpath
 import re
 import shlex
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import field
 from pathlib import Path
 
 from dagroute_lint.catalog.official_images import official_tag
 from dagroute_lint.deployment.init.interpolation import InterpolationError, interpolate
+from dagroute_lint.deployment.init.project_install import (
+    ProjectInstall,
+    Selection,
+    project_install,
+)
 from dagroute_lint.errors import ConfigError, read_user_file
 from dagroute_lint.records import record
 
@@ -38,6 +47,12 @@ _PIP_VALUE_OPTIONS = frozenset(
     }
 )  # fmt: skip
 _SEPARATORS = frozenset({"&&", "||", ";", "|", "&", "(", ")"})
+# Files a requirements option may name that are a project's metadata, read as the project.
+_PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
+_ARCHIVES = (".whl", ".tar.gz", ".zip")
+# Installers of the project in the working folder (or ``--directory``), by their command words.
+_PROJECT_INSTALLERS = {("poetry", "install"): "poetry", ("uv", "sync"): "uv"}
+_OTHER_INSTALLERS = frozenset({("pipenv", "install"), ("pdm", "install"), ("hatch", "env")})
 _ENV_LEGACY = re.compile(r"^(?P<name>\S+)\s+(?P<value>.*)$")
 
 
@@ -59,6 +74,7 @@ class _Stage:
     env: dict[str, tuple[str, str]] = field(default_factory=dict)
     copies: dict[str, Path] = field(default_factory=dict)
     installed: list[Installed] = field(default_factory=list)
+    open: list[str] = field(default_factory=list)
     workdir: str = "/"
     parent: _Stage | None = None
 
@@ -66,13 +82,18 @@ class _Stage:
 @record
 class Dockerfile:
     """The image a Dockerfile builds: its base image (``None`` for ``scratch``), what its
-    ``pip install`` lines install, its ``ENV`` (name → value, where) and notes."""
+    ``pip install`` lines install, its ``ENV`` (name → value, where) and notes; ``open`` says
+    why it may hold more than ``installed`` lists (an install whose requirements cannot be
+    read); ``copies`` maps a path in the image to the context file or folder copied there."""
 
     base: str | None
     base_where: str
     installed: tuple[Installed, ...]
     env: dict[str, tuple[str, str]]
     notes: tuple[str, ...]
+    open: tuple[str, ...] = ()
+    copies: dict[str, Path] = field(default_factory=dict)
+    workdir: str = "/"
 
 
 def read_dockerfile(
@@ -239,7 +260,7 @@ class _Reader:
             if source_stage is not None:
                 origin = next((s for s in self.stages if s.name == source_stage), None)
                 found = (
-                    _find(origin.copies, posixpath.normpath(posixpath.join("/", source)))
+                    find_copied(origin.copies, posixpath.normpath(posixpath.join("/", source)))
                     if origin
                     else None
                 )
@@ -280,9 +301,11 @@ class _Reader:
         stage.copies.update(mounts)
         try:
             for command in _commands(tokens):
-                install = _pip_install(command)
+                install = pip_install(command)
                 if install is not None:
                     self.pip(stage, install, variables, where)
+                else:
+                    self.project_command(stage, command, variables, where)
         finally:
             stage.copies = saved
 
@@ -298,9 +321,58 @@ class _Reader:
         inside = posixpath.normpath(posixpath.join("/", source)).lstrip("/")
         return {posixpath.normpath(target): self.context / inside if inside else self.context}
 
+    def project_command(
+        self, stage: _Stage, words: list[str], variables: Mapping[str, str], where: str
+    ) -> None:
+        """``poetry install`` / ``uv sync``: the project in the working folder; another
+        project installer (``pipenv install``) installs what is not read here."""
+        names = [posixpath.basename(word) for word in words]
+        for start in range(len(words) - 1):
+            pair = (names[start], words[start + 1])
+            if pair in _OTHER_INSTALLERS:
+                stage.open.append(f"{where}: `{' '.join(pair)}` installs what is not read here")
+                return
+            tool = _PROJECT_INSTALLERS.get(pair)
+            if tool is None:
+                continue
+            options = [self.substitute(w, variables, where) for w in words[start + 2 :]]
+            folder = _option_value(options, ("-C", "--directory", "--project")) or "."
+            selection = _selection(tool, options)
+            self.project(stage, folder, selection, where, f"`{tool} {pair[1]}`")
+            return
+
+    def project(
+        self, stage: _Stage, folder: str, selection: Selection, where: str, what: str
+    ) -> None:
+        """The dependencies of the project at ``folder`` (a path in the image) as installed."""
+        target = posixpath.normpath(posixpath.join(stage.workdir, folder))
+        found = find_copied(stage.copies, target)
+        if found is None or not found.is_dir():
+            # `COPY pyproject.toml poetry.lock ./`: the metadata copied file by file.
+            files = (
+                find_copied(stage.copies, posixpath.join(target, name)) for name in _PROJECT_FILES
+            )
+            found = next((f.parent for f in files if f is not None and f.is_file()), None)
+        if found is None:
+            stage.open.append(
+                f"{where}: {what} installs the project at {target}, which is no folder the "
+                "Dockerfile copies from the build context"
+            )
+            return
+        result: ProjectInstall = project_install(found, selection)
+        if result.unknown is not None:
+            stage.open.append(
+                f"{where}: {what} installs a project whose requirements "
+                f"cannot be read: {result.unknown}"
+            )
+            return
+        for requirement, source in result.requirements:
+            stage.installed.append(Installed(f"{where} ({source})", requirement=requirement))
+
     def pip(
         self, stage: _Stage, words: list[str], variables: Mapping[str, str], where: str
     ) -> None:
+        no_deps = "--no-deps" in words
         index = 0
         while index < len(words):
             word = self.substitute(words[index], variables, where)
@@ -316,23 +388,46 @@ class _Reader:
             if value is not None:
                 self.requirements_file(stage, self.substitute(value, variables, where), where)
                 continue
-            if word in ("-c", "--constraint", "-e", "--editable") or word in _PIP_VALUE_OPTIONS:
-                if word in ("-e", "--editable"):
-                    self.notes.append(
-                        f"{where}: an editable install is left out: its name is unknown"
-                    )
+            if word in ("-e", "--editable") and index < len(words):
+                word = self.substitute(words[index], variables, where)
+                index += 1
+                if "://" in word or word.startswith("git+"):
+                    stage.open.append(f"{where}: -e {word} installs what is not read here")
+                    continue
+            elif word in ("-c", "--constraint") or word in _PIP_VALUE_OPTIONS:
                 index += 1
                 continue
             if word.startswith("-"):
                 continue
-            if word.startswith((".", "/", "~")) or word.endswith((".whl", ".tar.gz", ".zip")):
-                self.notes.append(f"{where}: {word} is a local path: what it installs is unknown")
+            if word.startswith((".", "/", "~")) or word.endswith(_ARCHIVES):
+                self.local(stage, word, no_deps, where)
                 continue
             stage.installed.append(Installed(where, requirement=word))
 
+    def local(self, stage: _Stage, word: str, no_deps: bool, where: str) -> None:
+        """A local path: a project folder (``.``, ``/app[s3]``) or a built distribution."""
+        path, _, extras = word.partition("[")
+        if path.endswith(_ARCHIVES) or "*" in path:
+            if no_deps:
+                return  # the distribution alone, without what it depends on
+            stage.open.append(
+                f"{where}: {word} is a built distribution: what it depends on is in its "
+                "metadata, which is not read"
+            )
+            return
+        selection = Selection(
+            extras=tuple(e.strip() for e in extras.rstrip("]").split(",") if e.strip()),
+            no_dependencies=no_deps,
+        )
+        self.project(stage, path, selection, where, f"pip install {word}")
+
     def requirements_file(self, stage: _Stage, value: str, where: str) -> None:
         target = posixpath.normpath(posixpath.join(stage.workdir, value))
-        found = _find(stage.copies, target)
+        if posixpath.basename(target) in _PROJECT_FILES:
+            # `uv pip install -r pyproject.toml`: the project's dependencies, not the project.
+            self.project(stage, posixpath.dirname(target), Selection(), where, f"-r {value}")
+            return
+        found = find_copied(stage.copies, target)
         if found is None:
             self.notes.append(
                 f"{where}: -r {value} is no file the Dockerfile copies from the build context: "
@@ -368,14 +463,24 @@ class _Reader:
             current = current.parent
         root = chain[-1]
         installed = [item for each in reversed(chain) for item in each.installed]
+        unread = [reason for each in reversed(chain) for reason in each.open]
         env: dict[str, tuple[str, str]] = {}
         for each in reversed(chain):
             env.update(each.env)
         base = None if root.base.lower() == "scratch" else root.base
-        return Dockerfile(base, root.where, tuple(installed), env, tuple(self.notes))
+        return Dockerfile(
+            base,
+            root.where,
+            tuple(installed),
+            env,
+            tuple(self.notes),
+            tuple(unread),
+            dict(stage.copies),
+            stage.workdir,
+        )
 
 
-def _find(copies: Mapping[str, Path], target: str) -> Path | None:
+def find_copied(copies: Mapping[str, Path], target: str) -> Path | None:
     """The context file at ``target`` in the image: copied there itself, or inside a folder
     copied above it."""
     if target in copies:
@@ -384,6 +489,51 @@ def _find(copies: Mapping[str, Path], target: str) -> Path | None:
         if local.is_dir() and target.startswith(folder.rstrip("/") + "/"):
             return local / target[len(folder.rstrip("/")) + 1 :]
     return None
+
+
+def _option_value(words: Sequence[str], names: tuple[str, ...]) -> str | None:
+    """The value of the last of ``names`` (``-C dir``, ``--directory=dir``) in ``words``."""
+    found = None
+    for index, word in enumerate(words):
+        name, equals, value = word.partition("=")
+        if name in names:
+            found = value if equals else words[index + 1] if index + 1 < len(words) else None
+    return found
+
+
+def _option_values(words: Sequence[str], names: tuple[str, ...]) -> tuple[str, ...]:
+    """Every value of a repeatable option, comma lists split (``--with a,b --with c``)."""
+    found: list[str] = []
+    for index, word in enumerate(words):
+        name, equals, value = word.partition("=")
+        if name in names:
+            given = value if equals else words[index + 1] if index + 1 < len(words) else ""
+            found += [part for part in given.split(",") if part]
+    return tuple(found)
+
+
+def _selection(tool: str, options: Sequence[str]) -> Selection:
+    """What ``poetry install`` / ``uv sync`` takes from the project, by its options: the main
+    dependencies and every non-optional group (Poetry) or the ``dev`` group (uv) unless left out."""
+    if tool == "poetry":
+        only = _option_values(options, ("--only",))
+        return Selection(
+            tool,
+            extras=_option_values(options, ("-E", "--extras")),
+            groups=only or _option_values(options, ("--with",)),
+            without=_option_values(options, ("--without",)),
+            all_extras="--all-extras" in options,
+            default_groups=not only and "--no-dev" not in options,
+            no_dependencies="--only-root" in options,
+        )
+    return Selection(
+        tool,
+        extras=_option_values(options, ("--extra",)),
+        groups=_option_values(options, ("--group", "--only-group")),
+        all_extras="--all-extras" in options,
+        default_groups=not {"--no-dev", "--no-default-groups", "--only-group"}
+        & {o.partition("=")[0] for o in options},
+    )
 
 
 def _commands(tokens: list[str]) -> list[list[str]]:
@@ -396,7 +546,7 @@ def _commands(tokens: list[str]) -> list[list[str]]:
     return [command for command in commands if command]
 
 
-def _pip_install(words: list[str]) -> list[str] | None:
+def pip_install(words: list[str]) -> list[str] | None:
     """The arguments after ``install`` when ``words`` run pip (or ``uv pip``) install."""
     for index, word in enumerate(words):
         # pip, pip3, pip3.12, /usr/bin/pip, `python -m pip` and `uv pip` all end in a pip word.

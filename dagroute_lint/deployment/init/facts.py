@@ -57,7 +57,9 @@ class RuntimeFact:
     ``image`` is the image the runtime is (or is built on); what it holds is known only for an
     official ``apache/airflow`` tag of the shipped table, and otherwise ``providers`` and
     ``packages`` are what is added on top of an unknown base, unless ``complete`` says they
-    list everything installed (an environment read with ``--python``, a ``pip freeze``)."""
+    list everything installed (an environment read with ``--python``, a ``pip freeze``).
+    ``open`` says why the runtime holds more than any list can say (a build that installs a
+    ``setup.py`` project or a wheel): its providers and packages are then left to fill in."""
 
     name: str
     source: str
@@ -69,6 +71,7 @@ class RuntimeFact:
     imports: tuple[Fact[str], ...] = ()
     image: Fact[str] | None = None
     complete: bool = False
+    open: tuple[str, ...] = ()
 
 
 @record
@@ -158,7 +161,8 @@ def _combine_two(first: DeploymentFacts, second: DeploymentFacts) -> DeploymentF
             runtime if earlier_runtime is None else combine_runtimes(earlier_runtime, runtime)
         )
     return DeploymentFacts(
-        sources=(*first.sources, *second.sources),
+        # One file read twice (a Dockerfile's `-r` and --requirements) is one source.
+        sources=tuple(dict.fromkeys((*first.sources, *second.sources))),
         options=options,
         undecided=undecided,
         airflow_version=_same("airflow version", first.airflow_version, second.airflow_version),
@@ -190,6 +194,7 @@ def combine_runtimes(first: RuntimeFact, second: RuntimeFact) -> RuntimeFact:
         comments=(*first.comments, *second.comments),
         image=_same(f"runtime {first.name!r} image", first.image, second.image),
         complete=first.complete or second.complete,
+        open=(*first.open, *second.open),
     )
 
 

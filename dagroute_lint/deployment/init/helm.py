@@ -36,8 +36,19 @@ from dagroute_lint.deployment.init.airflow_cfg import (
     Setting,
     environment_variable,
 )
+from dagroute_lint.deployment.init.built_image import (
+    Dockerfiles,
+    dockerfile_facts,
+    read_option_dockerfile,
+)
 from dagroute_lint.deployment.init.commands import CommandError, component, deferred
-from dagroute_lint.deployment.init.facts import DeploymentFacts, Fact, RuntimeFact, WorkerFact
+from dagroute_lint.deployment.init.facts import (
+    DeploymentFacts,
+    Fact,
+    RuntimeFact,
+    WorkerFact,
+    combine,
+)
 from dagroute_lint.deployment.init.requirements_file import sort
 from dagroute_lint.deployment.init.yaml_file import describe, line_of, read_yaml
 from dagroute_lint.deployment.requirements import parse_requirement
@@ -63,6 +74,7 @@ POD_TEMPLATE_RUNTIME = "pod-template"
 # The option names of the pod image changed section in Airflow 2.5 ([kubernetes] →
 # [kubernetes_executor]); the chart passes whichever the values use.
 POD_IMAGE_SECTIONS = ("kubernetes_executor", "kubernetes")
+POD_IMAGE_OPTIONS = ("worker_container_repository", "worker_container_tag")
 
 
 def merge_values(documents: Sequence[tuple[Path, Any]]) -> dict[str, Any]:
@@ -95,13 +107,19 @@ def _deep_merge(base: dict[str, Any], override: Mapping[str, Any]) -> dict[str, 
 
 
 def helm_facts(
-    paths: Sequence[Path], runtime: str, chart_version: str | None = None
+    paths: Sequence[Path],
+    runtime: str,
+    chart_version: str | None = None,
+    dockerfiles: Dockerfiles | None = None,
 ) -> DeploymentFacts:
-    """What the chart (of ``chart_version``, when given) deploys with these values files."""
+    """What the chart (of ``chart_version``, when given) deploys with these values files;
+    ``dockerfiles`` say which Dockerfile builds an image the values name."""
     documents = [(path, read_yaml(path, "--helm-values")) for path in paths]
     values = merge_values(documents)
     label = " + ".join(str(path) for path in paths)
-    return _Reader(values, documents, label, runtime, chart_version).facts()
+    reader = _Reader(values, documents, label, runtime, chart_version)
+    reader.dockerfiles = dockerfiles or Dockerfiles(())
+    return combine([reader.facts(), *reader.built])
 
 
 class _Reader:
@@ -120,6 +138,11 @@ class _Reader:
         self.runtime = runtime
         self.notes: list[str] = []
         self.undecided: dict[tuple[str, str], str] = {}
+        self.dockerfiles = Dockerfiles(())
+        # Why the KubernetesExecutor pod image is known only at deploy time.
+        self.pod_undecided: list[str] = []
+        # What the Dockerfiles of the images (--dockerfile) say about their runtimes.
+        self.built: list[DeploymentFacts] = []
 
     def at(self, key: str) -> str:
         """``file:line: key`` of the value at ``key``, for an error about it."""
@@ -170,7 +193,13 @@ class _Reader:
             workers = (self.worker(),)
         if kinds & {"kubernetes", "local_kubernetes", "celery_kubernetes"}:
             pod_image = self.pod_image(options, image)
-            if pod_image is not None and (image is None or pod_image.value != image.value):
+            if self.pod_undecided and pod_image is image:
+                # The pods' image is a template: their runtime is left to fill in.
+                runtimes.append(
+                    RuntimeFact(POD_TEMPLATE_RUNTIME, self.label, open=tuple(self.pod_undecided))
+                )
+                executor_runtimes["kubernetes"] = Fact(POD_TEMPLATE_RUNTIME, self.pod_undecided[0])
+            elif pod_image is not None and (image is None or pod_image.value != image.value):
                 runtimes.append(
                     self.image_runtime(POD_TEMPLATE_RUNTIME, pod_image.source, pod_image)
                 )
@@ -204,11 +233,17 @@ class _Reader:
                 )
             for option, value in body.items():
                 key = (str(section).lower(), str(option).lower())
-                if key in OPTIONS or key[0] in POD_IMAGE_SECTIONS:
+                # Only what decides routing and runtimes is read: the chart's other templated
+                # defaults ([kubernetes_executor] namespace: '{{ .Release.Namespace }}') matter
+                # to no check, and are passed over.
+                pod_image = key[0] in POD_IMAGE_SECTIONS and key[1] in POD_IMAGE_OPTIONS
+                if key in OPTIONS or pod_image:
                     where = self.where(f"config.{section}.{option}")
                     text = self.scalar(value, f"config.{section}.{option}")
                     if text is not None:
                         found[key] = Setting(text, where)
+                    elif pod_image:
+                        self.pod_undecided.append(f"{where} is a template")
                     else:
                         self.undecided[key] = f"{where} is a template"
         # The scheduler reads [core] executor and the pool size; DAG files are parsed, and
@@ -381,6 +416,10 @@ class _Reader:
 
     def image_runtime(self, name: str, source: str, image: Fact[str] | None) -> RuntimeFact:
         """A runtime that is an image: an official tag names its Python and its contents."""
+        if image is not None and (path := self.dockerfiles.for_image(image.value)) is not None:
+            # --dockerfile: the runtime is what that Dockerfile builds, under the pushed name.
+            self.built.append(dockerfile_facts(read_option_dockerfile(path), name, image.value))
+            return RuntimeFact(name, source)
         tag = official_tag(image.value) if image is not None else None
         python = None
         if image is not None and tag is not None and tag.python is not None:
