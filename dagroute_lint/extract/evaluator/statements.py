@@ -295,8 +295,9 @@ class Statements(WalkerState):
             key is not None for key, _ in value.parts
         ):  # iterating a dict yields its keys
             return [key for key, _ in value.parts if key is not None]
-        if isinstance(value, Unknown):
-            return Unknown(f"loop over a value that is not a literal sequence: {value.reason}")
+        if isinstance(value, Unknown):  # the items of plain data are plain data
+            reason = f"loop over a value that is not a literal sequence: {value.reason}"
+            return Unknown(reason, data=value.data)
         return Unknown("loop over a value that is not a literal sequence")
 
     def walk_if(self, statement: cst.If) -> None:
