@@ -236,6 +236,8 @@ class Expressions(WalkerState):
             return self.record_attribute(base, attr)
         if isinstance(base, DagHandle) and attr == "task":  # ``@dag.task`` on a DAG object
             return TaskDecorator("python", CallArguments(bindings={"dag": base}))
+        if isinstance(base, DagHandle) and attr == "dag_id":  # set once, when the DAG is made
+            return self.dags[base.index].dag_id
         if isinstance(base, DagHandle) and attr == "default_args":
             return self.dag_defaults(base.index)
         if isinstance(base, DagHandle) and attr == "tasks":
