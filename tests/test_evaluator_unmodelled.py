@@ -271,3 +271,28 @@ with DAG("d"):
         for place in found
     )
     assert not any("None." in place or "is not bound" in place for place in found)
+
+
+def test_libraries_that_do_not_require_airflow_build_no_tasks(tmp_path: Path) -> None:
+    """A call into a library whose distribution neither is nor requires Airflow (by the
+    shipped dependency tables) cannot build a task, nor can methods of what it returns, nor of
+    the rows a loop reads from plain data; a library no table knows still may."""
+    found = drl106(
+        tmp_path,
+        HEADER
+        + """
+import csv
+from docker.types import Mount
+from sqlalchemy import Column
+from cosmos import DbtTaskGroup
+
+with DAG("d"):
+    Mount(source="/tmp/cache", target="/cache", type="bind").get("Target")
+    Column("id")
+    for row in csv.DictReader(open("jobs.csv")):
+        row.get("name")
+    DbtTaskGroup(group_id="dbt")
+""",
+    )
+    assert [place.split(":")[0] for place in found] == ["15"]
+    assert "DbtTaskGroup() (cosmos.DbtTaskGroup) is not followed" in found[0]

@@ -23,7 +23,7 @@ KIND_ORDER: tuple[Kind, ...] = get_args(Kind)
 _ITEMLESS: dict[Kind, str] = {
     "triggerer": "a running triggerer",
     "routing": "a value known statically",
-    "unmodelled": "tasks the evaluator follows",
+    "unmodelled": "tasks the linter can see",
 }
 
 

@@ -85,6 +85,8 @@ _API_VERSION = re.compile(r"_v\d+(?:(?:p\d+)?(?:alpha|beta)\d*)?$")
 
 AIRFLOW = "airflow"
 # Airflow itself: what installing it brings is data/airflow_dependencies.tsv.
+# Every distribution of Airflow and its providers is named so (apache-airflow-providers-*).
+AIRFLOW_PREFIX = "apache-airflow"
 AIRFLOW_DISTRIBUTIONS = frozenset(
     {"apache-airflow", "apache-airflow-core", "apache-airflow-task-sdk"}
 )
@@ -223,6 +225,32 @@ def imported_modules(module: str, names: Collection[str]) -> tuple[str, ...]:
 def _written(key: str) -> tuple[str, ...]:
     tables = (KNOWN_DISTRIBUTIONS, common_import_names(), airflow_import_names())
     return tuple(dict.fromkeys(name for table in tables for name in table.get(key, ())))
+
+
+@functools.lru_cache(maxsize=NAMES_KEPT)
+def builds_no_tasks(module: str) -> bool:
+    """Whether code of ``module`` cannot build an Airflow task: a table names the distribution
+    providing it (or one named as the module is), and that distribution neither is Airflow nor
+    requires it, transitively (code that builds a task imports Airflow, so its distribution
+    requires it). ``docker.types.Mount`` and ``sqlalchemy.Column`` are such; a name no table
+    knows is not."""
+    need = import_need(module)
+    if need is None or need.prefix is not None:
+        return False
+    requirements = _requirements()
+    airflow = airflow_dependencies()
+    # No import table names it: the distribution named as the module is, if a table knows one.
+    written = need.written or (need.key,)
+    for name in (canonical_name(each) for each in written):
+        if name.startswith(AIRFLOW_PREFIX):
+            return False
+        if name in airflow:  # what Airflow brings is its closure: it cannot require Airflow
+            continue
+        if name not in requirements:
+            return False
+        if any(each.startswith(AIRFLOW_PREFIX) for each in follow(requirements, [name])):
+            return False
+    return True
 
 
 def airflow_dependencies() -> frozenset[str]:

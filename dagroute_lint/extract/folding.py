@@ -138,4 +138,5 @@ def _literal_keys(value: DictObject) -> set[object] | None:
 
 
 def undecided(what: str) -> Unknown:
-    return Unknown(f"{what} of values not known statically")
+    """A truth value the walk cannot decide: a bool, so plain data."""
+    return Unknown(f"{what} of values not known statically", data=True)

@@ -152,9 +152,13 @@ class ResolvedTask:
         """How messages name the task: ``task 'x' in dag 'y'``, and ``(if this task is
         created)`` for a task built under a condition the walk could not decide."""
         task = self.task_id if self.task_id is not None else "<unknown id>"
-        dag = self.dag_id if self.dag_id is not None else "<unknown dag>"
-        label = f"task '{task}' in dag '{dag}'"
+        dag = f"dag '{self.dag_id}'" if self.dag_id is not None else UNKNOWN_DAG
+        label = f"task '{task}' in {dag}"
         return f"{label} (if this task is created)" if self.task.conditional else label
+
+
+# How a message names the DAG of a task whose DAG id cannot be known statically.
+UNKNOWN_DAG = "a dag whose id is not known statically"
 
 
 class Resolver:

@@ -18,7 +18,7 @@ from pathlib import Path
 from dagroute_lint.deployment.inventory import Inventory, Runtime, Worker
 from dagroute_lint.diagnostics import Diagnostic, Facts, Kind, TaskKey
 from dagroute_lint.records import record, replace
-from dagroute_lint.resolve.tasks import ResolvedTask
+from dagroute_lint.resolve.tasks import UNKNOWN_DAG, ResolvedTask
 from dagroute_lint.rules.base import DeploymentContext, DeploymentRule
 from dagroute_lint.sources.discovery import cwd_relative
 
@@ -171,7 +171,8 @@ def _tasks(tasks: Sequence[TaskKey]) -> str:
     if not tasks:
         return "the DAG files"
     dag_id, task_id = tasks[0]
-    first = f"task '{task_id or '<unknown id>'}' in dag '{dag_id or '<unknown dag>'}'"
+    dag = f"dag '{dag_id}'" if dag_id else UNKNOWN_DAG
+    first = f"task '{task_id or '<unknown id>'}' in {dag}"
     more = len(tasks) - 1
     return first if not more else f"{first} and {more} more task{'' if more == 1 else 's'}"
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
+
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
@@ -87,6 +89,9 @@ from dagroute_lint.model import (
     Unknown,
 )
 
+# Builtins that iterate their one argument to its end, so a ``map()`` given to them runs.
+CONSUMERS = ("list", "tuple", "set", "frozenset", "sorted")
+
 
 class Calls(WalkerState):
     def call_arguments(self, node: cst.Call) -> tuple[list[Binding], CallArguments, Unknown | None]:
@@ -116,6 +121,17 @@ class Calls(WalkerState):
         return positional, arguments, star
 
     def call_value(self, node: cst.Call) -> Binding:
+        if (
+            self.builtin_called(node, CONSUMERS)
+            and len(node.args) == 1
+            and isinstance(node.args[0].value, cst.Call)
+            and self.builtin_called(node.args[0].value, ("map",))
+        ):  # ``list(map(f, xs))``: the map is run
+            mapped = self.iterated_value(node.args[0].value)
+            name = node.func.value  # type: ignore[attr-defined]
+            return fold_builtin(name, [mapped], {}, self.uncertain) or Unknown(
+                f"result of calling {name}() on {as_written(node.args[0].value)}"
+            )
         callee = self.value_of(node.func)
         positional, arguments, star = self.call_arguments(node)
         if isinstance(node.func, cst.Name) and self.scope.lookup(node.func.value) is None:
@@ -126,6 +142,78 @@ class Calls(WalkerState):
             if builtin is not None:
                 return builtin
         return self.apply(node, callee, positional, arguments)
+
+    def builtin_called(self, node: cst.Call, names: Collection[str]) -> bool:
+        """``node`` calls one of the builtins ``names`` (not a name bound in the file), with
+        plain positional arguments."""
+        func = node.func
+        return (
+            isinstance(func, cst.Name)
+            and func.value in names
+            and self.scope.lookup(func.value) is None
+            and all(arg.keyword is None and not arg.star for arg in node.args)
+        )
+
+    def iterated_value(self, node: cst.BaseExpression) -> Binding:
+        """What a loop, a comprehension or ``list()`` iterates: ``map(f, xs)`` is run there (a
+        bare ``map()`` builds nothing until something iterates it), anything else evaluated."""
+        if not (
+            isinstance(node, cst.Call)
+            and self.builtin_called(node, ("map",))
+            and len(node.args) == 2
+        ):
+            return self.value_of(node)
+        function, iterable = (arg.value for arg in node.args)
+        call_one = self.one_argument_caller(node, function)
+        if call_one is None:
+            return self.value_of(node)
+        items = self.iteration_items(self.value_of(iterable))
+        if isinstance(items, Unknown):
+            built = len(self.tasks)
+            self.uncertain += 1
+            call_one(items)
+            self.uncertain -= 1
+            if len(self.tasks) > built:
+                self.not_followed(
+                    node,
+                    f"map() builds tasks over {as_written(iterable)}, which is not known "
+                    f"statically ({items.reason}); how many tasks, and their ids, are not known",
+                )
+            return Unknown("map() over values not known statically")
+        return ListObject([call_one(item) for item in items], self.uncertain)
+
+    def one_argument_caller(
+        self, node: cst.Call, function: cst.BaseExpression
+    ) -> Callable[[Binding], Binding] | None:
+        """How ``map`` calls ``function`` on one item: a one-parameter ``lambda``'s body
+        evaluated with the parameter bound, or any other callable applied."""
+        if not isinstance(function, cst.Lambda):
+            callee = self.value_of(function)
+            return lambda item: self.apply(node, callee, [item], CallArguments())
+        params = function.params
+        if (
+            len(params.params) != 1
+            or params.params[0].default is not None
+            or (
+                params.star_arg is not cst.MaybeSentinel.DEFAULT
+                or params.kwonly_params
+                or params.star_kwarg is not None
+                or params.posonly_params
+            )
+        ):
+            return None
+        name = params.params[0].name.value
+
+        def call_lambda(item: Binding) -> Binding:
+            outer = self.scope
+            self.scope = self.new_scope(outer)
+            try:
+                self.scope.names[name] = item
+                return self.value_of(function.body)
+            finally:
+                self.scope = outer
+
+        return call_lambda
 
     def apply(
         self, node: cst.Call, callee: Binding, positional: list[Binding], arguments: CallArguments

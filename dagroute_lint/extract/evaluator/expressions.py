@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -43,10 +44,12 @@ from dagroute_lint.extract.evaluator.helpers import (
 from dagroute_lint.extract.evaluator.state import (
     ARITHMETIC,
     MAX_EXPRESSION_DEPTH,
+    MAX_WORK,
     WalkerState,
 )
 from dagroute_lint.extract.folding import compare, truth, undecided
 from dagroute_lint.extract.literals import string_literal
+from dagroute_lint.extract.written import as_written
 from dagroute_lint.model import (
     Const,
     Expr,
@@ -236,6 +239,8 @@ class Expressions(WalkerState):
             return self.record_attribute(base, attr)
         if isinstance(base, DagHandle) and attr == "task":  # ``@dag.task`` on a DAG object
             return TaskDecorator("python", CallArguments(bindings={"dag": base}))
+        if isinstance(base, DagHandle) and attr == "dag_id":  # set once, when the DAG is made
+            return self.dags[base.index].dag_id
         if isinstance(base, DagHandle) and attr == "default_args":
             return self.dag_defaults(base.index)
         if isinstance(base, DagHandle) and attr == "tasks":
@@ -256,6 +261,8 @@ class Expressions(WalkerState):
 
     def subscript_value(self, node: cst.Subscript) -> Binding:
         base = self.value_of(node.value)
+        if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Slice):
+            return self.slice_value(base, node.slice[0].slice)
         if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
             return Unknown("a slice")
         key = self.value_of(node.slice[0].slice.value)
@@ -274,6 +281,26 @@ class Expressions(WalkerState):
             if found is not None:
                 return found
         return Subscript(snapshot(base), snapshot(key))
+
+    def slice_value(self, base: Binding, cut: cst.Slice) -> Binding:
+        """``NAMES[:5]``, ``"abc"[1:]``: a slice of a sequence the walk knows, by literal bounds."""
+        bounds: list[int | None] = []
+        for part in (cut.lower, cut.upper, cut.step):
+            value = self.value_of(part) if part is not None else Const(None)
+            if not isinstance(value, Const) or not (
+                value.value is None or type(value.value) is int
+            ):
+                return Unknown("a slice by bounds not known statically")
+            bounds.append(value.value)
+        if bounds[2] == 0:
+            return Unknown("a slice with step 0 (ValueError)")
+        window = slice(*bounds)
+        if isinstance(base, Const) and isinstance(base.value, str):
+            return Const(base.value[window])
+        items = elements(base) if isinstance(base, (ListObject, SeqExpr)) else None
+        if items is None:
+            return Unknown("a slice of a value not known statically")
+        return ListObject(items[window], self.uncertain)
 
     def foreign_item(self, qualname: str, key: EnumMember) -> Binding | None:
         """``TIER_QUEUES[Tier.GOLD]`` of a dict another repository module builds: an item that
@@ -298,9 +325,13 @@ class Expressions(WalkerState):
     def sequence_value(self, node: cst.List | cst.Tuple) -> Binding:
         items: list[Binding] = []
         for element in node.elements:
-            if isinstance(element, cst.StarredElement):
-                self.value_of(element.value)
-                return Unknown("a sequence with a starred element")
+            if isinstance(element, cst.StarredElement):  # ``[*IDS, "z"]``: spliced when known
+                spread = self.value_of(element.value)
+                known = elements(spread) if not isinstance(spread, SetObject) else None
+                if known is None:
+                    return Unknown("a sequence with a starred element not known statically")
+                items += known
+                continue
             items.append(self.value_of(element.value))
         indexes = [binding.indexes for binding in items if isinstance(binding, TaskHandles)]
         if indexes and len(indexes) == len(items):
@@ -327,6 +358,13 @@ class Expressions(WalkerState):
                     return operand
         if depth(left) > MAX_EXPRESSION_DEPTH:
             return Unknown("expression nested too deeply")
+        if operator in _ADDITIONS and isinstance(left, Const) and isinstance(right, Const):
+            # Two literals: computed now, so conditions on the result decide (``x += "_daily"``;
+            # ``match x``). ``%`` stays an operation: resolve folds only the formats it trusts.
+            try:
+                return Const(_ADDITIONS[operator](left.value, right.value))
+            except (TypeError, ValueError, OverflowError, MemoryError):
+                return Unknown("an arithmetic expression that raises")
         if operator in ARITHMETIC:
             return Operation(ARITHMETIC[operator], (snapshot(left), snapshot(right)))
         if isinstance(left, SetObject) or isinstance(right, SetObject):
@@ -340,31 +378,90 @@ class Expressions(WalkerState):
     def comprehension_value(
         self, node: cst.ListComp | cst.GeneratorExp | cst.SetComp | cst.DictComp
     ) -> Binding:
-        """Unroll ``[Op(task_id=f"t_{x}") for x in LITERAL]``; anything fancier is unknown."""
-        clause = node.for_in
-        items = self.iteration_items(self.value_of(clause.iter))
-        if (
-            isinstance(items, Unknown)
-            or clause.inner_for_in is not None
-            or clause.ifs
-            or isinstance(node, cst.DictComp)
-        ):
-            return Unknown("a comprehension")
-        outer = self.scope
+        """Unroll ``[Op(task_id=f"t_{x}") for x in LITERAL if ...]``, nested ``for`` clauses
+        and dict comprehensions included, as Python runs them. Over a value the walk cannot
+        list, the element is walked once under a condition: the tasks it builds are seen, and
+        DRL106 says how many is not known; an ``if`` it cannot decide makes the element's tasks
+        conditional. Either way the result is unknown."""
+        outer, uncertain = self.scope, self.uncertain
         self.scope = self.new_scope(outer)
         results: list[Binding] = []
         try:
-            for item in items:
-                self.bind(clause.target, item)
-                results.append(self.value_of(node.elt))
+            exact = self.unroll(node, node.for_in, results)
         finally:
-            self.scope = outer
+            self.scope, self.uncertain = outer, uncertain
+        if not exact:
+            return Unknown("a comprehension over values not known statically")
+        if isinstance(node, cst.DictComp):
+            pairs = [results[index : index + 2] for index in range(0, len(results), 2)]
+            return DictObject([(SET, key, item) for key, item in pairs], self.uncertain)
         handles = [result for result in results if isinstance(result, TaskHandles)]
         if handles and len(handles) == len(results):
             return TaskHandles(tuple(index for handle in handles for index in handle.indexes))
         if isinstance(node, cst.SetComp):
             return set_of(results, self.uncertain)
         return SeqExpr(tuple(snapshot(result) for result in results))
+
+    def unroll(
+        self,
+        node: cst.ListComp | cst.GeneratorExp | cst.SetComp | cst.DictComp,
+        clause: cst.CompFor,
+        results: list[Binding],
+    ) -> bool:
+        """Run ``clause`` and what it holds, appending each element (a dict comprehension's
+        key, then value); whether every element is known and certainly made."""
+        iterable = self.iterated_value(clause.iter)
+        items = self.iteration_items(iterable)
+        if isinstance(items, Unknown):
+            built = len(self.tasks)
+            self.uncertain += 1
+            self.bind(clause.target, items)
+            self.element(node, clause, [])
+            self.uncertain -= 1
+            if len(self.tasks) > built:
+                why = iterable.reason if isinstance(iterable, Unknown) else "not a sequence"
+                self.not_followed(
+                    node,
+                    f"a comprehension builds tasks over {as_written(clause.iter)}, which is not "
+                    f"known statically ({why}); how many tasks, and their ids, are not known",
+                )
+            return False
+        exact = True
+        for item in items:
+            self.work += 1
+            if self.work > MAX_WORK:
+                self.bound_reached(node, "the comprehension was not run to its end (work bound)")
+                return False
+            self.bind(clause.target, item)
+            exact = self.element(node, clause, results) and exact
+        return exact
+
+    def element(
+        self,
+        node: cst.ListComp | cst.GeneratorExp | cst.SetComp | cst.DictComp,
+        clause: cst.CompFor,
+        results: list[Binding],
+    ) -> bool:
+        """One turn of ``clause``: its ``if`` tests, then the next clause or the element."""
+        uncertain = self.uncertain
+        try:
+            for condition in clause.ifs:
+                decided = truth(self.value_of(condition.test))
+                if decided is False:
+                    return self.uncertain == uncertain
+                if decided is None:
+                    self.uncertain += 1
+            if clause.inner_for_in is not None:
+                return self.unroll(node, clause.inner_for_in, results) and (
+                    self.uncertain == uncertain
+                )
+            if isinstance(node, cst.DictComp):
+                results += [self.value_of(node.key), self.value_of(node.value)]
+            else:
+                results.append(self.value_of(node.elt))
+            return self.uncertain == uncertain
+        finally:
+            self.uncertain = uncertain
 
     def fstring_value(self, node: cst.FormattedString) -> Binding:
         return Operation("fstring", tuple(self.fstring_parts(node.parts)))
@@ -384,6 +481,21 @@ class Expressions(WalkerState):
                 )
                 result.append(Operation("field", (value, conversion, spec)))
         return result
+
+
+def _small_product(left: object, right: object) -> object:
+    """``left * right``, refusing to build a huge string (``"x" * 10**9``)."""
+    count = right if isinstance(left, str) else left if isinstance(right, str) else None
+    if isinstance(count, int) and count > 10_000:
+        raise MemoryError("a repeated string too long to build")
+    return left * right  # type: ignore[operator]
+
+
+# ``+`` and ``*`` of two literals, computed while walking (strings, numbers; ``"ab" * 3``).
+_ADDITIONS: dict[type[cst.CSTNode], Callable[[Any, Any], Any]] = {
+    cst.Add: operator.add,
+    cst.Multiply: _small_product,
+}
 
 
 # Dispatch by node type: a new form is one entry and one method.

@@ -29,7 +29,7 @@ from dagroute_lint.extract.classes import class_info
 from dagroute_lint.extract.evaluator.helpers import (
     BUILTIN_CLASSES,
     ENUM_BASES,
-    VALUE_LIBRARIES,
+    builds_no_task,
     collect_imports,
     declared_global,
     decorator_callee,
@@ -302,7 +302,7 @@ class Functions(WalkerState):
         """A call the walk does not follow, made where it could build tasks (inside a DAG, or
         given a DAG or TaskGroup): DRL106 names it. Calls into the standard library and the
         libraries DAG files compute values with are not suspected."""
-        if qualname is not None and qualname.split(".")[0] in VALUE_LIBRARIES:
+        if qualname is not None and builds_no_task(qualname):
             return
         if not self.in_dag_context(positional, arguments):
             return

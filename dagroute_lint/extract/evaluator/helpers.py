@@ -10,6 +10,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from dagroute_lint.catalog import airflow_names as names
+from dagroute_lint.catalog.distributions import builds_no_tasks
 from dagroute_lint.extract.bindings import (
     SET,
     Binding,
@@ -96,9 +97,19 @@ CODE_RETURNING_LIBRARIES = frozenset(
 
 
 def returns_data(qualname: str) -> bool:
-    """Whether what a call of ``qualname`` returns is plain data (see ``Unknown.data``)."""
+    """Whether what a call of ``qualname`` returns is plain data (see ``Unknown.data``): a
+    value library's, or a third-party library's that knows nothing of Airflow."""
     root = qualname.split(".", maxsplit=1)[0]
-    return root in VALUE_LIBRARIES and root not in CODE_RETURNING_LIBRARIES
+    if root in VALUE_LIBRARIES:
+        return root not in CODE_RETURNING_LIBRARIES
+    return builds_no_tasks(qualname.rpartition(".")[0] or qualname)
+
+
+def builds_no_task(qualname: str) -> bool:
+    """Whether calling ``qualname`` (of a module the walk does not follow) cannot build a task:
+    the standard library, the value libraries, and libraries that do not require Airflow."""
+    root = qualname.split(".", maxsplit=1)[0]
+    return root in VALUE_LIBRARIES or builds_no_tasks(qualname.rpartition(".")[0] or qualname)
 
 
 # Dict methods that change the dict, followed on a dict imported from another module.

@@ -358,6 +358,9 @@ class WalkerState(ABC):
     def iteration_items(self, value: Binding) -> list[Binding] | Unknown: ...
 
     @abstractmethod
+    def iterated_value(self, node: cst.BaseExpression) -> Binding: ...
+
+    @abstractmethod
     def maybe_operator(
         self, node: cst.Call, operator: str | None, arguments: CallArguments
     ) -> Binding: ...

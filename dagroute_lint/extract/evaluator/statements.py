@@ -191,7 +191,7 @@ class Statements(WalkerState):
             del self.group_stack[len(self.group_stack) - pushed_groups :]
 
     def walk_for(self, statement: cst.For) -> None:
-        iterable = self.value_of(statement.iter)
+        iterable = self.iterated_value(statement.iter)
         if isinstance(iterable, (Ref, Imported)):
             qualname = iterable.qualname
             if qualname in self.externals:
@@ -295,8 +295,9 @@ class Statements(WalkerState):
             key is not None for key, _ in value.parts
         ):  # iterating a dict yields its keys
             return [key for key, _ in value.parts if key is not None]
-        if isinstance(value, Unknown):
-            return Unknown(f"loop over a value that is not a literal sequence: {value.reason}")
+        if isinstance(value, Unknown):  # the items of plain data are plain data
+            reason = f"loop over a value that is not a literal sequence: {value.reason}"
+            return Unknown(reason, data=value.data)
         return Unknown("loop over a value that is not a literal sequence")
 
     def walk_if(self, statement: cst.If) -> None:
@@ -355,6 +356,61 @@ class Statements(WalkerState):
             else:
                 merged[name] = joined((left, right), reason)
         self.scope.names = merged
+
+    def walk_match(self, statement: cst.Match) -> None:
+        """``match`` on a value the walk knows runs the first case whose pattern matches it
+        (literal values, ``None``/``True``/``False``, ``|`` of those, captures and ``_``); from
+        the first case it cannot decide on, each remaining case may run, as undecided ``if``
+        branches do, and no case at all unless one is irrefutable."""
+        subject = self.value_of(statement.subject)
+        for index, case in enumerate(statement.cases):
+            decided = self.case_matches(case, subject)
+            if decided is False:
+                continue
+            if decided is True:
+                self.bind_capture(case.pattern, subject)
+                self.walk_body(case.body)
+                return
+            self.walk_cases(statement.cases[index:], subject)
+            return
+
+    def case_matches(self, case: cst.MatchCase, subject: Binding) -> bool | None:
+        decided = pattern_matches(case.pattern, subject, self.value_of)
+        if decided is not True or case.guard is None:
+            return decided
+        self.bind_capture(case.pattern, subject)
+        return truth(self.value_of(case.guard))
+
+    def walk_cases(self, cases: Sequence[cst.MatchCase], subject: Binding) -> None:
+        before = dict(self.scope.names)
+        states: list[dict[str, Binding]] = []
+        for case in cases:
+            self.scope.names = dict(before)
+            self.bind_capture(case.pattern, subject)
+            self.walk_undecided(case.body)
+            states.append(self.scope.names)
+        if not any(irrefutable(case) for case in cases):
+            states.append(before)  # no case matches
+        merged: dict[str, Binding] = {}
+        for name in {name for state in states for name in state}:
+            values = [state.get(name) for state in states]
+            first = values[0]
+            if first is not None and all(
+                value is not None and same_binding(first, value) for value in values
+            ):
+                merged[name] = first
+                continue
+            reason = f"'{name}' is assigned conditionally"
+            present = [value for value in values if value is not None]
+            merged[name] = (
+                joined(present, reason) if len(present) == len(values) else (Unknown(reason))
+            )
+        self.scope.names = merged
+
+    def bind_capture(self, pattern: cst.MatchPattern, subject: Binding) -> None:
+        """``case x:`` and ``case ... as x:`` bind the subject."""
+        if isinstance(pattern, cst.MatchAs) and pattern.name is not None:
+            self.scope.names[pattern.name.value] = subject
 
     def bound_by(self, drafts: Sequence[DraftImport]) -> set[str]:
         """The local names the module-level imports ``drafts`` bind."""
@@ -453,6 +509,7 @@ STATEMENTS: dict[type[cst.CSTNode], Handler] = {
     cst.If: Statements.walk_if,
     cst.Try: Statements.walk_try,
     cst.While: Statements.walk_while,
+    cst.Match: Statements.walk_match,
 }
 SMALL_STATEMENTS: dict[type[cst.CSTNode], Handler] = {
     cst.Expr: Statements.walk_expression_statement,
@@ -466,6 +523,35 @@ SMALL_STATEMENTS: dict[type[cst.CSTNode], Handler] = {
     cst.Break: Statements.walk_break,
     cst.Continue: Statements.walk_continue,
 }
+
+
+def pattern_matches(
+    pattern: cst.MatchPattern, subject: Binding, value_of: Callable[[cst.BaseExpression], Binding]
+) -> bool | None:
+    """Whether ``pattern`` matches ``subject``, or ``None`` when the walk cannot tell."""
+    if isinstance(pattern, cst.MatchAs):
+        if pattern.pattern is None:  # ``_`` or a capture: matches anything
+            return True
+        return pattern_matches(pattern.pattern, subject, value_of)
+    if isinstance(pattern, cst.MatchOr):
+        found = [pattern_matches(each.pattern, subject, value_of) for each in pattern.patterns]
+        if True in found:  # value patterns have no effects: any matching one decides
+            return True
+        return False if all(each is False for each in found) else None
+    if not isinstance(subject, Const):
+        return None
+    if isinstance(pattern, cst.MatchSingleton):
+        return subject.value is {"None": None, "True": True, "False": False}[pattern.value.value]
+    if isinstance(pattern, cst.MatchValue):
+        value = value_of(pattern.value)
+        return subject.value == value.value if isinstance(value, Const) else None
+    return None
+
+
+def irrefutable(case: cst.MatchCase) -> bool:
+    """A case that matches whatever the subject is: ``case _:`` or ``case x:`` with no guard."""
+    pattern = case.pattern
+    return case.guard is None and isinstance(pattern, cst.MatchAs) and pattern.pattern is None
 
 
 def same_role(left: Binding | None, right: Binding | None) -> bool:
