@@ -163,11 +163,15 @@ def squashed(name: str) -> str:
 
 @functools.lru_cache(maxsize=NAMES_KEPT)
 def spellings(distribution: str) -> frozenset[str]:
-    """The import names the normalisation accepts for a distribution: its squashed name, and
-    that name without a ``python``/``py`` prefix or suffix (``python-dotenv``, ``opensearch-py``,
-    ``kafka-python``)."""
+    """The import names the normalisation accepts for a distribution: its squashed name, its
+    leading words (``traceloop-sdk`` provides ``traceloop``), and that name without a
+    ``python``/``py`` prefix or suffix (``python-dotenv``, ``opensearch-py``, ``kafka-python``)."""
     name = squashed(distribution)
     found = {name}
+    # A distribution named after its package and a suffix (``traceloop-sdk``,
+    # ``llama-index-core``) provides the package of its leading words.
+    words = canonical_name(distribution).split("-")
+    found.update(squashed("-".join(words[:cut])) for cut in range(1, len(words)))
     for affix in _AFFIXES:
         if name.startswith(affix) and len(name) > len(affix):
             found.add(name[len(affix) :])
