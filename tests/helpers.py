@@ -13,7 +13,8 @@ from dagroute_lint.config import Settings, load_settings
 from dagroute_lint.deployment.inventory import Inventory, load_inventory
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.pipeline.runner import Report, run
-from dagroute_lint.resolve.tasks import ResolvedTask
+from dagroute_lint.records import replace
+from dagroute_lint.resolve.tasks import Field, ResolvedTask
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -193,3 +194,9 @@ def lint_source(
     ['DRL101']
     """
     return lint_files({path: source, **(files or {})}, inventory, select)
+
+
+def placeless(field: Field) -> Field:
+    """``field`` without where its unknown value is written (``Field.at``), for comparing the
+    rest of it with a field written out in a test."""
+    return replace(field, at=None)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dagroute_lint.resolve.tasks import MAX_VARIANTS, Field, ResolvedTask
-from tests.helpers import lint_repo
+from tests.helpers import lint_repo, placeless
 
 HEAD = """
 import os
@@ -48,7 +48,7 @@ with DAG("reports", schedule=None):
 """,
     )["build"]
     reason = "environment variable (os.environ)"
-    assert task.fields["queue"] == Field(None, False, "argument", reason, ())
+    assert placeless(task.fields["queue"]) == Field(None, False, "argument", reason, ())
     assert dict(task.unresolved) == {"queue": reason}
 
 

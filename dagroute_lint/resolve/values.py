@@ -279,11 +279,11 @@ class SymbolTable:
         resolved_name = self.evaluate(name, depth + 1)
         if isinstance(resolved_name, Unresolved) or not isinstance(resolved_name.value, str):
             return Unresolved("dict.get of a key that is not a constant")
-        located = self._key_expression(mapping, resolved_name.value, depth + 1)
+        located, reached = self._key_expression(mapping, resolved_name.value, depth + 1)
         if isinstance(located, _Absent):
             return self.lookup_key(default, key, depth + 1)
         if located is not None:  # ``**{"default_args": {"cwd": os.getenv(...)}}``: by structure
-            return self.lookup_key(located, key, depth + 1)
+            return self.lookup_key(located, key, reached + 1)
         found = self.lookup_key(mapping, resolved_name.value, depth + 1)
         if found is None:
             return self.lookup_key(default, key, depth + 1)
@@ -291,31 +291,33 @@ class SymbolTable:
             return Unresolved("dict.get of a key that a candidate dict may lack")
         return _key_of(found, key)
 
-    def _key_expression(self, expr: Expr, name: str, depth: int) -> Expr | _Absent | None:
+    def _key_expression(
+        self, expr: Expr, name: str, depth: int
+    ) -> tuple[Expr | _Absent | None, int]:
         """The expression a dict built of literals and spreads holds at ``name`` (``ABSENT``
         when it certainly lacks it), so that a key of that value is looked up by structure too:
         an unknown value beside it in the nested dict says nothing of it. ``None`` when the
-        structure cannot tell (a key that is not a constant, a value that is not a dict)."""
+        structure cannot tell (a key that is not a constant, a value that is not a dict). With
+        it, the depth it was found at, which the look-up inside it goes on from."""
         if depth > MAX_DEPTH:
-            self._bounds_met += 1
-            return None
+            return None, depth  # lookup_key meets the bound and says so
         expr = self.deref(expr, depth)
         if isinstance(expr, Const) and expr.value is None:
-            return ABSENT
+            return ABSENT, depth
         if not isinstance(expr, DictExpr):
-            return None
+            return None, depth
         for part_key, value in reversed(expr.parts):
             if part_key is None:
-                found = self._key_expression(value, name, depth + 1)
-                if found is ABSENT:
+                found, reached = self._key_expression(value, name, depth + 1)
+                if isinstance(found, _Absent):
                     continue
-                return found
+                return found, reached
             resolved_key = self.evaluate(part_key, depth + 1)
             if isinstance(resolved_key, Unresolved):
-                return None
+                return None, depth
             if resolved_key.value == name:
-                return value
-        return ABSENT
+                return value, depth
+        return ABSENT, depth
 
     def _subscript(self, expr: Subscript, depth: int) -> Resolved:
         key = self.evaluate(expr.key, depth + 1)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -358,13 +357,10 @@ class Expressions(WalkerState):
                     return operand
         if depth(left) > MAX_EXPRESSION_DEPTH:
             return Unknown("expression nested too deeply")
-        if operator in _ADDITIONS and isinstance(left, Const) and isinstance(right, Const):
-            # Two literals: computed now, so conditions on the result decide (``x += "_daily"``;
-            # ``match x``). ``%`` stays an operation: resolve folds only the formats it trusts.
-            try:
-                return Const(_ADDITIONS[operator](left.value, right.value))
-            except (TypeError, ValueError, OverflowError, MemoryError):
-                return Unknown("an arithmetic expression that raises")
+        if operator in _LITERAL_OPERATIONS and isinstance(left, Const) and isinstance(right, Const):
+            computed = _LITERAL_OPERATIONS[operator](left.value, right.value)
+            if computed is not None:
+                return Const(computed)  # type: ignore[arg-type]
         if operator in ARITHMETIC:
             return Operation(ARITHMETIC[operator], (snapshot(left), snapshot(right)))
         if isinstance(left, SetObject) or isinstance(right, SetObject):
@@ -483,18 +479,19 @@ class Expressions(WalkerState):
         return result
 
 
-def _small_product(left: object, right: object) -> object:
-    """``left * right``, refusing to build a huge string (``"x" * 10**9``)."""
-    count = right if isinstance(left, str) else left if isinstance(right, str) else None
-    if isinstance(count, int) and count > 10_000:
-        raise MemoryError("a repeated string too long to build")
-    return left * right  # type: ignore[operator]
+def _literal_sum(left: object, right: object) -> object:
+    """``left + right`` of two literals of one type, as resolve folds them (anything else is
+    left to resolve, which says why it cannot)."""
+    if type(left) is type(right) and isinstance(left, (str, int, float)):
+        return left + right  # type: ignore[operator]
+    return None
 
 
-# ``+`` and ``*`` of two literals, computed while walking (strings, numbers; ``"ab" * 3``).
-_ADDITIONS: dict[type[cst.CSTNode], Callable[[Any, Any], Any]] = {
-    cst.Add: operator.add,
-    cst.Multiply: _small_product,
+# ``+`` of two literals computed while walking, so conditions on the result decide
+# (``dag_id += "_daily"`` then ``match dag_id``); ``None``: left to resolve, as every ``*``
+# (resolve bounds products).
+_LITERAL_OPERATIONS: dict[type[cst.CSTNode], Callable[[object, object], object]] = {
+    cst.Add: _literal_sum,
 }
 
 
