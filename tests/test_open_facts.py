@@ -160,3 +160,39 @@ def test_a_module_the_lists_do_not_prove_is_one_warning_per_module_not_an_error(
     sdk = next(d for d in found if d["facts"]["item"] == "foo_bar_sdk")
     assert {task["dag_id"] for task in sdk["facts"]["tasks"]} == {"one", "two"}
     assert "do not prove that it has 'foo_bar_sdk'" in sdk["message"]
+
+
+def test_a_complete_environment_proves_a_module_missing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``complete = true`` (an environment read with ``--python``): every installed
+    distribution is listed, so nothing else comes with them and the module is missing."""
+    write_repo(
+        tmp_path,
+        {
+            "dags/one.py": UNPROVEN.format(module="foo_bar_sdk", dag="one"),
+            "dagroute.toml": THIRD_PARTY.replace("packages = []", "packages = []\ncomplete = true"),
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    _, out, _ = run("--format", "json", "--select", "ALL")
+    found = json.loads(out)
+    assert [(d["code"], d["severity"], d["facts"]["item"]) for d in found] == [
+        ("DRL205", "error", "foo_bar_sdk")
+    ]
+
+
+def test_complete_is_true_or_false(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "dags/one.py": UNPROVEN.format(module="os", dag="one"),
+            "dagroute.toml": THIRD_PARTY.replace(
+                "packages = []", 'packages = []\ncomplete = "yes"'
+            ),
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run()
+    assert code == 2
+    assert "runtimes.base.complete" in err and "expected true or false" in err

@@ -53,7 +53,8 @@ _DEPLOYMENT_KEYS = (
 )
 _WORKER_KEYS = ("name", "executor", "queues", "runtime")
 _RUNTIME_KEYS = (
-    "image", "python", "providers", "packages", "packages_from", "imports", *RUNTIME_LABELS,
+    "image", "python", "providers", "packages", "packages_from", "imports", "complete",
+    *RUNTIME_LABELS,
 )  # fmt: skip
 _MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?")
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
@@ -88,6 +89,9 @@ class Runtime:
     packages: tuple[Requirement, ...] | None
     labels: dict[str, str] = field(default_factory=dict)
     imports: frozenset[str] = frozenset()
+    # ``complete = true``: ``packages`` and ``providers`` list every distribution installed (as
+    # ``inventory init --python`` reads an environment), so nothing else comes with them.
+    complete: bool = False
 
 
 @record
@@ -501,7 +505,13 @@ class _Loader:
             packages=packages,
             labels=labels,
             imports=self.module_names(table.get("imports", []), f"{path}.imports"),
+            complete=self.flag(table.get("complete", False), f"{path}.complete"),
         )
+
+    def flag(self, value: object, path: str) -> bool:
+        if not isinstance(value, bool):
+            self.fail(path, f"expected true or false, got {_quote(str(value))}")
+        return value
 
     def image(self, value: object, path: str, python: str | None) -> OfficialImage:
         """An official ``apache/airflow`` image the runtime is (or is built on): what it holds

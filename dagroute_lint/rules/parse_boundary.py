@@ -130,7 +130,8 @@ def has_package(runtime: Runtime, need: ImportNeed) -> bool | None:
     ``None`` when none of that has it and the lists cannot rule it out: the runtime does not
     list its packages or providers, or no table names the import's distribution and a listed
     distribution requires what no table knows, so that it may bring it (a third party's
-    provider and its SDK). A missing distribution is asserted only where the lists prove it."""
+    provider and its SDK), unless the runtime says its lists are every distribution installed
+    (``complete``). A missing distribution is asserted only where the lists prove it."""
     if need.key in runtime.imports or need.airflow_brings_it:
         return True
     listed = listed_distributions(runtime)
@@ -138,7 +139,7 @@ def has_package(runtime: Runtime, need: ImportNeed) -> bool | None:
         return True
     if runtime.packages is None or runtime.providers is None:
         return None
-    if not need.known and unknown_dependencies(listed):
+    if not need.known and not runtime.complete and unknown_dependencies(listed):
         return None
     return False
 

@@ -543,6 +543,13 @@ class _Builder:
                 "Modules installed under names unlike their distributions', "
                 + _sources(ordered_imports),
             )
+        if runtime.complete and unknown_base is None and image is None:
+            self.value(
+                "complete",
+                "true",
+                f"Every distribution installed there is listed, from {runtime.source}: nothing "
+                "else comes with them",
+            )
         for label, fact in runtime.labels:
             self.value(label, tw.string(fact.value), f"from {fact.source}")
         for text in runtime.comments:
