@@ -9,6 +9,7 @@ import pytest
 
 from dagroute_lint.sources.first_party import FirstParty
 from dagroute_lint.sources.project_modules import ProjectModules
+from tests.helpers import lint_repo
 
 
 def write(root: Path, *paths: str) -> None:
@@ -65,3 +66,25 @@ def test_a_module_on_an_import_root_is_not_off_the_roots(tmp_path: Path) -> None
     assert roots.off_roots("common.helpers") is None  # dags/common is found first
     assert roots.off_roots("extra") == tmp_path / "plugins"
     assert FirstParty([tmp_path]).off_roots("extra") is None  # no project to search
+
+
+def test_a_file_importing_its_own_name_imports_the_installed_package(tmp_path: Path) -> None:
+    """``import honeybadger`` in ``proj/honeybadger.py`` (imported by a DAG as
+    ``proj.honeybadger``) is the installed distribution's, never the file itself: no DRL206,
+    and the runtime's lists are judged for it as for any package."""
+    report = lint_repo(
+        tmp_path,
+        {
+            "proj/__init__.py": "",
+            "proj/honeybadger.py": "import honeybadger\n\n\ndef notify(context):\n    pass\n",
+            "proj/dags/report.py": (
+                "from airflow.sdk import DAG\nfrom proj.honeybadger import notify\n\n"
+                'with DAG("report", schedule=None, default_args={"on_failure_callback": notify}):'
+                "\n    pass\n"
+            ),
+            "pyproject.toml": '[tool.dagroute-lint]\ndags = ["proj/dags"]\nroots = ["."]\n',
+        },
+        paths=[str(tmp_path / "proj/dags")],
+    )
+    assert [d.code for d in report.diagnostics if d.code == "DRL206"] == []
+    assert any("honeybadger" in d.message for d in report.diagnostics if d.code == "DRL205")

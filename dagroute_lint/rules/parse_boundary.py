@@ -283,6 +283,8 @@ def _third_party(
     elsewhere = None
     if stray is None and top not in NAMESPACES and not (need and need.known):
         elsewhere = off_roots(context, target)
+        if elsewhere is not None and _is_the_importer(elsewhere, top, reached):
+            elsewhere = None  # ``import honeybadger`` in honeybadger.py: the installed package
     # The repository's own module off the roots fails whatever the runtime lists: nothing the
     # inventory leaves open decides it.
     if elsewhere is None and verdict is None and processor is not None and need is not None:
@@ -396,6 +398,13 @@ def off_roots(context: Context | DeploymentContext, module: str) -> Path | None:
     return locations.off_roots(module) if locations is not None else None
 
 
+def _is_the_importer(folder: Path, top: str, reached: ReachedImport) -> bool:
+    """Whether the module ``top`` found in ``folder`` is the very file importing it: a file
+    never means itself by its own name, so the name is an installed package's."""
+    importer = absolute(Path(reached.path))
+    return importer == folder / f"{top}.py" or importer == folder / top / "__init__.py"
+
+
 def _off_roots_failure(
     context: Context | DeploymentContext, reached: ReachedImport, folder: Path
 ) -> LoadFailure:
@@ -444,7 +453,9 @@ def _stray(context: Context | DeploymentContext, reached: ReachedImport) -> str 
         return None
     importer = absolute(Path(reached.path))
     found = locations.stray(reached.target.module, importer)
-    if found is None:
+    if found is None or absolute(Path(found)) == importer:
+        # ``import honeybadger`` in honeybadger.py: a file never means itself by its own name,
+        # so the name is the installed package's (judged as any third-party import).
         return None
     relative = os.path.relpath(found, importer.parent)
     return os.path.normpath(os.path.join(os.path.dirname(reached.path), relative))
