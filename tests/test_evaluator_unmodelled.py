@@ -296,3 +296,46 @@ with DAG("d"):
     )
     assert [place.split(":")[0] for place in found] == ["15"]
     assert "DbtTaskGroup() (cosmos.DbtTaskGroup) is not followed" in found[0]
+
+
+def test_methods_of_a_repository_class_instance_are_run(tmp_path: Path) -> None:
+    """``Pool(conn_id="pg").pool()`` on a class of the repository that builds no task when
+    made: its method is run as a function of the repository is (self unknown), so tasks it
+    builds are seen and plain code is no DRL106 place."""
+    report = lint_repo(
+        tmp_path,
+        {
+            "dags/helpers/__init__.py": "",
+            "dags/helpers/db.py": """
+class Pool:
+    def __init__(self, conn_id):
+        self.conn_id = conn_id
+
+    def pool(self):
+        return [self.conn_id]
+
+
+class Builder:
+    def build(self, name):
+        return self.make(name)
+
+    def make(self, name):
+        from airflow.providers.standard.operators.bash import BashOperator
+
+        return BashOperator(task_id=f"built_{name}", bash_command="x", queue="built")
+""",
+            "dags/dag.py": HEADER
+            + """
+from helpers.db import Builder, Pool
+
+with DAG("d"):
+    conns = Pool(conn_id="pg").pool()
+    builder = Builder()
+    builder.build("a")
+""",
+        },
+        inventory=None,
+    )
+    assert by_code(report, "DRL106") == []
+    assert [task.task_id for task in report.tasks] == ["built_a"]
+    assert report.tasks[0].fields["queue"].value == "built"

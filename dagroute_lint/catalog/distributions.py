@@ -245,16 +245,19 @@ def builds_no_tasks(module: str) -> bool:
     airflow = airflow_dependencies()
     # No import table names it: the distribution named as the module is, if a table knows one.
     written = need.written or (need.key,)
+    known = False  # one of the distributions providing it is in the tables
     for name in (canonical_name(each) for each in written):
         if name.startswith(AIRFLOW_PREFIX):
             return False
         if name in airflow:  # what Airflow brings is its closure: it cannot require Airflow
+            known = True
             continue
         if name not in requirements:
-            return False
+            continue  # another build of the same package (psycopg2 beside psycopg2-binary)
         if any(each.startswith(AIRFLOW_PREFIX) for each in follow(requirements, [name])):
             return False
-    return True
+        known = True
+    return known
 
 
 def airflow_dependencies() -> frozenset[str]:

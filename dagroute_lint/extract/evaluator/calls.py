@@ -247,8 +247,13 @@ class Calls(WalkerState):
             return self.build_record(callee, positional, arguments)
         if isinstance(callee, LocalClass):
             if not callee.operator:
-                return Unknown(f"an instance of {callee.qualname}, not an operator")
+                instance = Unknown(f"an instance of {callee.qualname}, not an operator")
+                self.class_instances[id(instance)] = (instance, callee)
+                return instance
             return self.construct(node, callee, positional, arguments)
+        method = self.instance_method(node, callee)
+        if method is not None:  # ``Pool(conn_id="pg").pool()``: the class's own code is run
+            return self.call_function(node, method, [callee, *positional], arguments)
         if isinstance(callee, Function):
             return self.call_function(node, callee, positional, arguments)
         if "task_id" in arguments.named:
@@ -279,6 +284,35 @@ class Calls(WalkerState):
         if isinstance(callee, Unknown):
             return callee
         return Unknown("result of a call")
+
+    def instance_method(self, node: cst.Call, callee: Binding) -> Function | None:
+        """The method ``instance.name(...)`` runs, for an instance of a repository class made
+        here (``callee`` is the instance itself: ``instance.name`` evaluates to it). Looked up
+        in the class, then its repository bases left to right; a decorated method (static,
+        class, property) is not followed."""
+        func = node.func
+        if not isinstance(callee, Unknown) or not isinstance(func, cst.Attribute):
+            return None
+        held = self.class_instances.get(id(callee))
+        if held is None or held[0] is not callee:
+            return None
+        if isinstance(func.value, cst.Name):
+            if self.scope.lookup(func.value.value) is not callee:
+                return None
+        elif not isinstance(func.value, cst.Call):  # ``instance.a.b()``: not a method of it
+            return None
+        pending: list[Binding] = [held[1]]
+        while pending:
+            cls = pending.pop(0)
+            if not isinstance(cls, LocalClass):
+                continue
+            found = cls.attributes.get(func.attr.value)
+            if isinstance(found, Function):
+                if found.node is None or found.node.decorators:
+                    return None
+                return found
+            pending.extend(cls.bases)
+        return None
 
     def on_a_named_place(self, node: cst.Call) -> bool:
         """``lib.lookup("a").build()``: a method of what a call already named as a DRL106 place

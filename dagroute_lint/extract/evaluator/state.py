@@ -233,6 +233,9 @@ class WalkerState(ABC):
         self.returns: list[list[Binding]] = []
         # Places where tasks may be built that the walk could not follow, with why, by node.
         self.unmodelled: dict[int, tuple[cst.CSTNode, str]] = {}
+        # Instances of the repository's classes that build no task when made (``Pool(...)``):
+        # the unknown each stands for, by identity, with its class, so its methods are run.
+        self.class_instances: dict[int, tuple[Unknown, LocalClass]] = {}
         # Each unknown value the walk made, by identity, with the expression that first gave
         # it: where the model places its cause (``Unknown.at``, see ``extract/causes``).
         self.unknown_at: dict[int, tuple[Unknown, cst.CSTNode]] = {}
