@@ -64,6 +64,7 @@ from dagroute_lint.deployment.init.facts import (
     Fact,
     RuntimeFact,
     WorkerFact,
+    built_version,
     combine,
     contradiction,
 )
@@ -72,7 +73,7 @@ from dagroute_lint.deployment.init.shell_script import SUFFIXES, script_commands
 from dagroute_lint.deployment.init.yaml_file import describe
 from dagroute_lint.deployment.requirements import parse_requirement
 from dagroute_lint.errors import ConfigError
-from dagroute_lint.records import record
+from dagroute_lint.records import record, replace
 
 PIP_ADDITIONAL = "_PIP_ADDITIONAL_REQUIREMENTS"
 # The component whose value of a routing option decides, in order of preference when it does
@@ -562,7 +563,8 @@ class _Reader:
             for item in dockerfile.installed:
                 if item.file is not None:
                     facts = requirements_facts(item.file, runtime.name)
-                    self.extra.append(facts)
+                    # The version is the runtime's, decided against the image's tag below.
+                    self.extra.append(replace(facts, airflow_version=None))
                     if facts.airflow_version is not None:
                         runtime.airflow.append(facts.airflow_version)
                 elif item.requirement is not None:
@@ -604,15 +606,17 @@ class _Reader:
         )
 
     def versions(self, runtime: _Runtime) -> list[Fact[str]]:
-        """The Airflow versions the runtime's image tag and its installs name."""
-        found = list(runtime.airflow)
+        """The Airflow version the runtime runs: what its build or start-up installs last,
+        else its image's tag (``built_version``)."""
+        from_tag = None
         if runtime.image is not None:
             tag = official_tag(runtime.image.value)
             if tag is not None and tag.airflow is not None:
-                found.insert(
-                    0, Fact(tag.airflow, f"{runtime.image.source} (the official image's tag)")
-                )
-        return found
+                from_tag = Fact(tag.airflow, f"{runtime.image.source} (the official image's tag)")
+        version, replaced = built_version(from_tag, runtime.airflow)
+        if replaced is not None:
+            self.notes.append(replaced)
+        return [] if version is None else [version]
 
     def name_of(self, service: _Service) -> str:
         return self.runtimes[service.runtime_key].name

@@ -8,7 +8,7 @@ raises ``ConfigError`` naming both places.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import field
 from typing import Any, Generic, TypeVar
 
@@ -98,6 +98,25 @@ def contradiction(what: str, first: Fact[Any] | Setting, second: Fact[Any] | Set
     return (
         f"{second.source}: {what} {second.value!r} contradicts {first.value!r} from "
         f"{first.source}; make the sources agree or leave one out"
+    )
+
+
+def built_version(
+    base: Fact[str] | None, installs: Sequence[Fact[str]]
+) -> tuple[Fact[str] | None, str | None]:
+    """The Airflow a build leaves installed, and a note when it is not the base image's.
+
+    A ``pip install apache-airflow==X`` after ``FROM apache/airflow:Y`` replaces the image's
+    Airflow (a later layer wins), so the last install decides over the tag: the two are not
+    sources of equal precedence, and only those can contradict each other."""
+    if not installs:
+        return base, None
+    installed = installs[-1]
+    if base is None or base.value == installed.value:
+        return installed if base is None else base, None
+    return installed, (
+        f"{installed.source} installs Airflow {installed.value} over the {base.value} of "
+        f"{base.source}: a later layer wins, so the runtime runs Airflow {installed.value}"
     )
 
 
