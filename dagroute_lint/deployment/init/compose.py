@@ -250,10 +250,8 @@ class _Reader:
         except CommandError as error:
             raise ConfigError(f"{self.at(service, 'command')}: {error}") from None
         started = [(found, f"{where}.command")] if found is not None else []
-        if not started and (command is not None or body.get("entrypoint") is not None):
-            started = self.scripted(service)
-        elif not started:
-            self.looked_at.append(f"{service.name} (no command)")
+        if not started:
+            started = self.container_started(service)
         if not started:
             return []
         key, image_env = self.runtime_of(service)
@@ -291,12 +289,53 @@ class _Reader:
             ]
         return result
 
-    def scripted(self, service: ComposeService) -> list[tuple[Component, str]]:
-        """Components started by the shell scripts of the project the service runs: its
-        ``entrypoint`` or ``command`` words naming a script that a bind mount or the build's
-        ``COPY`` puts in the container (a script those run, too, up to ``MAX_SCRIPT_DEPTH``)."""
-        body = service.body
-        words_run = [*_words(body.get("entrypoint")), *_words(body.get("command"))]
+    def container_started(self, service: ComposeService) -> list[tuple[Component, str]]:
+        """The components the container's whole command starts: itself, or the scripts of the
+        project it runs."""
+        words_run, sources = self.container_run(service)
+        if not words_run:
+            self.looked_at.append(f"{service.name} (no command)")
+            return []
+        try:
+            found = component(words_run)
+        except CommandError:
+            found = None
+        if found is not None:
+            return [(found, f"{' + '.join(sources)} (run by {service.where})")]
+        return self.scripted(service, words_run)
+
+    def container_run(self, service: ComposeService) -> tuple[list[str], list[str]]:
+        """The words the container runs and where each part was set, as Docker puts them
+        together: compose's ``entrypoint`` over the image's ``ENTRYPOINT`` (and then none of the
+        image's ``CMD``), compose's ``command`` over the image's ``CMD``. The image's are those of
+        the Dockerfile compose builds it from; an image built elsewhere is not known here."""
+        body, where = service.body, service.where
+        own_entrypoint, own_command = body.get("entrypoint"), body.get("command")
+        build = None
+        if own_entrypoint is None or own_command is None:
+            build = self.service_build(service)
+        words_run: list[str] = []
+        sources: list[str] = []
+        if own_entrypoint is not None:
+            words_run += _words(own_entrypoint)
+            sources.append(f"{where}.entrypoint")
+        elif build is not None and build.entrypoint is not None:
+            words_run += build.entrypoint.words
+            sources.append(build.entrypoint.where)
+        if own_command is not None:
+            words_run += _words(own_command)
+            sources.append(f"{where}.command")
+        elif own_entrypoint is None and build is not None and build.cmd is not None:
+            words_run += build.cmd.words
+            sources.append(build.cmd.where)
+        return words_run, sources
+
+    def scripted(
+        self, service: ComposeService, words_run: list[str]
+    ) -> list[tuple[Component, str]]:
+        """Components started by the shell scripts of the project the service runs: the
+        container's command words naming a script that a bind mount or the build's ``COPY``
+        puts in the container (a script those run, too, up to ``MAX_SCRIPT_DEPTH``)."""
         found: list[tuple[Component, str]] = []
         pending = [(word, 0) for word in words_run]
         read: set[Path] = set()

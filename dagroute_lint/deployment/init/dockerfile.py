@@ -19,6 +19,11 @@
   into the project's ``dist/`` or the folder ``-o`` names) is that project: installing it
   (``pip install dist/*.whl``, in the same stage or after ``COPY --from`` of that folder) brings
   what the project's metadata declares, as ``pip install .`` does.
+- ``ENTRYPOINT`` and ``CMD`` are what the container runs when compose or Helm name no other
+  command, in the exec form (a JSON list) or the shell form (``/bin/sh -c``); a stage inherits
+  its base stage's, an official ``apache/airflow`` base brings its own (``dumb-init --
+  /entrypoint`` with no ``CMD``), and an ``ENTRYPOINT`` resets the ``CMD`` inherited from the
+  base, as Docker does.
 """
 
 from __future__ import annotations
@@ -71,6 +76,8 @@ _BUILDER_VALUE_OPTIONS = frozenset(
      "--format", "-C", "--config-setting", "--config-settings", "--package", "--python", "-p",
      "--index-url", "--extra-index-url"}
 )  # fmt: skip
+# What the official image runs: its ENTRYPOINT (Airflow's Dockerfile), with ``CMD []``.
+OFFICIAL_ENTRYPOINT = ("/usr/bin/dumb-init", "--", "/entrypoint")
 _ENV_LEGACY = re.compile(r"^(?P<name>\S+)\s+(?P<value>.*)$")
 
 
@@ -81,6 +88,14 @@ class Installed:
     where: str
     requirement: str | None = None
     file: Path | None = None
+
+
+@record
+class ImageCommand:
+    """An ``ENTRYPOINT`` or ``CMD`` as the words Docker runs, and where it was set."""
+
+    words: tuple[str, ...]
+    where: str
 
 
 @record(frozen=False)
@@ -97,6 +112,9 @@ class _Stage:
     parent: _Stage | None = None
     # A folder in the image holding wheels the build made → the project folder (in the context).
     wheels: dict[str, Path] = field(default_factory=dict)
+    entrypoint: ImageCommand | None = None
+    cmd: ImageCommand | None = None
+    cmd_set_here: bool = False
 
 
 @record
@@ -114,6 +132,8 @@ class Dockerfile:
     open: tuple[str, ...] = ()
     copies: dict[str, Path] = field(default_factory=dict)
     workdir: str = "/"
+    entrypoint: ImageCommand | None = None
+    cmd: ImageCommand | None = None
 
 
 def read_dockerfile(
@@ -193,6 +213,26 @@ class _Reader:
             self.copy(argument, where)
         elif instruction == "RUN":
             self.run(argument, where)
+        elif instruction in ("ENTRYPOINT", "CMD"):
+            self.command(instruction, argument, where)
+
+    def command(self, instruction: str, argument: str, where: str) -> None:
+        """``ENTRYPOINT`` / ``CMD``: the exec form's list, else ``/bin/sh -c`` and the text."""
+        stage = self.stages[-1]
+        words: tuple[str, ...] = ("/bin/sh", "-c", argument)
+        if argument.startswith("["):
+            try:
+                parsed = json.loads(argument)
+            except ValueError:
+                parsed = None  # Docker runs a list that is not valid JSON in the shell form
+            if isinstance(parsed, list) and all(isinstance(w, str) for w in parsed):
+                words = tuple(parsed)
+        if instruction == "CMD":
+            stage.cmd, stage.cmd_set_here = ImageCommand(words, where), True
+            return
+        stage.entrypoint = ImageCommand(words, where)
+        if not stage.cmd_set_here:
+            stage.cmd = None  # the base image's CMD is reset by a new ENTRYPOINT
 
     def variables(self, stage: _Stage) -> dict[str, str]:
         chain: list[_Stage] = []
@@ -235,12 +275,15 @@ class _Reader:
             stage.copies = dict(parent.copies)
             stage.wheels = dict(parent.wheels)
             stage.workdir = parent.workdir
+            stage.entrypoint, stage.cmd = parent.entrypoint, parent.cmd
         tag = official_tag(base)
         if parent is None and tag is not None and tag.airflow is not None:
             # The official image sets ENV AIRFLOW_VERSION, which the image docs' own examples
             # pin Airflow with (`pip install "apache-airflow==${AIRFLOW_VERSION}" ...`).
             stage.env["AIRFLOW_VERSION"] = (tag.airflow, f"{where} (the official image's ENV)")
             stage.workdir = "/opt/airflow"
+            official = f"{where} (the official image's ENTRYPOINT)"
+            stage.entrypoint = ImageCommand(OFFICIAL_ENTRYPOINT, official)
         self.stages.append(stage)
 
     def env(self, argument: str, where: str) -> None:
@@ -558,6 +601,8 @@ class _Reader:
             tuple(unread),
             dict(stage.copies),
             stage.workdir,
+            stage.entrypoint,
+            stage.cmd,
         )
 
 
