@@ -68,6 +68,12 @@ from dagroute_lint.deployment.init.facts import (
     combine,
     contradiction,
 )
+from dagroute_lint.deployment.init.import_roots import (
+    dags_folder,
+    pythonpath_roots,
+    relative,
+    roots_line,
+)
 from dagroute_lint.deployment.init.requirements_file import requirements_facts, sort
 from dagroute_lint.deployment.init.shell_script import SUFFIXES, script_commands
 from dagroute_lint.deployment.init.yaml_file import describe
@@ -177,6 +183,8 @@ class _Reader:
         self.airflow_cfg_given = False
         # The pip installs a service's start scripts run, by service.
         self.started_installs: dict[str, list[str]] = {}
+        # Repository folders a service's PYTHONPATH puts on sys.path → how, for one note.
+        self.roots: dict[Path, str] = {}
 
     def read(self) -> DeploymentFacts:
         for each in self.project.services.values():
@@ -229,6 +237,7 @@ class _Reader:
             executor_runtimes=executor_runtimes,
             runtimes=tuple(self.runtime_fact(runtime) for runtime in self.runtimes.values()),
             notes=tuple(self.notes),
+            settings=self.roots_note(),
         )
         return combine([own, *self.extra])
 
@@ -272,6 +281,7 @@ class _Reader:
         if additional is not None and additional[0] is not None and additional[0].strip():
             self.pip_additional(self.runtimes[key], additional[0], additional[1])
         config = self.mounted_config(body, environment.get("AIRFLOW_CONFIG"), where)
+        self.import_roots(service, environment)
         result = []
         for each, source in started:
             kinds = STANDALONE if each.kind == "standalone" else (each.kind,)
@@ -414,6 +424,44 @@ class _Reader:
             f"{scheduler.where}: `airflow standalone` runs LocalExecutor in place of the "
             f"configured {chosen.value} ({chosen.source})",
             environment=True,
+        )
+
+    def import_roots(
+        self, service: ComposeService, environment: Mapping[str, tuple[str | None, str]]
+    ) -> None:
+        """The repository folders the service's ``PYTHONPATH`` puts on ``sys.path``, through
+        its bind mounts (which hide what the build copied there) and its build's ``COPY``."""
+        pythonpath, where = environment.get("PYTHONPATH", (None, ""))
+        if not pythonpath:
+            return
+        placed: list[tuple[str, Path]] = []
+        for volume in service.body.get("volumes") or []:
+            source, target = _bind(volume)
+            if source is not None and target is not None:
+                placed.append((target, self.project.directory / source))
+        build = self.dockerfiles_read.get(service.name)
+        if build is not None:
+            placed += [(inside, local) for inside, local in build.copies.items() if local.is_dir()]
+        dags = dags_folder(
+            environment.get("AIRFLOW__CORE__DAGS_FOLDER", (None, ""))[0],
+            environment.get("AIRFLOW_HOME", (None, ""))[0],
+        )
+        for entry, folder in pythonpath_roots(pythonpath, placed, dags, Path.cwd()):
+            self.roots.setdefault(folder, f"{entry} ({where})")
+
+    def roots_note(self) -> tuple[str, ...]:
+        """One note naming the ``roots`` line the PYTHONPATH of the services implies."""
+        if not self.roots:
+            return ()
+        project = Path.cwd()
+        given = "; ".join(
+            f"{relative(folder, project)}/ as {how}" for folder, how in self.roots.items()
+        )
+        return (
+            f"add `{roots_line(list(self.roots), project)}` to [tool.dagroute-lint] in "
+            f"pyproject.toml: the deployment's PYTHONPATH puts {given} on sys.path, and DAG "
+            "files import from there as they do in the deployment (a setting of the linter, "
+            "which the inventory cannot hold)",
         )
 
     def mounted_config(

@@ -80,7 +80,9 @@ class DeploymentFacts:
     them (environment overrides already applied inside each source); ``executor_runtimes`` maps an
     executor kind (``kubernetes``, ``local``) to the runtime its tasks run in. ``undecided`` holds
     the options a source sets to something known only at deploy time (a template, a secret, a
-    shell variable), with where: another source may supply them, and no default may stand in."""
+    shell variable), with where: another source may supply them, and no default may stand in.
+    ``settings`` are notes on linter settings the deployment implies but the inventory cannot
+    hold (``roots`` in ``[tool.dagroute-lint]``), told on stderr."""
 
     sources: tuple[str, ...] = ()
     options: Mapping[Option, Setting] = field(default_factory=dict)
@@ -92,6 +94,7 @@ class DeploymentFacts:
     executor_runtimes: Mapping[str, Fact[str]] = field(default_factory=dict)
     runtimes: tuple[RuntimeFact, ...] = ()
     notes: tuple[str, ...] = ()
+    settings: tuple[str, ...] = ()
 
 
 def contradiction(what: str, first: Fact[Any] | Setting, second: Fact[Any] | Setting) -> str:
@@ -193,6 +196,7 @@ def _combine_two(first: DeploymentFacts, second: DeploymentFacts) -> DeploymentF
         executor_runtimes=executor_runtimes,
         runtimes=tuple(runtimes.values()),
         notes=(*first.notes, *second.notes),
+        settings=tuple(dict.fromkeys((*first.settings, *second.settings))),
     )
 
 
