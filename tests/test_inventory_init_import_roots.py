@@ -128,3 +128,40 @@ def test_pythonpath_that_is_the_dag_folder_is_no_note(tmp_path: Path) -> None:
         """,
     )
     assert notes(compose) == []
+
+
+def test_the_charts_env_and_the_folders_the_pushed_image_copies(tmp_path: Path) -> None:
+    write(tmp_path / "airflow" / "include" / "warehouse" / "__init__.py", "")
+    write(tmp_path / "airflow" / "dags" / "nightly.py", "from warehouse import load\n")
+    dockerfile = write(
+        tmp_path / "airflow" / "Dockerfile",
+        """
+        FROM apache/airflow:2.10.5-python3.11
+        COPY dags/ /opt/airflow/dags/
+        COPY include/ /opt/airflow/include/
+        """,
+    )
+    values = write(
+        tmp_path / "k8s" / "values.yaml",
+        """
+        executor: KubernetesExecutor
+        images:
+          airflow:
+            repository: ghcr.io/acme/airflow
+            tag: "2024.06.1"
+        env:
+          - name: PYTHONPATH
+            value: /opt/airflow/include:/opt/airflow/dags
+        """,
+    )
+    result = CliRunner().invoke(
+        main,
+        [
+            "inventory", "init", "--helm-values", str(values), "--dockerfile", str(dockerfile),
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    (found,) = [line for line in result.stderr.splitlines() if "NOTE" in line]
+    # /opt/airflow/dags is the DAG folder, a root already; include/ is not.
+    assert '`roots = ["airflow/include"]`' in found
+    assert "airflow/include/ as /opt/airflow/include (" in found and "env[0]" in found

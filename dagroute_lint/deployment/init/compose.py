@@ -68,12 +68,7 @@ from dagroute_lint.deployment.init.facts import (
     combine,
     contradiction,
 )
-from dagroute_lint.deployment.init.import_roots import (
-    dags_folder,
-    pythonpath_roots,
-    relative,
-    roots_line,
-)
+from dagroute_lint.deployment.init.import_roots import dags_folder, pythonpath_roots, roots_note
 from dagroute_lint.deployment.init.requirements_file import requirements_facts, sort
 from dagroute_lint.deployment.init.shell_script import SUFFIXES, script_commands
 from dagroute_lint.deployment.init.yaml_file import describe
@@ -237,7 +232,7 @@ class _Reader:
             executor_runtimes=executor_runtimes,
             runtimes=tuple(self.runtime_fact(runtime) for runtime in self.runtimes.values()),
             notes=tuple(self.notes),
-            settings=self.roots_note(),
+            settings=roots_note(self.roots, Path.cwd()),
         )
         return combine([own, *self.extra])
 
@@ -448,21 +443,6 @@ class _Reader:
         )
         for entry, folder in pythonpath_roots(pythonpath, placed, dags, Path.cwd()):
             self.roots.setdefault(folder, f"{entry} ({where})")
-
-    def roots_note(self) -> tuple[str, ...]:
-        """One note naming the ``roots`` line the PYTHONPATH of the services implies."""
-        if not self.roots:
-            return ()
-        project = Path.cwd()
-        given = "; ".join(
-            f"{relative(folder, project)}/ as {how}" for folder, how in self.roots.items()
-        )
-        return (
-            f"add `{roots_line(list(self.roots), project)}` to [tool.dagroute-lint] in "
-            f"pyproject.toml: the deployment's PYTHONPATH puts {given} on sys.path, and DAG "
-            "files import from there as they do in the deployment (a setting of the linter, "
-            "which the inventory cannot hold)",
-        )
 
     def mounted_config(
         self, body: dict[str, Any], variable: tuple[str | None, str] | None, where: str

@@ -13,7 +13,7 @@ names the line to add; the DAG folder and the project folder are roots already.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 # Where the official image keeps Airflow's home, and so its DAG folder, unless told otherwise.
@@ -65,6 +65,18 @@ def host_folders(inside: str, placed: Sequence[tuple[str, Path]]) -> list[Path]:
     if best is not None:
         return [best[1]]
     return list(dict.fromkeys(above))
+
+
+def roots_note(roots: Mapping[Path, str], project: Path) -> tuple[str, ...]:
+    """One note naming the ``roots`` line for ``roots`` (folder → how it is on sys.path)."""
+    if not roots:
+        return ()
+    given = "; ".join(f"{relative(folder, project)}/ as {how}" for folder, how in roots.items())
+    return (
+        f"add `{roots_line(list(roots), project)}` to [tool.dagroute-lint] in pyproject.toml: "
+        f"the deployment's PYTHONPATH puts {given} on sys.path, and DAG files import from there "
+        "as they do in the deployment (a setting of the linter, which the inventory cannot hold)",
+    )
 
 
 def relative(folder: Path, project: Path) -> str:
