@@ -3,34 +3,23 @@
 
 from __future__ import annotations
 
-import os
-import textwrap
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from dagroute_lint.cli import main
+from tests.init_files import clear_shell, invoke, write
 
 
 @pytest.fixture(autouse=True)
 def clean_shell(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    for name in list(os.environ):
-        if name.startswith(("AIRFLOW", "_PIP_", "COMPOSE_", "PYTHONPATH")):
-            monkeypatch.delenv(name)
+    clear_shell(monkeypatch)
     monkeypatch.chdir(tmp_path)  # the project folder `roots` is relative to
 
 
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-    return path
-
-
 def notes(compose: Path) -> list[str]:
-    result = CliRunner().invoke(main, ["inventory", "init", "--compose", str(compose)])
-    assert result.exit_code == 0, result.stderr
-    return [line for line in result.stderr.splitlines() if line.startswith("dagroute-lint: NOTE")]
+    code, _, err = invoke("--compose", str(compose))
+    assert code == 0, err
+    return [line for line in err.splitlines() if line.startswith("dagroute-lint: NOTE")]
 
 
 def test_pythonpath_above_a_mounted_dag_folder_is_its_parent(tmp_path: Path) -> None:
@@ -154,14 +143,9 @@ def test_the_charts_env_and_the_folders_the_pushed_image_copies(tmp_path: Path) 
             value: /opt/airflow/include:/opt/airflow/dags
         """,
     )
-    result = CliRunner().invoke(
-        main,
-        [
-            "inventory", "init", "--helm-values", str(values), "--dockerfile", str(dockerfile),
-        ],
-    )  # fmt: skip
-    assert result.exit_code == 0, result.stderr
-    (found,) = [line for line in result.stderr.splitlines() if "NOTE" in line]
+    code, _, err = invoke("--helm-values", str(values), "--dockerfile", str(dockerfile))
+    assert code == 0, err
+    (found,) = [line for line in err.splitlines() if "NOTE" in line]
     # /opt/airflow/dags is the DAG folder, a root already; include/ is not.
     assert '`roots = ["airflow/include"]`' in found
     assert "airflow/include/ as /opt/airflow/include (" in found and "env[0]" in found
