@@ -178,7 +178,10 @@ def test_the_images_own_entrypoint_runs_a_script_a_bind_mount_replaces(tmp_path:
     code, out, err = invoke("--compose", str(compose))
     assert code == 0, err
     assert toml.loads(out)["deployment"]["triggerer"] is True
-    assert f"{dev}:5 (run by" in out.replace("\n#   ", " ")
+    flat = out.replace("\n#   ", " ")
+    assert (
+        f"{dev}:5 (run by {compose}: services.airflow through {tmp_path / 'Dockerfile'}:6" in flat
+    )
 
 
 def test_the_images_cmd_on_the_official_entrypoint(tmp_path: Path) -> None:

@@ -307,7 +307,8 @@ class _Reader:
             found = None
         if found is not None:
             return [(found, f"{' + '.join(sources)} (run by {service.where})")]
-        return self.scripted(service, words_run)
+        image = [source for source in sources if not source.startswith(service.where)]
+        return self.scripted(service, words_run, " + ".join(image))
 
     def container_run(self, service: ComposeService) -> tuple[list[str], list[str]]:
         """The words the container runs and where each part was set, as Docker puts them
@@ -336,11 +337,13 @@ class _Reader:
         return words_run, sources
 
     def scripted(
-        self, service: ComposeService, words_run: list[str]
+        self, service: ComposeService, words_run: list[str], image: str = ""
     ) -> list[tuple[Component, str]]:
         """Components started by the shell scripts of the project the service runs: the
         container's command words naming a script that a bind mount or the build's ``COPY``
-        puts in the container (a script those run, too, up to ``MAX_SCRIPT_DEPTH``)."""
+        puts in the container (a script those run, too, up to ``MAX_SCRIPT_DEPTH``); ``image`` names
+        the image's ``ENTRYPOINT`` / ``CMD`` lines among them."""
+        run_by = f"run by {service.where}" + (f" through {image}" if image else "")
         found: list[tuple[Component, str]] = []
         pending = [(word, 0) for word in words_run]
         read: set[Path] = set()
@@ -356,7 +359,7 @@ class _Reader:
                 except CommandError:
                     started = None
                 if started is not None:
-                    found.append((started, f"{script}:{line} (run by {service.where})"))
+                    found.append((started, f"{script}:{line} ({run_by})"))
                 elif pip_install(command) is not None:
                     # Installed at each start, from files this does not follow: left open.
                     self.started_installs.setdefault(service.name, []).append(
