@@ -1208,6 +1208,8 @@ def inventory_init(
     _emit(generated.text, output)
     for fact in generated.open_facts:
         click.echo(f"dagroute-lint: FILL IN {fact}", err=True)
+    for note in generated.settings:
+        click.echo(f"dagroute-lint: NOTE {note}", err=True)
     if output is None:
         return
     deployment = generated.inventory

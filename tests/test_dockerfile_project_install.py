@@ -191,3 +191,133 @@ def test_an_unreadable_install_is_left_to_fill_in_and_strict_check_fails(tmp_pat
         main, ["inventory", "check", str(tmp_path / "dagroute.toml"), "--strict"]
     )
     assert strict.exit_code == 1
+
+
+POETRY_PROJECT = """
+    [tool.poetry]
+    name = "catalog-pipes"
+    version = "0.4.0"
+    description = "Library catalogue loads"
+    authors = ["Data Team <data@example.org>"]
+
+    [tool.poetry.dependencies]
+    python = "^3.11"
+    pymarc = "^5.1"
+    psycopg2-binary = "2.9.9"
+
+    [tool.poetry.group.dev.dependencies]
+    pytest = "^8"
+
+    [build-system]
+    requires = ["poetry-core"]
+    build-backend = "poetry.core.masonry.api"
+    """
+
+
+def test_a_wheel_built_in_the_same_stage_is_the_project(tmp_path: Path) -> None:
+    write(tmp_path / "pyproject.toml", PYPROJECT)
+    write(tmp_path / "warehouse_jobs" / "__init__.py", "")
+    found = requirements(
+        tmp_path,
+        AIRFLOW
+        + "COPY pyproject.toml warehouse_jobs ./\n"
+        + "RUN uv build && uv pip install --no-cache 'dist/*.whl[excel]'\n",
+    )
+    assert found == [
+        "pymarc>=5",
+        "s3path==0.5.8",
+        "python-magic",
+        "apache-airflow-providers-amazon>=8.20",
+        "openpyxl>=3.1",
+    ]
+
+
+def test_a_wheel_a_builder_stage_made_and_copied_over(tmp_path: Path) -> None:
+    write(tmp_path / "pyproject.toml", POETRY_PROJECT)
+    write(tmp_path / "catalog_pipes" / "__init__.py", "")
+    path = write(
+        tmp_path / "Dockerfile",
+        """
+        FROM python:3.12-slim AS builder
+        WORKDIR /src
+        RUN pip install poetry==1.8.3
+        COPY pyproject.toml poetry.lock* ./
+        COPY catalog_pipes/ ./catalog_pipes/
+        RUN poetry build --format=wheel
+
+        FROM apache/airflow:2.10.5-python3.12
+        COPY --from=builder /src/dist/*.whl /tmp/wheels/
+        RUN pip install --no-cache-dir /tmp/wheels/*.whl && rm -rf /tmp/wheels
+        """,
+    )
+    image = read_dockerfile(path, tmp_path, {})
+    assert image.open == ()
+    # The wheel has the main dependencies only: groups are Poetry's, not the wheel's.
+    assert [item.requirement for item in image.installed] == [
+        "pymarc>=5.1,<6.0",
+        "psycopg2-binary==2.9.9",
+    ]
+    assert image.installed[0].where.startswith(f"{path}:10 RUN (")
+
+
+def test_python_m_build_into_an_output_folder_copied_whole(tmp_path: Path) -> None:
+    write(tmp_path / "jobs" / "pyproject.toml", PYPROJECT)
+    path = write(
+        tmp_path / "Dockerfile",
+        """
+        FROM python:3.12 AS wheels
+        COPY jobs /build/jobs
+        RUN python -m pip install build && python -m build --wheel -o /out /build/jobs
+
+        FROM apache/airflow:3.0.2-python3.12
+        COPY --from=wheels /out /opt/wheels
+        RUN pip install --no-deps /opt/wheels/*.whl
+        RUN pip install /opt/wheels/*.whl
+        """,
+    )
+    image = read_dockerfile(path, tmp_path, {})
+    assert image.open == ()
+    assert [item.requirement for item in image.installed][:2] == ["pymarc>=5", "s3path==0.5.8"]
+    assert all(item.where.startswith(f"{path}:8 RUN") for item in image.installed)
+
+
+def test_a_wheel_no_build_made_stays_open(tmp_path: Path) -> None:
+    write(tmp_path / "pyproject.toml", PYPROJECT)
+    write(tmp_path / "vendor" / "jobs-1.0-py3-none-any.whl", "")
+    path = write(
+        tmp_path / "Dockerfile",
+        AIRFLOW + "COPY pyproject.toml ./\nRUN uv build\nCOPY vendor /vendor\n"
+        "RUN pip install /vendor/*.whl\n",
+    )
+    image = read_dockerfile(path, tmp_path, {})
+    assert image.installed == ()
+    assert len(image.open) == 1 and "/vendor/*.whl is a built distribution" in image.open[0]
+
+
+def test_a_compose_build_of_the_wheel_leaves_nothing_to_fill_in(tmp_path: Path) -> None:
+    write(tmp_path / "pyproject.toml", PYPROJECT)
+    write(tmp_path / "warehouse_jobs" / "__init__.py", "")
+    write(
+        tmp_path / "Dockerfile",
+        AIRFLOW
+        + "COPY pyproject.toml warehouse_jobs ./\nRUN uv build\nRUN pip install dist/*.whl\n",
+    )
+    compose = write(
+        tmp_path / "compose.yaml",
+        """
+        x-common: &common
+          build: .
+          environment:
+            AIRFLOW__CORE__EXECUTOR: CeleryExecutor
+        services:
+          scheduler: {<<: *common, command: scheduler}
+          worker: {<<: *common, command: celery worker}
+        """,
+    )
+    result = CliRunner().invoke(main, ["inventory", "init", "--compose", str(compose)])
+    assert result.exit_code == 0, result.stderr
+    assert "FILL IN" not in result.stderr
+    runtime = toml.loads(result.stdout)["runtimes"]["base"]
+    assert runtime["image"] == "apache/airflow:3.0.2-python3.12"
+    assert "pymarc>=5" in runtime["packages"]
+    assert "amazon>=8.20" in runtime["providers"]

@@ -3,33 +3,18 @@
 
 from __future__ import annotations
 
-import os
-import textwrap
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from dagroute_lint.cli import main
+from dagroute_lint.deployment.init.dockerfile import ImageCommand, read_dockerfile
 from dagroute_lint.deployment.toml import toml
+from tests.init_files import clear_shell, invoke, write
 
 
 @pytest.fixture(autouse=True)
 def clean_shell(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in list(os.environ):
-        if name.startswith(("AIRFLOW", "_PIP_", "COMPOSE_")):
-            monkeypatch.delenv(name)
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-    return path
-
-
-def invoke(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, ["inventory", "init", *args])
-    return result.exit_code, result.stdout, result.stderr
+    clear_shell(monkeypatch)
 
 
 def test_a_mounted_script_running_airflow_standalone(tmp_path: Path) -> None:
@@ -152,3 +137,139 @@ def test_airflow_config_note_left_out_when_airflow_cfg_is_passed(tmp_path: Path)
     text = output.read_text(encoding="utf-8")
     assert "no bind mount" not in text
     assert toml.loads(text)["deployment"]["executors"] == ["LocalExecutor"]
+
+
+def test_the_images_own_entrypoint_runs_a_script_a_bind_mount_replaces(tmp_path: Path) -> None:
+    write(
+        tmp_path / "Dockerfile",
+        """
+        FROM apache/airflow:2.10.5-python3.12
+        USER root
+        COPY docker/prod-entrypoint.sh /entrypoint.sh
+        RUN chmod +x /entrypoint.sh
+        USER airflow
+        ENTRYPOINT ["/usr/bin/dumb-init", "--", "/entrypoint.sh"]
+        """,
+    )
+    # The image's script would run the scheduler; the one compose mounts over it runs standalone.
+    write(tmp_path / "docker" / "prod-entrypoint.sh", "#!/bin/bash\nexec airflow scheduler\n")
+    dev = write(
+        tmp_path / "docker" / "dev-entrypoint.sh",
+        """
+        #!/bin/bash
+        set -e
+        airflow db migrate
+        airflow users create --role Admin --username admin || true
+        exec /entrypoint "standalone"
+        """,
+    )
+    compose = write(
+        tmp_path / "compose.yaml",
+        """
+        services:
+          airflow:
+            build: .
+            ports: ["8080:8080"]
+            volumes:
+              - ./docker/dev-entrypoint.sh:/entrypoint.sh
+              - ./dags:/opt/airflow/dags
+        """,
+    )
+    code, out, err = invoke("--compose", str(compose))
+    assert code == 0, err
+    assert toml.loads(out)["deployment"]["triggerer"] is True
+    flat = out.replace("\n#   ", " ")
+    assert (
+        f"{dev}:5 (run by {compose}: services.airflow through {tmp_path / 'Dockerfile'}:6" in flat
+    )
+
+
+def test_the_images_cmd_on_the_official_entrypoint(tmp_path: Path) -> None:
+    write(
+        tmp_path / "Dockerfile",
+        """
+        FROM apache/airflow:3.0.2
+        ENV AIRFLOW__CORE__EXECUTOR=LocalExecutor
+        CMD ["standalone"]
+        """,
+    )
+    compose = write(tmp_path / "compose.yaml", "services:\n  airflow:\n    build: .\n")
+    code, out, err = invoke("--compose", str(compose))
+    assert code == 0, err
+    document = toml.loads(out)
+    assert document["deployment"]["executors"] == ["LocalExecutor"]
+    assert document["deployment"]["triggerer"] is True
+    assert "Dockerfile:3 CMD (run by" in out.replace("\n#   ", " ")
+
+
+def test_a_compose_command_replaces_the_images_shell_form_cmd(tmp_path: Path) -> None:
+    write(
+        tmp_path / "Dockerfile",
+        """
+        FROM apache/airflow:3.0.2
+        CMD airflow scheduler
+        """,
+    )
+    compose = write(
+        tmp_path / "compose.yaml",
+        """
+        x-airflow: &airflow
+          build: .
+          environment:
+            AIRFLOW__CORE__EXECUTOR: CeleryExecutor
+        services:
+          scheduler: *airflow
+          worker:
+            <<: *airflow
+            command: celery worker -q reports
+        """,
+    )
+    code, out, err = invoke("--compose", str(compose))
+    assert code == 0, err
+    document = toml.loads(out)
+    assert document["workers"] == [{"name": "worker", "queues": ["reports"], "runtime": "base"}]
+    assert "Dockerfile:2 CMD (run by" in out.replace("\n#   ", " ")
+
+
+def test_a_compose_entrypoint_drops_the_images_cmd(tmp_path: Path) -> None:
+    write(tmp_path / "Dockerfile", 'FROM apache/airflow:3.0.2\nCMD ["scheduler"]\n')
+    compose = write(
+        tmp_path / "compose.yaml",
+        """
+        services:
+          tools:
+            build: .
+            entrypoint: ["/bin/bash", "-c", "sleep infinity"]
+        """,
+    )
+    code, _, err = invoke("--compose", str(compose))
+    assert code == 2
+    assert "looked at: tools (/bin/bash -c sleep infinity)" in err
+
+
+def test_entrypoint_and_cmd_as_docker_inherits_them(tmp_path: Path) -> None:
+    path = write(
+        tmp_path / "Dockerfile",
+        """
+        FROM apache/airflow:2.10.5 AS base
+        CMD ["scheduler"]
+
+        FROM base AS runner
+        ENTRYPOINT /opt/airflow/run.sh
+
+        FROM base AS plain
+
+        FROM python:3.12-slim AS other
+        CMD ["python"]
+        ENTRYPOINT ["tini", "--"]
+        """,
+    )
+    runner = read_dockerfile(path, tmp_path, {}, target="runner")
+    assert runner.entrypoint is not None and runner.cmd is None  # the base's CMD is reset
+    assert runner.entrypoint.words == ("/bin/sh", "-c", "/opt/airflow/run.sh")
+    plain = read_dockerfile(path, tmp_path, {}, target="plain")
+    assert plain.entrypoint is not None and plain.cmd is not None
+    assert plain.entrypoint.words == ("/usr/bin/dumb-init", "--", "/entrypoint")
+    assert plain.cmd == ImageCommand(("scheduler",), f"{path}:2 CMD")
+    other = read_dockerfile(path, tmp_path, {})
+    assert other.cmd is not None and other.cmd.words == ("python",)  # set in its own stage

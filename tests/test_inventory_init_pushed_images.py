@@ -3,33 +3,17 @@ copied from the chart's defaults, whose templates decide nothing the inventory n
 
 from __future__ import annotations
 
-import os
-import textwrap
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from dagroute_lint.cli import main
 from dagroute_lint.deployment.toml import toml
+from tests.init_files import clear_shell, invoke, write
 
 
 @pytest.fixture(autouse=True)
 def clean_shell(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in list(os.environ):
-        if name.startswith(("AIRFLOW", "_PIP_", "COMPOSE_")):
-            monkeypatch.delenv(name)
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-    return path
-
-
-def invoke(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, ["inventory", "init", *args])
-    return result.exit_code, result.stdout, result.stderr
+    clear_shell(monkeypatch)
 
 
 @pytest.fixture

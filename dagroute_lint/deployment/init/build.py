@@ -114,6 +114,8 @@ class Generated:
     text: str
     inventory: Inventory
     open_facts: tuple[str, ...] = ()
+    # Linter settings the deployment implies, outside the inventory (``roots``): for stderr.
+    settings: tuple[str, ...] = ()
 
 
 def build_inventory(
@@ -148,7 +150,7 @@ def build_inventory(
     builder.runtimes()
     builder.pools()
     text = "\n".join(builder.lines) + "\n"
-    return Generated(text, _read_back(text), tuple(builder.open_facts))
+    return Generated(text, _read_back(text), tuple(builder.open_facts), facts.settings)
 
 
 def _settings(config: AirflowConfig, facts: DeploymentFacts) -> dict[tuple[str, str], Setting]:
@@ -300,7 +302,7 @@ class _Builder:
         self.comment("A starting point: compare every value with the deployment, then validate")
         self.comment("with `dagroute-lint inventory check`. Lines starting with `# FILL IN` hold")
         self.comment("what the sources could not decide.")
-        for note in (*config.notes, *self.facts.notes):
+        for note in (*config.notes, *self.facts.notes, *self.facts.settings):
             self.comment(f"NOTE: {note}")
 
     # --- [deployment] ---------------------------------------------------------------------

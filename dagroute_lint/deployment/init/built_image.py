@@ -20,11 +20,17 @@ from pathlib import Path
 
 from dagroute_lint.catalog.official_images import official_tag
 from dagroute_lint.deployment.init.dockerfile import Dockerfile, read_dockerfile
-from dagroute_lint.deployment.init.facts import DeploymentFacts, Fact, RuntimeFact, combine
+from dagroute_lint.deployment.init.facts import (
+    DeploymentFacts,
+    Fact,
+    RuntimeFact,
+    built_version,
+    combine,
+)
 from dagroute_lint.deployment.init.requirements_file import requirements_facts, sort
 from dagroute_lint.deployment.requirements import parse_requirement
 from dagroute_lint.errors import ConfigError
-from dagroute_lint.records import record
+from dagroute_lint.records import record, replace
 
 OPTION = "--dockerfile"
 # The walk that looks for Dockerfiles stays small: a repository's own folders, not its vendored
@@ -130,7 +136,10 @@ def dockerfile_facts(dockerfile: Dockerfile, runtime: str, built_as: str | None)
     extra: list[DeploymentFacts] = []
     for item in dockerfile.installed:
         if item.file is not None:
-            extra.append(requirements_facts(item.file, runtime))
+            facts = requirements_facts(item.file, runtime)
+            if facts.airflow_version is not None:
+                airflow.append(facts.airflow_version)  # in install order: the last one wins
+            extra.append(replace(facts, airflow_version=None))
         elif item.requirement is not None:
             try:
                 parsed = parse_requirement(item.requirement)
@@ -142,13 +151,14 @@ def dockerfile_facts(dockerfile: Dockerfile, runtime: str, built_as: str | None)
     python = None
     if tag is not None and tag.python is not None:
         python = Fact(tag.python, f"{dockerfile.base_where} (the official image's tag)")
-    versions = list(airflow)
+    from_tag = None
     if tag is not None and tag.airflow is not None:
-        versions.insert(0, Fact(tag.airflow, f"{dockerfile.base_where} (the official image's tag)"))
+        from_tag = Fact(tag.airflow, f"{dockerfile.base_where} (the official image's tag)")
+    version, replaced = built_version(from_tag, airflow)
     label = Fact(built_as or dockerfile.base, f"{OPTION} {dockerfile.base_where.split(':')[0]}")
     own = DeploymentFacts(
         sources=(f"{dockerfile.base_where.split(':')[0]} (the Dockerfile of runtime {runtime!r})",),
-        airflow_version=versions[0] if versions else None,
+        airflow_version=version,
         runtimes=(
             RuntimeFact(
                 runtime,
@@ -161,7 +171,7 @@ def dockerfile_facts(dockerfile: Dockerfile, runtime: str, built_as: str | None)
                 open=dockerfile.open,
             ),
         ),
-        notes=dockerfile.notes,
+        notes=(*dockerfile.notes, *([replaced] if replaced else [])),
     )
     return combine([own, *extra])
 

@@ -64,15 +64,17 @@ from dagroute_lint.deployment.init.facts import (
     Fact,
     RuntimeFact,
     WorkerFact,
+    built_version,
     combine,
     contradiction,
 )
+from dagroute_lint.deployment.init.import_roots import dags_folder, pythonpath_roots, roots_note
 from dagroute_lint.deployment.init.requirements_file import requirements_facts, sort
 from dagroute_lint.deployment.init.shell_script import SUFFIXES, script_commands
 from dagroute_lint.deployment.init.yaml_file import describe
 from dagroute_lint.deployment.requirements import parse_requirement
 from dagroute_lint.errors import ConfigError
-from dagroute_lint.records import record
+from dagroute_lint.records import record, replace
 
 PIP_ADDITIONAL = "_PIP_ADDITIONAL_REQUIREMENTS"
 # The component whose value of a routing option decides, in order of preference when it does
@@ -176,6 +178,8 @@ class _Reader:
         self.airflow_cfg_given = False
         # The pip installs a service's start scripts run, by service.
         self.started_installs: dict[str, list[str]] = {}
+        # Repository folders a service's PYTHONPATH puts on sys.path → how, for one note.
+        self.roots: dict[Path, str] = {}
 
     def read(self) -> DeploymentFacts:
         for each in self.project.services.values():
@@ -228,6 +232,7 @@ class _Reader:
             executor_runtimes=executor_runtimes,
             runtimes=tuple(self.runtime_fact(runtime) for runtime in self.runtimes.values()),
             notes=tuple(self.notes),
+            settings=roots_note(self.roots, Path.cwd()),
         )
         return combine([own, *self.extra])
 
@@ -249,10 +254,8 @@ class _Reader:
         except CommandError as error:
             raise ConfigError(f"{self.at(service, 'command')}: {error}") from None
         started = [(found, f"{where}.command")] if found is not None else []
-        if not started and (command is not None or body.get("entrypoint") is not None):
-            started = self.scripted(service)
-        elif not started:
-            self.looked_at.append(f"{service.name} (no command)")
+        if not started:
+            started = self.container_started(service)
         if not started:
             return []
         key, image_env = self.runtime_of(service)
@@ -273,6 +276,7 @@ class _Reader:
         if additional is not None and additional[0] is not None and additional[0].strip():
             self.pip_additional(self.runtimes[key], additional[0], additional[1])
         config = self.mounted_config(body, environment.get("AIRFLOW_CONFIG"), where)
+        self.import_roots(service, environment)
         result = []
         for each, source in started:
             kinds = STANDALONE if each.kind == "standalone" else (each.kind,)
@@ -290,12 +294,56 @@ class _Reader:
             ]
         return result
 
-    def scripted(self, service: ComposeService) -> list[tuple[Component, str]]:
-        """Components started by the shell scripts of the project the service runs: its
-        ``entrypoint`` or ``command`` words naming a script that a bind mount or the build's
-        ``COPY`` puts in the container (a script those run, too, up to ``MAX_SCRIPT_DEPTH``)."""
-        body = service.body
-        words_run = [*_words(body.get("entrypoint")), *_words(body.get("command"))]
+    def container_started(self, service: ComposeService) -> list[tuple[Component, str]]:
+        """The components the container's whole command starts: itself, or the scripts of the
+        project it runs."""
+        words_run, sources = self.container_run(service)
+        if not words_run:
+            self.looked_at.append(f"{service.name} (no command)")
+            return []
+        try:
+            found = component(words_run)
+        except CommandError:
+            found = None
+        if found is not None:
+            return [(found, f"{' + '.join(sources)} (run by {service.where})")]
+        image = [source for source in sources if not source.startswith(service.where)]
+        return self.scripted(service, words_run, " + ".join(image))
+
+    def container_run(self, service: ComposeService) -> tuple[list[str], list[str]]:
+        """The words the container runs and where each part was set, as Docker puts them
+        together: compose's ``entrypoint`` over the image's ``ENTRYPOINT`` (and then none of the
+        image's ``CMD``), compose's ``command`` over the image's ``CMD``. The image's are those of
+        the Dockerfile compose builds it from; an image built elsewhere is not known here."""
+        body, where = service.body, service.where
+        own_entrypoint, own_command = body.get("entrypoint"), body.get("command")
+        build = None
+        if own_entrypoint is None or own_command is None:
+            build = self.service_build(service)
+        words_run: list[str] = []
+        sources: list[str] = []
+        if own_entrypoint is not None:
+            words_run += _words(own_entrypoint)
+            sources.append(f"{where}.entrypoint")
+        elif build is not None and build.entrypoint is not None:
+            words_run += build.entrypoint.words
+            sources.append(build.entrypoint.where)
+        if own_command is not None:
+            words_run += _words(own_command)
+            sources.append(f"{where}.command")
+        elif own_entrypoint is None and build is not None and build.cmd is not None:
+            words_run += build.cmd.words
+            sources.append(build.cmd.where)
+        return words_run, sources
+
+    def scripted(
+        self, service: ComposeService, words_run: list[str], image: str = ""
+    ) -> list[tuple[Component, str]]:
+        """Components started by the shell scripts of the project the service runs: the
+        container's command words naming a script that a bind mount or the build's ``COPY``
+        puts in the container (a script those run, too, up to ``MAX_SCRIPT_DEPTH``); ``image`` names
+        the image's ``ENTRYPOINT`` / ``CMD`` lines among them."""
+        run_by = f"run by {service.where}" + (f" through {image}" if image else "")
         found: list[tuple[Component, str]] = []
         pending = [(word, 0) for word in words_run]
         read: set[Path] = set()
@@ -311,7 +359,7 @@ class _Reader:
                 except CommandError:
                     started = None
                 if started is not None:
-                    found.append((started, f"{script}:{line} (run by {service.where})"))
+                    found.append((started, f"{script}:{line} ({run_by})"))
                 elif pip_install(command) is not None:
                     # Installed at each start, from files this does not follow: left open.
                     self.started_installs.setdefault(service.name, []).append(
@@ -375,6 +423,29 @@ class _Reader:
             f"configured {chosen.value} ({chosen.source})",
             environment=True,
         )
+
+    def import_roots(
+        self, service: ComposeService, environment: Mapping[str, tuple[str | None, str]]
+    ) -> None:
+        """The repository folders the service's ``PYTHONPATH`` puts on ``sys.path``, through
+        its bind mounts (which hide what the build copied there) and its build's ``COPY``."""
+        pythonpath, where = environment.get("PYTHONPATH", (None, ""))
+        if not pythonpath:
+            return
+        placed: list[tuple[str, Path]] = []
+        for volume in service.body.get("volumes") or []:
+            source, target = _bind(volume)
+            if source is not None and target is not None:
+                placed.append((target, self.project.directory / source))
+        build = self.dockerfiles_read.get(service.name)
+        if build is not None:
+            placed += [(inside, local) for inside, local in build.copies.items() if local.is_dir()]
+        dags = dags_folder(
+            environment.get("AIRFLOW__CORE__DAGS_FOLDER", (None, ""))[0],
+            environment.get("AIRFLOW_HOME", (None, ""))[0],
+        )
+        for entry, folder in pythonpath_roots(pythonpath, placed, dags, Path.cwd()):
+            self.roots.setdefault(folder, f"{entry} ({where})")
 
     def mounted_config(
         self, body: dict[str, Any], variable: tuple[str | None, str] | None, where: str
@@ -562,7 +633,8 @@ class _Reader:
             for item in dockerfile.installed:
                 if item.file is not None:
                     facts = requirements_facts(item.file, runtime.name)
-                    self.extra.append(facts)
+                    # The version is the runtime's, decided against the image's tag below.
+                    self.extra.append(replace(facts, airflow_version=None))
                     if facts.airflow_version is not None:
                         runtime.airflow.append(facts.airflow_version)
                 elif item.requirement is not None:
@@ -604,15 +676,17 @@ class _Reader:
         )
 
     def versions(self, runtime: _Runtime) -> list[Fact[str]]:
-        """The Airflow versions the runtime's image tag and its installs name."""
-        found = list(runtime.airflow)
+        """The Airflow version the runtime runs: what its build or start-up installs last,
+        else its image's tag (``built_version``)."""
+        from_tag = None
         if runtime.image is not None:
             tag = official_tag(runtime.image.value)
             if tag is not None and tag.airflow is not None:
-                found.insert(
-                    0, Fact(tag.airflow, f"{runtime.image.source} (the official image's tag)")
-                )
-        return found
+                from_tag = Fact(tag.airflow, f"{runtime.image.source} (the official image's tag)")
+        version, replaced = built_version(from_tag, runtime.airflow)
+        if replaced is not None:
+            self.notes.append(replaced)
+        return [] if version is None else [version]
 
     def name_of(self, service: _Service) -> str:
         return self.runtimes[service.runtime_key].name

@@ -15,6 +15,15 @@
   install``, ``uv sync``) installs what the project's metadata in the build context declares
   (``project_install.py``); what cannot be read (a ``setup.py``, a built wheel) leaves the image
   ``open``: it holds more than is listed, and no one may take the list for all of it.
+- A wheel the build makes of the project (``uv build``, ``poetry build``, ``python -m build``,
+  into the project's ``dist/`` or the folder ``-o`` names) is that project: installing it
+  (``pip install dist/*.whl``, in the same stage or after ``COPY --from`` of that folder) brings
+  what the project's metadata declares, as ``pip install .`` does.
+- ``ENTRYPOINT`` and ``CMD`` are what the container runs when compose or Helm name no other
+  command, in the exec form (a JSON list) or the shell form (``/bin/sh -c``); a stage inherits
+  its base stage's, an official ``apache/airflow`` base brings its own (``dumb-init --
+  /entrypoint`` with no ``CMD``), and an ``ENTRYPOINT`` resets the ``CMD`` inherited from the
+  base, as Docker does.
 """
 
 from __future__ import annotations
@@ -53,6 +62,22 @@ _ARCHIVES = (".whl", ".tar.gz", ".zip")
 # Installers of the project in the working folder (or ``--directory``), by their command words.
 _PROJECT_INSTALLERS = {("poetry", "install"): "poetry", ("uv", "sync"): "uv"}
 _OTHER_INSTALLERS = frozenset({("pipenv", "install"), ("pdm", "install"), ("hatch", "env")})
+# Commands that build the project's wheel, by their command words: the options naming the
+# output folder (``dist/`` of the project otherwise), and those naming the project's folder.
+_WHEEL_BUILDERS = {
+    ("uv", "build"): (("-o", "--out-dir"), ("--directory", "--project")),
+    ("poetry", "build"): (("-o", "--output"), ("-C", "--directory", "-P", "--project")),
+    ("-m", "build"): (("-o", "--outdir"), ()),
+    ("pyproject-build",): (("-o", "--outdir"), ()),
+}
+# Options of those builders that take a value (not the project's folder as a positional word).
+_BUILDER_VALUE_OPTIONS = frozenset(
+    {"-o", "--out-dir", "--output", "--outdir", "--directory", "--project", "-P", "-f",
+     "--format", "-C", "--config-setting", "--config-settings", "--package", "--python", "-p",
+     "--index-url", "--extra-index-url"}
+)  # fmt: skip
+# What the official image runs: its ENTRYPOINT (Airflow's Dockerfile), with ``CMD []``.
+OFFICIAL_ENTRYPOINT = ("/usr/bin/dumb-init", "--", "/entrypoint")
 _ENV_LEGACY = re.compile(r"^(?P<name>\S+)\s+(?P<value>.*)$")
 
 
@@ -63,6 +88,14 @@ class Installed:
     where: str
     requirement: str | None = None
     file: Path | None = None
+
+
+@record
+class ImageCommand:
+    """An ``ENTRYPOINT`` or ``CMD`` as the words Docker runs, and where it was set."""
+
+    words: tuple[str, ...]
+    where: str
 
 
 @record(frozen=False)
@@ -77,6 +110,11 @@ class _Stage:
     open: list[str] = field(default_factory=list)
     workdir: str = "/"
     parent: _Stage | None = None
+    # A folder in the image holding wheels the build made → the project folder (in the context).
+    wheels: dict[str, Path] = field(default_factory=dict)
+    entrypoint: ImageCommand | None = None
+    cmd: ImageCommand | None = None
+    cmd_set_here: bool = False
 
 
 @record
@@ -94,6 +132,8 @@ class Dockerfile:
     open: tuple[str, ...] = ()
     copies: dict[str, Path] = field(default_factory=dict)
     workdir: str = "/"
+    entrypoint: ImageCommand | None = None
+    cmd: ImageCommand | None = None
 
 
 def read_dockerfile(
@@ -173,6 +213,26 @@ class _Reader:
             self.copy(argument, where)
         elif instruction == "RUN":
             self.run(argument, where)
+        elif instruction in ("ENTRYPOINT", "CMD"):
+            self.command(instruction, argument, where)
+
+    def command(self, instruction: str, argument: str, where: str) -> None:
+        """``ENTRYPOINT`` / ``CMD``: the exec form's list, else ``/bin/sh -c`` and the text."""
+        stage = self.stages[-1]
+        words: tuple[str, ...] = ("/bin/sh", "-c", argument)
+        if argument.startswith("["):
+            try:
+                parsed = json.loads(argument)
+            except ValueError:
+                parsed = None  # Docker runs a list that is not valid JSON in the shell form
+            if isinstance(parsed, list) and all(isinstance(w, str) for w in parsed):
+                words = tuple(parsed)
+        if instruction == "CMD":
+            stage.cmd, stage.cmd_set_here = ImageCommand(words, where), True
+            return
+        stage.entrypoint = ImageCommand(words, where)
+        if not stage.cmd_set_here:
+            stage.cmd = None  # the base image's CMD is reset by a new ENTRYPOINT
 
     def variables(self, stage: _Stage) -> dict[str, str]:
         chain: list[_Stage] = []
@@ -213,13 +273,17 @@ class _Reader:
         stage = _Stage(name, base, where, parent=parent)
         if parent is not None:
             stage.copies = dict(parent.copies)
+            stage.wheels = dict(parent.wheels)
             stage.workdir = parent.workdir
+            stage.entrypoint, stage.cmd = parent.entrypoint, parent.cmd
         tag = official_tag(base)
         if parent is None and tag is not None and tag.airflow is not None:
             # The official image sets ENV AIRFLOW_VERSION, which the image docs' own examples
             # pin Airflow with (`pip install "apache-airflow==${AIRFLOW_VERSION}" ...`).
             stage.env["AIRFLOW_VERSION"] = (tag.airflow, f"{where} (the official image's ENV)")
             stage.workdir = "/opt/airflow"
+            official = f"{where} (the official image's ENTRYPOINT)"
+            stage.entrypoint = ImageCommand(OFFICIAL_ENTRYPOINT, official)
         self.stages.append(stage)
 
     def env(self, argument: str, where: str) -> None:
@@ -266,6 +330,8 @@ class _Reader:
                 )
                 if found is not None:
                     stage.copies[placed] = found
+                if origin is not None:
+                    self.copied_wheels(stage, origin, source, target, into_folder)
                 continue
             local = self.context / inside if inside else self.context
             if local.is_dir():
@@ -309,6 +375,18 @@ class _Reader:
         finally:
             stage.copies = saved
 
+    def copied_wheels(
+        self, stage: _Stage, origin: _Stage, source: str, target: str, into_folder: bool
+    ) -> None:
+        """``COPY --from=builder /app/dist /wheels`` (or ``/app/dist/*.whl /tmp/``): the wheels
+        the builder stage made are in ``stage`` now, still the builder's project."""
+        path = posixpath.normpath(posixpath.join("/", source))
+        for folder, project in origin.wheels.items():
+            if path == folder:
+                stage.wheels[target] = project  # a folder's content, into the destination
+            elif path.startswith(folder + "/"):
+                stage.wheels[target if into_folder else posixpath.dirname(target)] = project
+
     def bind_mount(self, spec: str) -> dict[str, Path]:
         """``{target: context path}`` of a ``type=bind`` mount of the build context."""
         fields = dict(part.partition("=")[::2] for part in spec.split(","))
@@ -327,6 +405,8 @@ class _Reader:
         """``poetry install`` / ``uv sync``: the project in the working folder; another
         project installer (``pipenv install``) installs what is not read here."""
         names = [posixpath.basename(word) for word in words]
+        if self.wheel_build(stage, words, names, variables, where):
+            return
         for start in range(len(words) - 1):
             pair = (names[start], words[start + 1])
             if pair in _OTHER_INSTALLERS:
@@ -341,18 +421,55 @@ class _Reader:
             self.project(stage, folder, selection, where, f"`{tool} {pair[1]}`")
             return
 
-    def project(
-        self, stage: _Stage, folder: str, selection: Selection, where: str, what: str
-    ) -> None:
-        """The dependencies of the project at ``folder`` (a path in the image) as installed."""
-        target = posixpath.normpath(posixpath.join(stage.workdir, folder))
+    def wheel_build(
+        self,
+        stage: _Stage,
+        words: list[str],
+        names: list[str],
+        variables: Mapping[str, str],
+        where: str,
+    ) -> bool:
+        """``uv build`` / ``poetry build`` / ``python -m build [DIR] [-o OUT]``: remember which
+        project the wheels in the output folder are; whether ``words`` build one."""
+        for start in range(len(words)):
+            for key, (outputs, folders) in _WHEEL_BUILDERS.items():
+                if tuple(names[start : start + len(key)]) != key:
+                    continue
+                options = [self.substitute(w, variables, where) for w in words[start + len(key) :]]
+                folder = _option_value(options, folders) or _positional(options) or "."
+                inside = posixpath.normpath(posixpath.join(stage.workdir, folder))
+                output = _option_value(options, outputs) or posixpath.join(inside, "dist")
+                found = self.project_folder(stage, inside)
+                if found is not None:
+                    out = posixpath.normpath(posixpath.join(stage.workdir, output))
+                    stage.wheels[out] = found
+                return True
+        return False
+
+    def project_folder(self, stage: _Stage, target: str) -> Path | None:
+        """The build-context folder of the project at ``target`` in the image: where its
+        metadata file was copied from (``COPY pyproject.toml poetry.lock ./``), else the
+        folder copied there."""
+        for name in _PROJECT_FILES:
+            file = find_copied(stage.copies, posixpath.join(target, name))
+            if file is not None and file.is_file():
+                return file.parent
         found = find_copied(stage.copies, target)
-        if found is None or not found.is_dir():
-            # `COPY pyproject.toml poetry.lock ./`: the metadata copied file by file.
-            files = (
-                find_copied(stage.copies, posixpath.join(target, name)) for name in _PROJECT_FILES
-            )
-            found = next((f.parent for f in files if f is not None and f.is_file()), None)
+        return found if found is not None and found.is_dir() else None
+
+    def project(
+        self,
+        stage: _Stage,
+        folder: str,
+        selection: Selection,
+        where: str,
+        what: str,
+        found: Path | None = None,
+    ) -> None:
+        """The dependencies of the project at ``folder`` (a path in the image) as installed;
+        ``found`` is its context folder when already known (a wheel the build made of it)."""
+        target = posixpath.normpath(posixpath.join(stage.workdir, folder))
+        found = found or self.project_folder(stage, target)
         if found is None:
             stage.open.append(
                 f"{where}: {what} installs the project at {target}, which is no folder the "
@@ -399,7 +516,8 @@ class _Reader:
                 continue
             if word.startswith("-"):
                 continue
-            if word.startswith((".", "/", "~")) or word.endswith(_ARCHIVES):
+            path = word.partition("[")[0]
+            if word.startswith((".", "/", "~")) or path.endswith(_ARCHIVES) or "*" in path:
                 self.local(stage, word, no_deps, where)
                 continue
             stage.installed.append(Installed(where, requirement=word))
@@ -407,6 +525,16 @@ class _Reader:
     def local(self, stage: _Stage, word: str, no_deps: bool, where: str) -> None:
         """A local path: a project folder (``.``, ``/app[s3]``) or a built distribution."""
         path, _, extras = word.partition("[")
+        selection = Selection(
+            extras=tuple(e.strip() for e in extras.rstrip("]").split(",") if e.strip()),
+            no_dependencies=no_deps,
+        )
+        inside = posixpath.normpath(posixpath.join(stage.workdir, path))
+        built = stage.wheels.get(posixpath.dirname(inside))
+        if built is not None and (path.endswith(".whl") or "*" in path):
+            what = f"pip install {word} (the wheel the build made of {built})"
+            self.project(stage, path, selection, where, what, found=built)
+            return
         if path.endswith(_ARCHIVES) or "*" in path:
             if no_deps:
                 return  # the distribution alone, without what it depends on
@@ -415,10 +543,6 @@ class _Reader:
                 "metadata, which is not read"
             )
             return
-        selection = Selection(
-            extras=tuple(e.strip() for e in extras.rstrip("]").split(",") if e.strip()),
-            no_dependencies=no_deps,
-        )
         self.project(stage, path, selection, where, f"pip install {word}")
 
     def requirements_file(self, stage: _Stage, value: str, where: str) -> None:
@@ -477,6 +601,8 @@ class _Reader:
             tuple(unread),
             dict(stage.copies),
             stage.workdir,
+            stage.entrypoint,
+            stage.cmd,
         )
 
 
@@ -499,6 +625,20 @@ def _option_value(words: Sequence[str], names: tuple[str, ...]) -> str | None:
         if name in names:
             found = value if equals else words[index + 1] if index + 1 < len(words) else None
     return found
+
+
+def _positional(words: Sequence[str]) -> str | None:
+    """The first word of a builder's arguments that is neither an option nor an option's value
+    (``python -m build --wheel jobs/`` → ``jobs/``)."""
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word.startswith("-"):
+            skip = "=" not in word and word in _BUILDER_VALUE_OPTIONS
+        else:
+            return word
+    return None
 
 
 def _option_values(words: Sequence[str], names: tuple[str, ...]) -> tuple[str, ...]:

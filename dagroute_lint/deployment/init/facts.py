@@ -8,7 +8,7 @@ raises ``ConfigError`` naming both places.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import field
 from typing import Any, Generic, TypeVar
 
@@ -80,7 +80,9 @@ class DeploymentFacts:
     them (environment overrides already applied inside each source); ``executor_runtimes`` maps an
     executor kind (``kubernetes``, ``local``) to the runtime its tasks run in. ``undecided`` holds
     the options a source sets to something known only at deploy time (a template, a secret, a
-    shell variable), with where: another source may supply them, and no default may stand in."""
+    shell variable), with where: another source may supply them, and no default may stand in.
+    ``settings`` are notes on linter settings the deployment implies but the inventory cannot
+    hold (``roots`` in ``[tool.dagroute-lint]``), told on stderr."""
 
     sources: tuple[str, ...] = ()
     options: Mapping[Option, Setting] = field(default_factory=dict)
@@ -92,12 +94,32 @@ class DeploymentFacts:
     executor_runtimes: Mapping[str, Fact[str]] = field(default_factory=dict)
     runtimes: tuple[RuntimeFact, ...] = ()
     notes: tuple[str, ...] = ()
+    settings: tuple[str, ...] = ()
 
 
 def contradiction(what: str, first: Fact[Any] | Setting, second: Fact[Any] | Setting) -> str:
     return (
         f"{second.source}: {what} {second.value!r} contradicts {first.value!r} from "
         f"{first.source}; make the sources agree or leave one out"
+    )
+
+
+def built_version(
+    base: Fact[str] | None, installs: Sequence[Fact[str]]
+) -> tuple[Fact[str] | None, str | None]:
+    """The Airflow a build leaves installed, and a note when it is not the base image's.
+
+    A ``pip install apache-airflow==X`` after ``FROM apache/airflow:Y`` replaces the image's
+    Airflow (a later layer wins), so the last install decides over the tag: the two are not
+    sources of equal precedence, and only those can contradict each other."""
+    if not installs:
+        return base, None
+    installed = installs[-1]
+    if base is None or base.value == installed.value:
+        return installed if base is None else base, None
+    return installed, (
+        f"{installed.source} installs Airflow {installed.value} over the {base.value} of "
+        f"{base.source}: a later layer wins, so the runtime runs Airflow {installed.value}"
     )
 
 
@@ -174,6 +196,7 @@ def _combine_two(first: DeploymentFacts, second: DeploymentFacts) -> DeploymentF
         executor_runtimes=executor_runtimes,
         runtimes=tuple(runtimes.values()),
         notes=(*first.notes, *second.notes),
+        settings=tuple(dict.fromkeys((*first.settings, *second.settings))),
     )
 
 

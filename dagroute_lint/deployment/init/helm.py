@@ -42,6 +42,7 @@ from dagroute_lint.deployment.init.built_image import (
     read_option_dockerfile,
 )
 from dagroute_lint.deployment.init.commands import CommandError, component, deferred
+from dagroute_lint.deployment.init.dockerfile import Dockerfile
 from dagroute_lint.deployment.init.facts import (
     DeploymentFacts,
     Fact,
@@ -49,6 +50,7 @@ from dagroute_lint.deployment.init.facts import (
     WorkerFact,
     combine,
 )
+from dagroute_lint.deployment.init.import_roots import dags_folder, pythonpath_roots, roots_note
 from dagroute_lint.deployment.init.requirements_file import sort
 from dagroute_lint.deployment.init.yaml_file import describe, line_of, read_yaml
 from dagroute_lint.deployment.requirements import parse_requirement
@@ -143,6 +145,8 @@ class _Reader:
         self.pod_undecided: list[str] = []
         # What the Dockerfiles of the images (--dockerfile) say about their runtimes.
         self.built: list[DeploymentFacts] = []
+        # The Dockerfile of the Airflow image, for the folders its PYTHONPATH names.
+        self.airflow_build: Dockerfile | None = None
 
     def at(self, key: str) -> str:
         """``file:line: key`` of the value at ``key``, for an error about it."""
@@ -215,7 +219,24 @@ class _Reader:
             executor_runtimes=executor_runtimes,
             runtimes=tuple(runtimes),
             notes=tuple(self.notes),
+            settings=self.import_roots(),
         )
+
+    def import_roots(self) -> tuple[str, ...]:
+        """The ``roots`` line the Airflow image's ``PYTHONPATH`` (the chart's ``env``, else
+        the image's ``ENV``) implies, through the folders its ``--dockerfile`` copies."""
+        build = self.airflow_build
+        if build is None:
+            return ()
+        variables = {name: (value, where) for name, value, where in self.environment("scheduler")}
+        chart: tuple[str | None, str] | None = variables.get("PYTHONPATH")
+        pythonpath, where = chart or build.env.get("PYTHONPATH") or (None, "")
+        if not pythonpath:
+            return ()
+        placed = [(inside, local) for inside, local in build.copies.items() if local.is_dir()]
+        dags = dags_folder(None, build.env.get("AIRFLOW_HOME", (None, ""))[0])
+        found = pythonpath_roots(pythonpath, placed, dags, Path.cwd())
+        return roots_note({folder: f"{entry} ({where})" for entry, folder in found}, Path.cwd())
 
     # --- airflow.cfg -----------------------------------------------------------------------
 
@@ -340,7 +361,7 @@ class _Reader:
         """``(name, value, where)``; ``value`` is ``None`` when only the cluster knows it."""
         result: list[tuple[str, str | None, str]] = []
         routing = {environment_variable(section, option) for section, option in OPTIONS}
-        routing.add(PIP_ADDITIONAL)
+        routing |= {PIP_ADDITIONAL, "PYTHONPATH"}
         for index, entry in enumerate(entries):
             where = f"{self.where(key)}[{index}]"
             if not isinstance(entry, dict) or "name" not in entry:
@@ -418,7 +439,10 @@ class _Reader:
         """A runtime that is an image: an official tag names its Python and its contents."""
         if image is not None and (path := self.dockerfiles.for_image(image.value)) is not None:
             # --dockerfile: the runtime is what that Dockerfile builds, under the pushed name.
-            self.built.append(dockerfile_facts(read_option_dockerfile(path), name, image.value))
+            dockerfile = read_option_dockerfile(path)
+            if name == self.runtime:
+                self.airflow_build = dockerfile
+            self.built.append(dockerfile_facts(dockerfile, name, image.value))
             return RuntimeFact(name, source)
         tag = official_tag(image.value) if image is not None else None
         python = None
