@@ -238,6 +238,7 @@ def environment_facts(environment: Environment, label: str, runtime: str) -> Dep
                 imports=tuple(imports.values()),
                 comments=tuple(comments),
                 complete=True,
+                installed=True,
             ),
         ),
         notes=tuple(notes),
@@ -545,7 +546,7 @@ class _Builder:
                 "Modules installed under names unlike their distributions', "
                 + _sources(ordered_imports),
             )
-        if runtime.complete and unknown_base is None and image is None:
+        if runtime.installed and unknown_base is None and image is None:
             self.value(
                 "complete",
                 "true",

@@ -58,6 +58,8 @@ class RuntimeFact:
     official ``apache/airflow`` tag of the shipped table, and otherwise ``providers`` and
     ``packages`` are what is added on top of an unknown base, unless ``complete`` says they
     list everything installed (an environment read with ``--python``, a ``pip freeze``).
+    ``installed``: the lists were read from the environment itself (``--python``), so every
+    distribution in it is listed, its dependencies included (the inventory's ``complete``).
     ``open`` says why the runtime holds more than any list can say (a build that installs a
     ``setup.py`` project or a wheel): its providers and packages are then left to fill in."""
 
@@ -71,6 +73,7 @@ class RuntimeFact:
     imports: tuple[Fact[str], ...] = ()
     image: Fact[str] | None = None
     complete: bool = False
+    installed: bool = False
     open: tuple[str, ...] = ()
 
 
@@ -217,6 +220,7 @@ def combine_runtimes(first: RuntimeFact, second: RuntimeFact) -> RuntimeFact:
         comments=(*first.comments, *second.comments),
         image=_same(f"runtime {first.name!r} image", first.image, second.image),
         complete=first.complete or second.complete,
+        installed=first.installed and second.installed,
         open=(*first.open, *second.open),
     )
 
