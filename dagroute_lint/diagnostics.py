@@ -111,12 +111,13 @@ class Diagnostic:
     """One reported problem; ordering is the output order (file, line, column, code).
 
     ``fix`` describes an automatic fix, when the rule knows a safe one (``--fix``, ``--diff``);
-    ``severity`` is the reporting rule's. ``cause`` names what several diagnostics of one rule
-    share (DRL101: the unserved queue), so that ``--statistics`` and the summary count causes,
-    not only reports. ``facts`` say what the message says, as values (see ``Facts``);
-    ``related`` the places that set the value the diagnostic is about (see ``Related``), which
-    the text output leaves out and the JSON, SARIF and language server outputs carry. Like the
-    fix, severity and cause, facts and related places take no part in equality or ordering.
+    ``severity`` is the reporting rule's, or the one its report gave this finding (DRL204's).
+    ``cause`` names what several diagnostics of one rule share (DRL101: the unserved queue), so
+    that ``--statistics`` and the summary count causes, not only reports. ``facts`` say what the
+    message says, as values (see ``Facts``); ``related`` the places that set the value the
+    diagnostic is about (see ``Related``), which the text output leaves out and the JSON, SARIF
+    and language server outputs carry. Like the fix, severity and cause, facts and related places
+    take no part in equality or ordering.
     """
 
     path: str

@@ -3,11 +3,14 @@
 A module the generator never tried still fails when a package above it fails (Airflow 3 has no
 ``airflow.contrib``, so nothing under it imports); the deprecation-shim check is about Airflow 3
 only; a guarded or relative import is skipped without ending the walk over the file's imports.
+Which checked release a deployment's version is judged on.
 """
 
 from __future__ import annotations
 
-from dagroute_lint.catalog.import_verdicts import import_verdict
+import pytest
+
+from dagroute_lint.catalog.import_verdicts import Checked, checked_release, import_verdict
 from tests.helpers import lint_source
 from tests.test_airflow_imports import AIRFLOW2
 
@@ -22,11 +25,11 @@ def test_the_untried_paths_sit_under_a_package_airflow_3_lacks() -> None:
     """The premise of the cases below, read from the shipped table: Airflow 1.10's
     ``airflow.contrib.kubernetes`` has no row (Airflow 2.10 no longer had it), and
     ``airflow.contrib`` fails on Airflow 3 and imports on Airflow 2."""
-    assert import_verdict("airflow.contrib.kubernetes.pod", "Pod", 3) is None
-    assert import_verdict("airflow.contrib.kubernetes", "pod", 3) is None
-    contrib = import_verdict("airflow.contrib", None, 3)
+    assert import_verdict("airflow.contrib.kubernetes.pod", "Pod", Checked("3.3.2")) is None
+    assert import_verdict("airflow.contrib.kubernetes", "pod", Checked("3.3.2")) is None
+    contrib = import_verdict("airflow.contrib", None, Checked("3.3.2"))
     assert contrib is not None and contrib.kind == "fails"
-    airflow2 = import_verdict("airflow.contrib", None, 2)
+    airflow2 = import_verdict("airflow.contrib", None, Checked("2.10.5"))
     assert airflow2 is not None and airflow2.kind == "works"
 
 
@@ -109,3 +112,23 @@ def test_imports_after_a_guarded_or_relative_one_are_still_judged() -> None:
             f"{NO_REPLACEMENT}",
         )
     ]
+
+
+@pytest.mark.parametrize(
+    ("release", "version", "asked"),
+    [
+        ((2, 9), "2.9.3", None),  # a minor version is judged on its newest checked patch
+        ((2, 9, 1), "2.9.3", None),
+        ((2, 2), "2.2.5", None),
+        ((3, 0, 2), "3.0.6", None),
+        ((2, 1), "2.2.5", "2.1"),  # none checked: the nearest release of the major, an estimate
+        ((2, 12, 0), "2.11.2", "2.12.0"),
+        ((3, 4), "3.3.2", "3.4"),
+        ((2,), "2.11.2", None),  # a major version alone: its newest checked release
+        (None, "3.3.2", None),  # no version: Airflow 3, as every rule assumes
+    ],
+)
+def test_the_release_a_deployment_is_judged_on(
+    release: tuple[int, ...] | None, version: str, asked: str | None
+) -> None:
+    assert checked_release(release, 3) == Checked(version, asked)

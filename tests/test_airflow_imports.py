@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from dagroute_lint.catalog.import_verdicts import import_verdict
+from dagroute_lint.catalog.import_verdicts import Checked, import_verdict
 from dagroute_lint.catalog.providers import moved_import, shim_module_names
 from dagroute_lint.diagnostics import ImportFix
 from tests.helpers import by_code, lint_repo
@@ -272,7 +272,9 @@ def test_a_replacement_that_does_not_import_is_not_suggested(tmp_path: Path) -> 
     (diagnostic,) = by_code(report, "DRL204")
     assert diagnostic.fix is None
     assert "SimpleHttpOperator (needs" not in diagnostic.message
-    verdict = import_verdict("airflow.providers.http.operators.http", "SimpleHttpOperator", 3)
+    verdict = import_verdict(
+        "airflow.providers.http.operators.http", "SimpleHttpOperator", Checked("3.3.2")
+    )
     assert verdict is not None and verdict.kind != "works"
 
 

@@ -134,6 +134,16 @@ def test_paths_that_are_absolute_or_not_utf8_are_still_uris() -> None:
     assert "ruleIndex" not in plugin and plugin["ruleId"] == "PLUGIN1"
 
 
+def test_a_result_carries_its_own_level_and_its_rule_the_default() -> None:
+    """DRL204 is an error rule whose deprecation findings are warnings: the result says so."""
+    log = json.loads(format_sarif([Diagnostic("dags/a.py", 1, 1, "DRL204", "m", None, "warning")]))
+    validate(log)
+    (result,) = log["runs"][0]["results"]
+    assert result["level"] == "warning"
+    rule = log["runs"][0]["tool"]["driver"]["rules"][result["ruleIndex"]]
+    assert rule["defaultConfiguration"]["level"] == "error"
+
+
 def test_rules_carry_their_pages_and_severity() -> None:
     log = json.loads(format_sarif([]))
     validate(log)

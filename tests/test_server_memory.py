@@ -169,6 +169,7 @@ KEYED_BY_DATA = {
     "dagroute_lint.catalog.providers._listed_moves": "old modules of import_moves.tsv only",
     "dagroute_lint.catalog.providers._shim_names": "modules of shim_modules.tsv only",
     "dagroute_lint.rules.registry._everything": "one key: the plugin rules, looked up once",
+    "dagroute_lint.rules.airflow_imports._airflow2_paths": "the Airflow 2 releases checked only",
     "dagroute_lint.flake8_plugin._project": "the folders of one flake8 run's files",
 }
 
@@ -208,7 +209,10 @@ def test_names_no_table_lists_are_answered_without_being_kept() -> None:
         assert providers.moved_import(typed, "BashOperator") is None
         assert providers.shim_module_names(typed) is None
         assert providers.module_moves(typed) == ()
-        assert import_verdicts.import_verdict(typed, "BashOperator", 3) is None
+        assert (
+            import_verdicts.import_verdict(typed, "BashOperator", import_verdicts.Checked("3.3.2"))
+            is None
+        )
     assert [cache.cache_info().currsize for cache in kept] == before
     # A module the tables list is kept, and answered from them.
     move = providers.moved_import("airflow.operators.bash", "BashOperator")

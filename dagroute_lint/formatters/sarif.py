@@ -57,7 +57,7 @@ def format_sarif(diagnostics: Sequence[Diagnostic]) -> str:
             {
                 "tool": {"driver": driver},
                 "columnKind": "unicodeCodePoints",
-                "results": [_result(diagnostic, index, rules) for diagnostic in diagnostics],
+                "results": [_result(diagnostic, index) for diagnostic in diagnostics],
             }
         ],
     }
@@ -148,14 +148,14 @@ def _plain(markdown: str) -> str:
     return "\n".join(lines).strip()
 
 
-def _result(
-    diagnostic: Diagnostic, index: dict[str, int], rules: Sequence[AnyRule]
-) -> dict[str, Any]:
+def _result(diagnostic: Diagnostic, index: dict[str, int]) -> dict[str, Any]:
     rule = index.get(diagnostic.code)
     result: dict[str, Any] = {"ruleId": diagnostic.code}
     if rule is not None:
         result["ruleIndex"] = rule
-        result["level"] = rules[rule].severity
+        # The finding's own level: a rule's may differ (DRL204 warns of a deprecated import and
+        # errs on one that fails); ``defaultConfiguration`` holds the rule's.
+        result["level"] = diagnostic.severity
     result["message"] = {"text": diagnostic.message}
     result["locations"] = [
         {

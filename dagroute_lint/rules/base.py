@@ -1,8 +1,9 @@
 """What a rule is, and what it sees: one file's model, its resolved tasks, the inventory.
 
 A rule declares its code once; its check reports through a context bound to it, so a diagnostic
-always carries the code and severity of the rule that found it, and the facts the rule words its
-message with (``Diagnostic.facts``: what readers of diagnostics read instead of the message).
+always carries the code of the rule that found it, its severity (the rule's, unless the report
+names this finding's own), and the facts the rule words its message with (``Diagnostic.facts``:
+what readers of diagnostics read instead of the message).
 Rules that need the deployment are ``DeploymentRule``s: their context's inventory is never
 ``None``, because they do not run without one.
 """
@@ -63,6 +64,7 @@ class _Bound:
         cause: str | None = None,
         routing: Sequence[str] = (),
         related: tuple[Related, ...] = (),
+        severity: Severity | None = None,
     ) -> Diagnostic:
         """A diagnostic of this rule at ``position`` of this file, with its facts: the rule
         passes the values it words the message with (see ``Facts``). ``task`` is the one task
@@ -70,7 +72,9 @@ class _Bound:
         about a DAG. ``cause``: what it shares with other reports of the rule (see
         ``Diagnostic``). ``routing``: the routing fields of ``task`` whose values the report
         is about; where another level than the call set one, the diagnostic points there too
-        (``Diagnostic.related``). ``related``: other places the rule points at itself."""
+        (``Diagnostic.related``). ``related``: other places the rule points at itself.
+        ``severity``: this finding's, where a rule's findings differ (DRL204: an import that
+        fails is an error, one that only warns a warning); else the rule's."""
         # Most reports are about one task and name no worker: that path builds no generator.
         task_id = None
         if task is not None:
@@ -91,7 +95,7 @@ class _Bound:
             self.code,
             message,
             fix,
-            self.severity,
+            self.severity if severity is None else severity,
             cause,
             facts,
             related

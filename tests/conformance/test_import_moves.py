@@ -33,6 +33,7 @@ from airflow_env import (
     extract_folder,
 )
 
+from dagroute_lint.catalog.import_verdicts import Checked
 from dagroute_lint.config import Settings
 from dagroute_lint.deployment.inventory import load_inventory
 from dagroute_lint.fix import fix_files
@@ -112,7 +113,7 @@ def test_every_path_fix_can_write_imports_on_its_version(tmp_path: Path) -> None
     checked = {}
     for major, oracle in ((3, AIRFLOW_3_PROVIDERS), (2, AIRFLOW_2)):
         venv = ensure_airflow_venv(oracle=oracle)
-        targets: set[tuple[str, str | None]] = set(fix_targets(major))
+        targets: set[tuple[str, str | None]] = set(fix_targets(Checked(oracle.version)))
         assert len(targets) >= (300 if major == 3 else 10), (major, len(targets))
         results = probe(venv.python, targets, tmp_path / f"home-{major}")
         assert {key(p): results[key(p)] for p in targets if results[key(p)] != "works"} == {}
