@@ -8,10 +8,12 @@ Which checked release a deployment's version is judged on.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from dagroute_lint.catalog.import_verdicts import Checked, checked_release, import_verdict
-from tests.helpers import lint_source
+from tests.helpers import by_code, lint_repo, lint_source
 from tests.test_airflow_imports import AIRFLOW2
 
 NO_REPLACEMENT = "so the file does not load; no replacement that imports on Airflow 3.3.2 is known"
@@ -132,3 +134,30 @@ def test_the_release_a_deployment_is_judged_on(
     release: tuple[int, ...] | None, version: str, asked: str | None
 ) -> None:
     assert checked_release(release, 3) == Checked(version, asked)
+
+
+def test_an_open_version_is_not_judged_as_the_newest(tmp_path: Path) -> None:
+    """An inventory without ``airflow_version``: an import that works on some known release is
+    not reported (DRL902 says the version is open); one that fails on all of them still is."""
+    report = lint_repo(
+        tmp_path,
+        {
+            "dags/dag.py": (
+                "from airflow.operators.bash_operator import BashOperator\n"
+                "from airflow.operators.dummy import DummyOperator\n"
+                "from airflow.kubernetes.kube_client import _disable_verify_ssl\n"
+            )
+        },
+        inventory="""
+[deployment]
+executors = ["CeleryExecutor"]
+[[workers]]
+name = "w"
+runtime = "base"
+[runtimes.base]
+python = "3.11"
+""",
+    )
+    found = [(d.line, d.severity) for d in by_code(report, "DRL204")]
+    assert found == [(3, "error")]
+    assert any("names no Airflow version" in d.message for d in by_code(report, "DRL902"))

@@ -1,8 +1,9 @@
 """DRL204: Airflow imports that fail, or work only through a deprecation shim, on the deployment.
 
 The verdict is what importing the path really did in the release checked for the deployment's
-minor version (``catalog/import_verdicts``: the newest patch of each minor version from 2.2 on;
-the newest Airflow 3 when the inventory says nothing). Its severity is the failure's: an import
+minor version (``catalog/import_verdicts``: the newest patch of each minor version from 2.2 on).
+An inventory that names no version has nothing judged in its place (DRL902 says so): only an
+import that fails on every checked release is reported. Its severity is the failure's: an import
 that fails is an error (the file does not load), one that works through a deprecation shim a
 warning. A version with no release of its own checked is judged on the nearest one, which is only
 an estimate for it: the message says so, and nothing is an error on that basis. A replacement
@@ -16,6 +17,7 @@ import functools
 from collections.abc import Iterator
 
 from dagroute_lint.catalog.import_verdicts import (
+    CHECKED_RELEASES,
     FAILS,
     WARNS,
     WORKS,
@@ -46,10 +48,28 @@ def check_airflow_imports(context: Context) -> Iterator[Diagnostic]:
     if not sites:
         return
     release = context.inventory.airflow_release if context.inventory is not None else None
+    if release is None and context.inventory is not None:
+        # The inventory leaves the version open (DRL902 says so): nothing is assumed in its
+        # place, so only an import that fails on every checked release is certain to fail.
+        for site in sites:
+            for name in site.names or (None,):
+                yield from _fails_everywhere(context, site, name)
+        return
     checked = checked_release(release, context.airflow_major)
     for site in sites:
         for name in site.names or (None,):
             yield from _check(context, checked, site, name)
+
+
+def _fails_everywhere(context: Context, site: ImportSite, name: str | None) -> Iterator[Diagnostic]:
+    """With no version known: the import, judged on each checked release, if it fails on all."""
+    if site.module == PROVIDERS or site.module.startswith(PROVIDERS + "."):
+        return
+    for version in CHECKED_RELEASES:
+        verdict = _verdict(site.module, name, Checked(version))
+        if verdict is None or verdict.kind != FAILS:
+            return
+    yield from _check(context, Checked(CHECKED_RELEASES[-1]), site, name)
 
 
 def _sites(context: Context) -> list[ImportSite]:

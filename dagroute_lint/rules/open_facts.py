@@ -159,9 +159,10 @@ def _message(fact: OpenFact, needed_by: Sequence[str], tasks: Sequence[TaskKey])
             '`triggerer = { runtime = "..." }`, or `triggerer = false` when none runs'
         )
     return (
-        f"the inventory names no Airflow version (`{fact.key}` is not set), so "
-        "what depends on it (which imports work, which providers Airflow bundles, how "
-        ".airflowignore is read) was judged for the newest Airflow 3 the tool knows; set "
+        f"the inventory names no Airflow version (`{fact.key}` is not set), so which "
+        "imports of Airflow work was not judged (DRL204 reports only what fails on every "
+        "release it knows), and what else depends on it (which providers Airflow bundles, how "
+        ".airflowignore is read) was taken for the newest Airflow 3; set "
         '`airflow_version = "X.Y"` to judge the DAG files against the deployment\'s'
     )
 

@@ -96,6 +96,9 @@ class LoadFailure:
     item: str
     runtime: str | None = None
     cause: str | None = None  # what reports of several files share (``Diagnostic.cause``)
+    # ``False``: it fails only if the deployment does what the linter cannot see it do (puts a
+    # repository folder that is no import root on sys.path): a warning, not an error.
+    certain: bool = True
 
 
 def has_provider(
@@ -443,6 +446,7 @@ def _off_roots_failure(
         f"which is not one (ModuleNotFoundError); {advice}",
         top,
         cause=relative,
+        certain=False,
     )
 
 
@@ -515,13 +519,15 @@ def failing_at_parse(context: DeploymentContext, kind: Kind) -> frozenset[str]:
 def _report(context: Context | DeploymentContext, kind: Kind) -> Iterator[Diagnostic]:
     for failure in load_failures(context):
         if failure.kind == kind:
+            outcome = consequence(context) if failure.certain else f"if not, {consequence(context)}"
             yield context.report(
                 failure.position,
-                f"{failure.message}; {consequence(context)}",
+                f"{failure.message}; {outcome}",
                 kind=kind,
                 item=failure.item,
                 runtime=failure.runtime,
                 cause=failure.cause,
+                severity=None if failure.certain else "warning",
             )
 
 
