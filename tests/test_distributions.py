@@ -57,6 +57,7 @@ def test_import_names_come_from_real_wheels() -> None:
         ("fancylib", "fancy_lib"),
         ("fancylib", "fancylib-sdk"),  # named after its package and a suffix
         ("fancy_index", "fancy-index-core"),
+        ("fancy_client", "acme-fancy-client"),  # after a vendor's prefix
     ],
 )
 def test_names_no_table_knows_are_matched_by_normalisation(module: str, distribution: str) -> None:

@@ -164,7 +164,8 @@ def squashed(name: str) -> str:
 @functools.lru_cache(maxsize=NAMES_KEPT)
 def spellings(distribution: str) -> frozenset[str]:
     """The import names the normalisation accepts for a distribution: its squashed name, its
-    leading words (``traceloop-sdk`` provides ``traceloop``), and that name without a
+    leading words (``traceloop-sdk`` provides ``traceloop``), its words after a vendor's prefix
+    (``apache-airflow-client``: ``airflow_client``), and that name without a
     ``python``/``py`` prefix or suffix (``python-dotenv``, ``opensearch-py``, ``kafka-python``)."""
     name = squashed(distribution)
     found = {name}
@@ -172,6 +173,8 @@ def spellings(distribution: str) -> frozenset[str]:
     # ``llama-index-core``) provides the package of its leading words.
     words = canonical_name(distribution).split("-")
     found.update(squashed("-".join(words[:cut])) for cut in range(1, len(words)))
+    if len(words) > 2:  # a vendor's prefix: ``apache-airflow-client`` provides ``airflow_client``
+        found.add(squashed("-".join(words[1:])))
     for affix in _AFFIXES:
         if name.startswith(affix) and len(name) > len(affix):
             found.add(name[len(affix) :])
