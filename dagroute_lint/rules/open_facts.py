@@ -160,9 +160,9 @@ def _message(fact: OpenFact, needed_by: Sequence[str], tasks: Sequence[TaskKey])
         )
     return (
         f"the inventory names no Airflow version (`{fact.key}` is not set), so which "
-        "imports of Airflow work was not judged (DRL204 reports only what fails on every "
-        "release it knows), and what else depends on it (which providers Airflow bundles, how "
-        ".airflowignore is read) was taken for the newest Airflow 3; set "
+        "imports of Airflow work was not judged (only imports that fail on every release "
+        "the tool knows are reported), and what else depends on it (which providers Airflow "
+        "bundles, how .airflowignore is read) was taken for the newest Airflow 3; set "
         '`airflow_version = "X.Y"` to judge the DAG files against the deployment\'s'
     )
 
