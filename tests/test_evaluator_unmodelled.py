@@ -339,3 +339,35 @@ with DAG("d"):
     assert by_code(report, "DRL106") == []
     assert [task.task_id for task in report.tasks] == ["built_a"]
     assert report.tasks[0].fields["queue"].value == "built"
+
+
+def test_helpers_calling_helpers_two_modules_deep_are_followed(tmp_path: Path) -> None:
+    """A DAG calls a task helper, which calls a helper of another module, which calls a third:
+    every module of the chain is run, so the plain code at its end is no DRL106 place and the
+    task the middle one builds is seen."""
+    report = lint_repo(
+        tmp_path,
+        {
+            "dags/lib/__init__.py": "",
+            "dags/lib/utils.py": (
+                "import os\n\n\ndef is_production():\n"
+                '    return os.environ.get("ENV", "").find("prod") > 0\n'
+            ),
+            "dags/lib/payments.py": (
+                "from airflow.providers.standard.operators.bash import BashOperator\n"
+                "from lib.utils import is_production\n\n\ndef transfer():\n"
+                "    if is_production():\n        pass\n"
+                '    return BashOperator(task_id="transfer", bash_command="x", queue="payments")\n'
+            ),
+            "dags/lib/tasks.py": (
+                "from lib.payments import transfer\n\n\ndef build():\n    return transfer()\n"
+            ),
+            "dags/dag.py": HEADER
+            + '\nfrom lib.tasks import build\n\nwith DAG("d"):\n    build()\n',
+        },
+        inventory=None,
+    )
+    assert by_code(report, "DRL106") == []
+    assert [(task.task_id, task.fields["queue"].value) for task in report.tasks] == [
+        ("transfer", "payments")
+    ]

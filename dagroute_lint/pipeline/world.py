@@ -34,6 +34,10 @@ from dagroute_lint.sources.files import DEFAULT_MAX_FILE_BYTES, read_source_stat
 from dagroute_lint.sources.first_party import FirstParty
 from dagroute_lint.sources.project_modules import ProjectModules
 
+# How many levels of imports, below the modules defining what a DAG file calls, are handed to
+# its walk to run: a task helper that calls a helper that calls another is followed to the end.
+SOURCE_LEVELS = 2
+
 
 @record(frozen=False)
 class Reads:
@@ -223,10 +227,11 @@ class World:
 
     def sources_for(self, qualnames: Sequence[str]) -> dict[str, Source]:
         """The repository modules defining the called names, and the repository modules they
-        import (one level: a helper calling another helper), by module name."""
+        import, two levels deep (a task helper calling a helper that calls another), by module
+        name."""
         found: dict[str, Source] = {}
         pending = [self._defining_module(qualname) for qualname in qualnames]
-        for depth in range(2):
+        for depth in range(SOURCE_LEVELS + 1):
             following: list[str | None] = []
             for name in pending:
                 if name is None or name in found:
@@ -236,7 +241,7 @@ class World:
                     continue
                 found[name] = source
                 module = self.lookup(name)
-                if depth == 0 and module is not None:
+                if depth < SOURCE_LEVELS and module is not None:
                     following += [self._defining_module(site.module) for site in module.imports]
             pending = following
         return found
