@@ -280,6 +280,8 @@ def test_a_changed_extractor_does_not_read_older_summaries(
     cache_module.extraction_fingerprint.cache_clear()
     assert after != before
     assert any(path.endswith(os.path.join("extract", "module.py")) for path in stamps)
+    # The tables extraction consults (which libraries build no task) are part of it too.
+    assert any(path.endswith(os.path.join("data", "package_dependencies.tsv")) for path in stamps)
 
 
 def test_a_planted_entry_cannot_run_code(repo: Path) -> None:

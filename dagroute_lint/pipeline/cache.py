@@ -44,6 +44,21 @@ _OLDER_FORMAT = re.compile(r"v\d+|summaries-v\d+")
 _BUILTINS: dict[str, type] = {"frozenset": frozenset, "set": set}
 
 
+# What extraction reads outside ``extract/``: Airflow's names, and the distribution tables that
+# say which third-party libraries cannot build a task (``catalog/distributions.builds_no_tasks``).
+EXTRACTION_READS = (
+    ("model.py",),
+    ("catalog", "airflow_names.py"),
+    ("catalog", "data", "reexports.tsv"),
+    ("catalog", "distributions.py"),
+    ("catalog", "providers.py"),
+    ("catalog", "data", "import_names.tsv"),
+    ("catalog", "data", "airflow_dependencies.tsv"),
+    ("catalog", "data", "package_dependencies.tsv"),
+    ("catalog", "data", "provider_dependencies.tsv"),
+)
+
+
 @functools.cache
 def extraction_fingerprint() -> bytes:
     """Format, tool and Python versions, and the installed libcst and extraction code.
@@ -57,8 +72,7 @@ def extraction_fingerprint() -> bytes:
     spec = find_spec("libcst")
     libcst = stamp(spec.origin) if spec is not None and spec.origin else ""
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    read = [("model.py",), ("catalog", "airflow_names.py"), ("catalog", "data", "reexports.tsv")]
-    extractor = [stamp(os.path.join(package, *parts)) for parts in read]
+    extractor = [stamp(os.path.join(package, *parts)) for parts in EXTRACTION_READS]
     stamps = "\0".join([*extractor, *stamps_below(os.path.join(package, "extract"))])
     return f"{FORMAT}\0{__version__}\0{python}\0{libcst}\0{stamps}".encode()
 
