@@ -341,21 +341,7 @@ class Statements(WalkerState):
             # version's: its import is judged as before, wherever it stands.
             for draft in self.imports[first_import:]:
                 draft.guarded = draft.guarded or _airflow_core(draft.module)
-        merged: dict[str, Binding] = {}
-        for name in after_body.keys() | after_else.keys():
-            left, right = after_body.get(name), after_else.get(name)
-            if left is not None and right is not None and same_binding(left, right):
-                merged[name] = left
-                continue
-            if left is not None and same_role(left, right):  # a shim: either spelling builds it
-                merged[name] = left
-                continue
-            reason = f"'{name}' is assigned conditionally"
-            if left is None or right is None:
-                merged[name] = Unknown(reason)
-            else:
-                merged[name] = joined((left, right), reason)
-        self.scope.names = merged
+        self.scope.names = merged_branches([after_body, after_else])
 
     def walk_match(self, statement: cst.Match) -> None:
         """``match`` on a value the walk knows runs the first case whose pattern matches it
@@ -391,21 +377,7 @@ class Statements(WalkerState):
             states.append(self.scope.names)
         if not any(irrefutable(case) for case in cases):
             states.append(before)  # no case matches
-        merged: dict[str, Binding] = {}
-        for name in {name for state in states for name in state}:
-            values = [state.get(name) for state in states]
-            first = values[0]
-            if first is not None and all(
-                value is not None and same_binding(first, value) for value in values
-            ):
-                merged[name] = first
-                continue
-            reason = f"'{name}' is assigned conditionally"
-            present = [value for value in values if value is not None]
-            merged[name] = (
-                joined(present, reason) if len(present) == len(values) else (Unknown(reason))
-            )
-        self.scope.names = merged
+        self.scope.names = merged_branches(states)
 
     def bind_capture(self, pattern: cst.MatchPattern, subject: Binding) -> None:
         """``case x:`` and ``case ... as x:`` bind the subject."""
@@ -523,6 +495,28 @@ SMALL_STATEMENTS: dict[type[cst.CSTNode], Handler] = {
     cst.Break: Statements.walk_break,
     cst.Continue: Statements.walk_continue,
 }
+
+
+def merged_branches(states: Sequence[dict[str, Binding]]) -> dict[str, Binding]:
+    """The names after branches one of which ran, each leaving ``states``: a name every branch
+    binds alike (or to Airflow objects of one role: a shim's spellings) keeps it; one bound
+    differently is one of those values, and one some branch leaves unbound is unknown."""
+    merged: dict[str, Binding] = {}
+    for name in {name for state in states for name in state}:
+        values = [state.get(name) for state in states]
+        first = values[0]
+        if first is not None and all(
+            value is not None and same_binding(first, value) for value in values
+        ):
+            merged[name] = first
+            continue
+        if first is not None and all(same_role(first, value) for value in values[1:]):
+            merged[name] = first  # a shim: either spelling builds it
+            continue
+        reason = f"'{name}' is assigned conditionally"
+        present = [value for value in values if value is not None]
+        merged[name] = joined(present, reason) if len(present) == len(values) else Unknown(reason)
+    return merged
 
 
 def pattern_matches(
