@@ -98,11 +98,9 @@ CODE_RETURNING_LIBRARIES = frozenset(
 
 def returns_data(qualname: str) -> bool:
     """Whether what a call of ``qualname`` returns is plain data (see ``Unknown.data``): a
-    value library's, or a third-party library's that knows nothing of Airflow."""
+    call that builds no task, of a library that returns no code either."""
     root = qualname.split(".", maxsplit=1)[0]
-    if root in VALUE_LIBRARIES:
-        return root not in CODE_RETURNING_LIBRARIES
-    return builds_no_tasks(qualname.rpartition(".")[0] or qualname)
+    return root not in CODE_RETURNING_LIBRARIES and builds_no_task(qualname)
 
 
 def builds_no_task(qualname: str) -> bool:
