@@ -269,6 +269,21 @@ class SetObject:
     version: int = 0
 
 
+# A release's parts, ``None`` for a part not known (``(3, 3, None)``: Airflow 3.3.<micro>).
+Release = tuple[int | None, ...]
+
+
+@record
+class VersionValue:
+    """A version whose ``release`` parts are known up to the first ``None``: the version string
+    (``text``, e.g. Airflow's ``3.3.<micro>``) or a ``packaging.version.Version``. A string whose
+    parts are all known is a plain ``Const`` instead, so every string method works on it
+    (``extract/versions.py``)."""
+
+    release: Release
+    text: bool
+
+
 @record(eq=False)
 class BoundMethod:
     """``obj.name`` where ``obj`` is an object we model, waiting to be called."""
@@ -300,4 +315,5 @@ Binding = (
     | Instance
     | Super
     | Record
+    | VersionValue
 )

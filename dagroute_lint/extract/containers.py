@@ -24,7 +24,9 @@ from dagroute_lint.extract.bindings import (
     ListObject,
     SetObject,
     TaskHandles,
+    VersionValue,
 )
+from dagroute_lint.extract.versions import described
 from dagroute_lint.model import (
     Const,
     DictExpr,
@@ -60,6 +62,8 @@ def snapshot(value: Binding, visiting: frozenset[int] = frozenset()) -> Expr:
         return _dict_snapshot(value, inner)
     if isinstance(value, (TaskHandles, DagHandle, GroupHandle)):
         return Unknown("an Airflow object, not a constant")
+    if isinstance(value, VersionValue):
+        return described(value)
     return Unknown("not a constant")
 
 

@@ -46,6 +46,7 @@ from dagroute_lint.extract.evaluator.stores import Stores
 from dagroute_lint.extract.imports import imported_names, is_relative
 from dagroute_lint.extract.positions import anchored_positions
 from dagroute_lint.extract.source import Parsed, decode, noqa_comments, parse
+from dagroute_lint.extract.versions import deployment_release
 from dagroute_lint.model import (
     Arguments,
     Dag,
@@ -72,12 +73,14 @@ def extract_module(
     is_package: bool = False,
     externals: Mapping[str, Expr] | None = None,
     sources: Mapping[str, Source] | None = None,
+    airflow_version: str | None = None,
 ) -> Module:
     """Build the model of one file. Never raises on bad input: problems become ``syntax_error``.
 
     ``externals`` gives the values of names from other modules that the file loops over (see
     ``Module.loop_refs``), folded by the caller from the repository's symbol table; ``sources``
-    the repository modules whose functions it calls (``Module.call_refs``), run where called.
+    the repository modules whose functions it calls (``Module.call_refs``), run where called;
+    ``airflow_version`` the inventory's, which decides the conditions on Airflow's version.
     """
     text = decode(data)
     if isinstance(text, SyntaxProblem):
@@ -88,7 +91,8 @@ def extract_module(
         return Module(
             path=path, module_name=module_name, syntax_error=parsed, noqa=noqa, file_noqa=file_noqa
         )
-    walker = _Walker(module_name, is_package, path, externals or {}, sources)
+    release = deployment_release(airflow_version)
+    walker = _Walker(module_name, is_package, path, externals or {}, sources, release)
     try:
         return _walked(walker, parsed, path, noqa, file_noqa)
     finally:
@@ -142,7 +146,9 @@ class _Walker(
         parsed = parse(text) if isinstance(text, str) else text
         if isinstance(parsed, SyntaxProblem):
             return None
-        other = _Walker(name, source.is_package, source.path, {}, self.sources)
+        other = _Walker(
+            name, source.is_package, source.path, {}, self.sources, self.airflow_release
+        )
         other.foreign_scopes = self.foreign_scopes
         self.scopes += other.scopes
         other.scopes = self.scopes

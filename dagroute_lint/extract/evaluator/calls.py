@@ -35,6 +35,7 @@ from dagroute_lint.extract.bindings import (
     TaskDecorator,
     TaskFlow,
     TaskHandles,
+    VersionValue,
 )
 from dagroute_lint.extract.containers import (
     CONTAINERS,
@@ -45,6 +46,7 @@ from dagroute_lint.extract.containers import (
     snapshot,
     spoil,
 )
+from dagroute_lint.extract import versions
 from dagroute_lint.extract.evaluator.builtins import (
     fold_builtin,
     fold_str_method,
@@ -439,6 +441,10 @@ class Calls(WalkerState):
             return TaskDecorator(kind, arguments)
         if qualname in names.ASSET_DECORATORS and not positional:
             return AssetDecorator(arguments)
+        if qualname in versions.VERSION_CALLS and len(positional) == 1 and not arguments.named:
+            version = versions.called(qualname, positional[0], self.airflow_release)
+            if version is not None:
+                return version
         if qualname == names.TIMEDELTA and not arguments.spreads:
             # Sensor timeouts are durations; symbols.py folds only literal numbers.
             return Operation(
@@ -581,6 +587,10 @@ class Calls(WalkerState):
             folded = fold_str_method(target.value, name, positional, self.uncertain)
             if folded is not None:
                 return folded
+        if isinstance(target, VersionValue) and not arguments.named:
+            known = versions.method(target, name, positional)
+            if known is not None:
+                return known
         if isinstance(target, (Const, Operation, Ref, Subscript)) and name == "format":
             return self.format_call(target, positional, arguments)
         if (

@@ -24,6 +24,7 @@ from dagroute_lint.extract.bindings import (
     SetObject,
     TaskDecorator,
     TaskHandles,
+    VersionValue,
 )
 from dagroute_lint.extract.candidates import join, joined
 from dagroute_lint.extract.containers import (
@@ -38,6 +39,7 @@ from dagroute_lint.extract.evaluator.calls import Calls
 from dagroute_lint.extract.evaluator.helpers import (
     depth,
     enum_member,
+    names_read,
     set_operation,
 )
 from dagroute_lint.extract.evaluator.state import (
@@ -48,6 +50,8 @@ from dagroute_lint.extract.evaluator.state import (
 )
 from dagroute_lint.extract.folding import compare, truth, undecided
 from dagroute_lint.extract.literals import string_literal
+from dagroute_lint.extract.versions import airflow_value
+from dagroute_lint.extract.versions import attribute as version_attribute
 from dagroute_lint.extract.written import as_written
 from dagroute_lint.model import (
     Const,
@@ -100,7 +104,7 @@ class Expressions(WalkerState):
         return Unknown("an operator expression")
 
     def if_expression_value(self, node: cst.IfExp) -> Binding:
-        decided = truth(self.value_of(node.test))
+        decided = self.condition(node.test)
         if decided is not None:
             return self.value_of(node.body if decided else node.orelse)
         self.uncertain += 1  # what either branch builds may not exist
@@ -177,9 +181,25 @@ class Expressions(WalkerState):
         bound = self.scope.lookup(name)
         if bound is None:
             return Unknown(f"name '{name}' is not bound to a constant")
+        if isinstance(bound, Imported):
+            known = airflow_value(bound.qualname, self.airflow_release)
+            if known is not None:
+                return known
         if isinstance(bound, Imported) and self.sources:
             return self.foreign_constant(bound.qualname) or bound
         return bound
+
+    def condition(self, test: cst.BaseExpression) -> bool | None:
+        """Whether ``test`` holds, when the walk can decide it. Undecided, the names of other
+        modules it reads are asked for (``Module.call_refs``): given those modules' sources,
+        the next walk decides it as Python does (a version flag computed in ``common/``)."""
+        decided = truth(self.value_of(test))
+        if decided is None:
+            for name in names_read(test):
+                bound = self.scope.lookup(name)
+                if isinstance(bound, Imported) and bound.qualname not in self.call_refs:
+                    self.call_refs.append(bound.qualname)
+        return decided
 
     def foreign_constant(self, qualname: str) -> Binding | None:
         """A constant of another repository module whose source the walk has (``QUEUES.X``,
@@ -210,6 +230,9 @@ class Expressions(WalkerState):
         attr = node.attr.value
         if isinstance(base, Imported):
             qualname = f"{base.qualname}.{attr}"
+            known = airflow_value(qualname, self.airflow_release)
+            if known is not None:
+                return known
             if qualname in names.AIRFLOW_CONSTANTS:
                 return Const(names.AIRFLOW_CONSTANTS[qualname])
             if self.sources:
@@ -236,6 +259,9 @@ class Expressions(WalkerState):
             return base.value if attr == "value" else Const(base.name)
         if isinstance(base, Record):
             return self.record_attribute(base, attr)
+        if isinstance(base, VersionValue):
+            found = version_attribute(base, attr)
+            return found if found is not None else Unknown(f"a version's '{attr}'", data=True)
         if isinstance(base, DagHandle) and attr == "task":  # ``@dag.task`` on a DAG object
             return TaskDecorator("python", CallArguments(bindings={"dag": base}))
         if isinstance(base, DagHandle) and attr == "dag_id":  # set once, when the DAG is made

@@ -25,6 +25,7 @@ from dagroute_lint.extract.bindings import (
     ListObject,
     LocalClass,
     Record,
+    Release,
     SetObject,
     Super,
     TaskFlow,
@@ -199,8 +200,11 @@ class WalkerState(ABC):
         path: str,
         externals: Mapping[str, Expr],
         sources: Mapping[str, Source] | None = None,
+        airflow_release: Release | None = None,
     ) -> None:
         self.module_name = module_name
+        # Airflow's release on the deployment, from the inventory (``extract/versions.py``).
+        self.airflow_release = airflow_release
         self.is_package = is_package
         self.path = path
         self.externals = externals
@@ -403,6 +407,9 @@ class WalkerState(ABC):
 
     @abstractmethod
     def value_of(self, node: cst.BaseExpression) -> Binding: ...
+
+    @abstractmethod
+    def condition(self, test: cst.BaseExpression) -> bool | None: ...
 
     @abstractmethod
     def walk_body(self, body: cst.BaseSuite) -> None: ...

@@ -310,7 +310,7 @@ class Statements(WalkerState):
             # The else branch is what runs for real.
             self.walk_else(statement.orelse)
             return
-        decided = truth(self.value_of(test))
+        decided = self.condition(test)
         if decided is True:
             self.walk_body(statement.body)
             return
