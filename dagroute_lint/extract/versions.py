@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dagroute_lint.catalog.airflow_versions import VERSION_PARSERS, VERSION_TEXTS, version_flag
-from dagroute_lint.extract.bindings import Binding, Release, VersionValue
+from dagroute_lint.extract.bindings import Binding, ListObject, Release, VersionValue
 from dagroute_lint.model import Const, Expr, SeqExpr, Unknown
 
 # A release as written: one to three dot-separated numbers, nothing else.
@@ -100,9 +100,7 @@ def parsed(value: Binding) -> VersionValue | None:
 
 def attribute(value: VersionValue, attr: str) -> Expr | VersionValue | None:
     """``version.release``, ``.major``/``.minor``/``.micro``, ``.base_version``/``.public`` of a
-    ``Version`` (``None``: an attribute not modelled, or the version string's)."""
-    if value.text:
-        return None
+    ``Version`` (``None``: an attribute not modelled)."""
     if attr == "release":
         return SeqExpr(tuple(part_value(part) for part in value.release))
     if attr in _PARTS:
@@ -123,14 +121,17 @@ def part_value(part: int | None) -> Expr:
     return Const(part)
 
 
-def method(value: VersionValue, name: str, arguments: list[Binding]) -> Expr | None:
+def method(
+    value: VersionValue, name: str, arguments: list[Binding], level: int
+) -> Binding | None:
     """``startswith``/``split(".")`` of the version string whose later parts are unknown: what
-    its known leading parts decide (``None``: a method or argument not modelled)."""
+    its known leading parts decide (``None``: a method or argument not modelled); ``level`` is
+    the walk's condition depth, for the list ``split`` makes."""
     if not value.text or len(arguments) != 1 or not isinstance(arguments[0], Const):
         return None
     argument = arguments[0].value
     if name == "split" and argument == ".":
-        return SeqExpr(tuple(_part_text(part) for part in value.release))
+        return ListObject([_part_text(part) for part in value.release], level)
     if name == "startswith" and isinstance(argument, str):
         decided = _starts_with(value.release, argument)
         if decided is not None:

@@ -76,10 +76,18 @@ def analyse(
     execution = execution or Execution()
     roots = import_roots([stdin[0]] if stdin else paths, settings)
     project = ProjectModules(settings.root, settings.excludes(), settings.skip_folders)
-    world = World(roots, execution.extractor(), settings.max_file_size, project=project)
+    version = inventory.airflow_version if inventory is not None else None
+    world = World(
+        roots,
+        execution.extractor(),
+        settings.max_file_size,
+        project=project,
+        airflow_version=version,
+    )
     if execution.cache_dir is not None:
         world.imports = ImportIndex(
-            execution.cache_dir, lambda: index_key(extraction_fingerprint(), world.roots)
+            execution.cache_dir,
+            lambda: index_key(extraction_fingerprint(), world.roots, version),
         )
     left_out = LeftOut()
     dependents: list[FoundFile] = []

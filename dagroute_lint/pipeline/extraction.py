@@ -48,6 +48,8 @@ class Request:
     is_package: bool
     externals: Mapping[str, Expr] = field(default_factory=dict)
     sources: Mapping[str, Source] = field(default_factory=dict)
+    # The inventory's ``airflow_version``: it decides conditions on Airflow's version.
+    airflow_version: str | None = None
 
     @property
     def key(self) -> str:
@@ -61,7 +63,14 @@ class Request:
                 digest.update(f"{name}\0{source.is_package}\0{source.path}\0".encode())
                 digest.update(hashlib.sha256(source.data).digest())
             data += b"\0sources\0" + digest.digest()
-        return summary_key(data, self.display, self.module_name, self.is_package, self.externals)
+        return summary_key(
+            data,
+            self.display,
+            self.module_name,
+            self.is_package,
+            self.externals,
+            self.airflow_version,
+        )
 
 
 class Extractor:
@@ -161,6 +170,7 @@ def _extract(request: Request) -> Module:
             request.is_package,
             request.externals or None,
             request.sources or None,
+            request.airflow_version,
         )
 
 

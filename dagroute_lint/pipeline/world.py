@@ -73,8 +73,11 @@ class World:
         max_bytes: int = DEFAULT_MAX_FILE_BYTES,
         imports: ImportIndex | None = None,
         project: ProjectModules | None = None,
+        airflow_version: str | None = None,
     ) -> None:
         self.roots = list(dict.fromkeys(roots))
+        # The inventory's, given to every extraction: it decides conditions on the version.
+        self.airflow_version = airflow_version
         # Where the repository's modules off the roots are looked for (the project folder).
         self.project = project
         self.extractor = extractor
@@ -122,7 +125,9 @@ class World:
 
     def request(self, source: SourceFile, data: bytes) -> Request:
         name, is_package = module_name(source.real, self.roots)
-        return Request(data, source.display, name, is_package)
+        return Request(
+            data, source.display, name, is_package, airflow_version=self.airflow_version
+        )
 
     def lookup(self, name: str) -> Module | None:
         """The plain summary of the module ``name``: a reported file's, else the first file on
@@ -168,7 +173,13 @@ class World:
 
     def _request_for(self, file: ReportedFile) -> Request:
         data = file.data if isinstance(file.data, bytes) else b""
-        return Request(data, file.source.display, file.name, file.is_package)
+        return Request(
+            data,
+            file.source.display,
+            file.name,
+            file.is_package,
+            airflow_version=self.airflow_version,
+        )
 
     def prepare_final(self, files: Sequence[ReportedFile]) -> None:
         """Final summaries of reported files: those that loop over other modules' names or call

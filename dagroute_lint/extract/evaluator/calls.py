@@ -588,7 +588,7 @@ class Calls(WalkerState):
             if folded is not None:
                 return folded
         if isinstance(target, VersionValue) and not arguments.named:
-            known = versions.method(target, name, positional)
+            known = versions.method(target, name, positional, self.uncertain)
             if known is not None:
                 return known
         if isinstance(target, (Const, Operation, Ref, Subscript)) and name == "format":

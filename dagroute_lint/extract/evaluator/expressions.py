@@ -259,7 +259,7 @@ class Expressions(WalkerState):
             return base.value if attr == "value" else Const(base.name)
         if isinstance(base, Record):
             return self.record_attribute(base, attr)
-        if isinstance(base, VersionValue):
+        if isinstance(base, VersionValue) and not base.text:  # the string's are its methods
             found = version_attribute(base, attr)
             return found if found is not None else Unknown(f"a version's '{attr}'", data=True)
         if isinstance(base, DagHandle) and attr == "task":  # ``@dag.task`` on a DAG object
