@@ -40,6 +40,7 @@ ORDERINGS: dict[str, Callable[[Any, Any], bool]] = {
     ">=": operator.ge,
 }
 
+
 def deployment_release(version: str | None) -> Release | None:
     """Airflow's release from the inventory's ``airflow_version``: ``"3.3"`` is ``(3, 3, None)``;
     ``None`` when it is absent or not a plain release."""
@@ -113,17 +114,19 @@ def attribute(value: VersionValue, attr: str) -> Expr | VersionValue | None:
     return None
 
 
+# A release part the inventory does not give: some number, 0 or more.
+UNKNOWN_PART = Unknown(
+    "a part of Airflow's version the inventory's airflow_version does not give", data=True
+)
+# Values an unknown release part is compared at, its least and one above any real release.
+_PART_BOUNDS = (0, 10**9)
+
+
 def part_value(part: int | None) -> Expr:
-    if part is None:
-        return Unknown(
-            "a part of Airflow's version the inventory's airflow_version does not give", data=True
-        )
-    return Const(part)
+    return UNKNOWN_PART if part is None else Const(part)
 
 
-def method(
-    value: VersionValue, name: str, arguments: list[Binding], level: int
-) -> Binding | None:
+def method(value: VersionValue, name: str, arguments: list[Binding], level: int) -> Binding | None:
     """``startswith``/``split(".")`` of the version string whose later parts are unknown: what
     its known leading parts decide (``None``: a method or argument not modelled); ``level`` is
     the walk's condition depth, for the list ``split`` makes."""
@@ -179,26 +182,56 @@ def compare_sequences(
     op: Callable[[Any, Any], object], left: tuple[object, ...], right: tuple[object, ...]
 ) -> bool | None:
     """Python's ordering of tuples: the first pair of items that differ decides, else the
-    lengths; an unknown item (``None`` or anything not a literal) before that leaves it
-    undecided."""
-    for mine, theirs in zip(left, right):
-        mine, theirs = _scalar(mine), _scalar(theirs)
-        if mine is None or theirs is None:
+    lengths. An unknown release part (``None``, ``UNKNOWN_PART``) is some number 0 or more: an
+    ordering whose unknown parts are all on one side is monotonic in each, so it is decided when
+    it is the same at their least and at a value above any release (``(3, 0, micro) >= (3, 0,
+    0)``); any other unknown item leaves the comparison undecided."""
+    mine, theirs = _scalars(left), _scalars(right)
+    if mine is None or theirs is None:
+        return None
+    one_sided = _PART not in mine or _PART not in theirs
+    if op in (operator.eq, operator.ne) or not one_sided:
+        return _lexicographic(op, mine, theirs)
+    found = {_lexicographic(op, _at(mine, bound), _at(theirs, bound)) for bound in _PART_BOUNDS}
+    return found.pop() if len(found) == 1 else None
+
+
+_PART = object()  # an unknown release part, among the items compared
+
+
+def _scalars(items: tuple[object, ...]) -> list[object] | None:
+    """The items' values; ``_PART`` for an unknown release part; ``None`` if any other is
+    unknown."""
+    values: list[object] = []
+    for item in items:
+        if isinstance(item, Const):
+            values.append(item.value)
+        elif item is None or item == UNKNOWN_PART:
+            values.append(_PART)
+        elif isinstance(item, int):
+            values.append(item)
+        else:
             return None
-        if mine[0] == theirs[0]:
+    return values
+
+
+def _at(values: list[object], bound: int) -> list[object]:
+    return [bound if value is _PART else value for value in values]
+
+
+def _lexicographic(
+    op: Callable[[Any, Any], object], left: list[object], right: list[object]
+) -> bool | None:
+    for mine, theirs in zip(left, right):
+        if mine is _PART or theirs is _PART:
+            return None
+        if mine == theirs:
             continue
         try:
-            return bool(op(mine[0], theirs[0]))
+            return bool(op(mine, theirs))
         except TypeError:
             return None
     return bool(op(len(left), len(right)))
-
-
-def _scalar(item: object) -> tuple[object] | None:
-    """An item's value, boxed: a literal's, or a release part's (``None`` when unknown)."""
-    if isinstance(item, Const):
-        return (item.value,)
-    return (item,) if isinstance(item, int) else None
 
 
 def described(value: VersionValue) -> Unknown:

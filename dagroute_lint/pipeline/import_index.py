@@ -198,9 +198,7 @@ def _shard(real: str) -> int:
     return zlib.crc32(real.encode("utf-8", "surrogateescape")) % SHARDS
 
 
-def index_key(
-    fingerprint: bytes, roots: Sequence[Path], airflow_version: str | None = None
-) -> str:
+def index_key(fingerprint: bytes, roots: Sequence[Path], airflow_version: str | None = None) -> str:
     """The index's name: module names follow from the import roots and the extractor, and
     which imports run from the inventory's Airflow version (a version flag's branches)."""
     import hashlib

@@ -125,9 +125,7 @@ class World:
 
     def request(self, source: SourceFile, data: bytes) -> Request:
         name, is_package = module_name(source.real, self.roots)
-        return Request(
-            data, source.display, name, is_package, airflow_version=self.airflow_version
-        )
+        return Request(data, source.display, name, is_package, airflow_version=self.airflow_version)
 
     def lookup(self, name: str) -> Module | None:
         """The plain summary of the module ``name``: a reported file's, else the first file on
