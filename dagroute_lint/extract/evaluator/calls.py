@@ -8,6 +8,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from dagroute_lint.catalog import airflow_names as names
+from dagroute_lint.extract import versions
 from dagroute_lint.extract.bindings import (
     DEFAULT,
     REMOVE,
@@ -46,7 +47,6 @@ from dagroute_lint.extract.containers import (
     snapshot,
     spoil,
 )
-from dagroute_lint.extract import versions
 from dagroute_lint.extract.evaluator.builtins import (
     fold_builtin,
     fold_str_method,
