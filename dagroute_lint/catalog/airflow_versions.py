@@ -11,6 +11,10 @@ provider copies one template, read in the apache/airflow sources:
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
+from typing import Any
+
 # The names that hold Airflow's version string (``from airflow import __version__``,
 # ``from airflow.version import version``).
 VERSION_TEXTS = frozenset({"airflow.__version__", "airflow.version.version"})
@@ -29,28 +33,30 @@ VERSION_PARSERS = frozenset(
 FLAG_MODULES = frozenset(
     {
         "tests_common.test_utils.version_compat",
+        "tests_common.test_utils.compat",  # the flags' home before version_compat
         "airflow.providers.common.compat.version_compat",
     }
 )
 
 # Each flag those modules define: how Airflow's (major, minor, micro) is compared, with what.
-FLAGS: dict[str, tuple[str, tuple[int, int, int]]] = {
-    "AIRFLOW_V_2_7_PLUS": (">=", (2, 7, 0)),
-    "AIRFLOW_V_2_8_PLUS": (">=", (2, 8, 0)),
-    "AIRFLOW_V_2_9_PLUS": (">=", (2, 9, 0)),
-    "AIRFLOW_V_2_10_PLUS": (">=", (2, 10, 0)),
-    "AIRFLOW_V_2_11_PLUS": (">=", (2, 11, 0)),
-    "AIRFLOW_V_3_0_PLUS": (">=", (3, 0, 0)),
-    "AIRFLOW_V_3_0_1": ("==", (3, 0, 1)),
-    "AIRFLOW_V_3_0_3_PLUS": (">=", (3, 0, 3)),
-    "AIRFLOW_V_3_1_PLUS": (">=", (3, 1, 0)),
-    "AIRFLOW_V_3_1_1_PLUS": (">=", (3, 1, 1)),
-    "AIRFLOW_V_3_1_3_PLUS": (">=", (3, 1, 3)),
-    "AIRFLOW_V_3_2_PLUS": (">=", (3, 2, 0)),
+Comparison = tuple[Callable[[Any, Any], bool], tuple[int, int, int]]
+FLAGS: dict[str, Comparison] = {
+    "AIRFLOW_V_2_7_PLUS": (operator.ge, (2, 7, 0)),
+    "AIRFLOW_V_2_8_PLUS": (operator.ge, (2, 8, 0)),
+    "AIRFLOW_V_2_9_PLUS": (operator.ge, (2, 9, 0)),
+    "AIRFLOW_V_2_10_PLUS": (operator.ge, (2, 10, 0)),
+    "AIRFLOW_V_2_11_PLUS": (operator.ge, (2, 11, 0)),
+    "AIRFLOW_V_3_0_PLUS": (operator.ge, (3, 0, 0)),
+    "AIRFLOW_V_3_0_1": (operator.eq, (3, 0, 1)),
+    "AIRFLOW_V_3_0_3_PLUS": (operator.ge, (3, 0, 3)),
+    "AIRFLOW_V_3_1_PLUS": (operator.ge, (3, 1, 0)),
+    "AIRFLOW_V_3_1_1_PLUS": (operator.ge, (3, 1, 1)),
+    "AIRFLOW_V_3_1_3_PLUS": (operator.ge, (3, 1, 3)),
+    "AIRFLOW_V_3_2_PLUS": (operator.ge, (3, 2, 0)),
 }
 
 
-def version_flag(qualname: str) -> tuple[str, tuple[int, int, int]] | None:
+def version_flag(qualname: str) -> Comparison | None:
     """The comparison an installed package's flag ``qualname`` stands for, if it is one."""
     module, _, name = qualname.rpartition(".")
     if name not in FLAGS:

@@ -31,14 +31,6 @@ _RELEASE = re.compile(r"\d+(?:\.\d+){0,2}")
 AIRFLOW_PARTS = 3
 # ``Version`` attributes that name one release part, with its index.
 _PARTS = {"major": 0, "minor": 1, "micro": 2}
-ORDERINGS: dict[str, Callable[[Any, Any], bool]] = {
-    "==": operator.eq,
-    "!=": operator.ne,
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
-}
 
 
 def deployment_release(version: str | None) -> Release | None:
@@ -68,8 +60,8 @@ def airflow_value(qualname: str, release: Release | None) -> Const | VersionValu
     flag = version_flag(qualname)
     if flag is None:
         return None
-    op, bound = flag
-    decided = compare_sequences(ORDERINGS[op], release, bound)
+    ordering, bound = flag
+    decided = compare_sequences(ordering, release, bound)
     return Const(decided) if decided is not None else None
 
 
