@@ -285,3 +285,18 @@ def test_a_changed_version_is_never_answered_from_the_cache(tmp_path: Path) -> N
     answers = [queue_with(version, cache) for version in ("2.10.5", "3.3", None, "2.10.5", "3.3")]
     assert answers == ["old", "new", ["new", "old"], "old", "new"]
     assert [queue_with(version, None) for version in ("2.10.5", "3.3", None)] == answers[:3]
+
+
+def test_a_condition_on_a_repository_constant_is_decided_from_its_module(tmp_path: Path) -> None:
+    """How a flag of ``common/`` reaches the DAG file: an undecided condition asks for the
+    modules whose names it reads, and the file is walked again with their source, whatever the
+    constant is (here one that does not depend on the version, decided with no inventory)."""
+    files = {
+        "dags/dag.py": flag_dag("from common import settings\n", "settings.ENABLED"),
+        "dags/common/__init__.py": "",
+        "dags/common/settings.py": "ENABLED = len('ab') == 2\n",
+    }
+    report = lint_repo(tmp_path, files, inventory=None)
+    tasks = tasks_of(report)
+    assert tasks["t"].fields["queue"].value == "new"
+    assert not tasks["only_new"].task.conditional

@@ -37,6 +37,7 @@ from dagroute_lint.extract.containers import (
 )
 from dagroute_lint.extract.evaluator.calls import Calls
 from dagroute_lint.extract.evaluator.helpers import (
+    VALUE_LIBRARIES,
     depth,
     enum_member,
     names_read,
@@ -190,14 +191,17 @@ class Expressions(WalkerState):
         return bound
 
     def condition(self, test: cst.BaseExpression) -> bool | None:
-        """Whether ``test`` holds, when the walk can decide it. Undecided, the names of other
-        modules it reads are asked for (``Module.call_refs``): given those modules' sources,
-        the next walk decides it as Python does (a version flag computed in ``common/``)."""
+        """Whether ``test`` holds, when the walk can decide it. Undecided, the names it reads
+        from other modules (the repository's, not Airflow's or the standard library's) are asked
+        for (``Module.call_refs``): given those modules' sources, the next walk decides it as
+        Python does (a version flag computed in ``common/``)."""
         decided = truth(self.value_of(test))
         if decided is None:
             for name in names_read(test):
                 bound = self.scope.lookup(name)
-                if isinstance(bound, Imported) and bound.qualname not in self.call_refs:
+                if not isinstance(bound, Imported) or bound.qualname in self.call_refs:
+                    continue
+                if bound.qualname.split(".", maxsplit=1)[0] not in VALUE_LIBRARIES:
                     self.call_refs.append(bound.qualname)
         return decided
 
