@@ -192,6 +192,12 @@ def test_without_a_version_both_branches_are_followed(tmp_path: Path, spelling: 
         # Major only: the minor is not known either.
         ("Version(__version__).minor >= 1", "3", None),
         ('Version(__version__) >= Version("2.9")', "3", "new"),
+        # Versions are equal by their releases; a tuple of parts equals a tuple only if the
+        # walk knows both are tuples (a list never equals one), so only unequal is decided.
+        ('Version(__version__) == Version("3.0.1")', "3.0.1", "new"),
+        ('Version(__version__) == Version("3.0.1")', "3.0", None),
+        ("Version(__version__).release == (3, 0, 1)", "3.3", "old"),
+        ("Version(__version__).release == (3, 0, 1)", "3.0.1", None),
         # A version with a pre-release suffix is not a plain release: nothing is assumed.
         ('Version(__version__) >= Version("3.0.0")', "3.0.0rc1", None),
     ],

@@ -61,7 +61,7 @@ def airflow_value(qualname: str, release: Release | None) -> Const | VersionValu
     if flag is None:
         return None
     ordering, bound = flag
-    decided = compare_sequences(ordering, release, bound)
+    decided = compare_sequences(ordering, release, bound, same_kind=True)
     return Const(decided) if decided is not None else None
 
 
@@ -167,22 +167,32 @@ def compare_ordered(op: Callable[[Any, Any], object], left: Binding, right: Bind
         return None
     width = max(len(left.release), len(right.release))
     padded = [side.release + (0,) * (width - len(side.release)) for side in (left, right)]
-    return compare_sequences(op, padded[0], padded[1])
+    return compare_sequences(op, padded[0], padded[1], same_kind=True)
 
 
 def compare_sequences(
-    op: Callable[[Any, Any], object], left: tuple[object, ...], right: tuple[object, ...]
+    op: Callable[[Any, Any], object],
+    left: tuple[object, ...],
+    right: tuple[object, ...],
+    same_kind: bool = False,
 ) -> bool | None:
     """Python's ordering of tuples: the first pair of items that differ decides, else the
     lengths. An unknown release part (``None``, ``UNKNOWN_PART``) is some number 0 or more: an
     ordering whose unknown parts are all on one side is monotonic in each, so it is decided when
     it is the same at their least and at a value above any release (``(3, 0, micro) >= (3, 0,
-    0)``); any other unknown item leaves the comparison undecided."""
+    0)``); any other unknown item leaves the comparison undecided. Equal items make equal
+    sequences only when both are known to be tuples (``same_kind``: releases): the walk does not
+    keep whether a sequence is a list or a tuple, and a list never equals a tuple."""
     mine, theirs = _scalars(left), _scalars(right)
     if mine is None or theirs is None:
         return None
     one_sided = _PART not in mine or _PART not in theirs
-    if op in (operator.eq, operator.ne) or not one_sided:
+    if op in (operator.eq, operator.ne):
+        equal = _lexicographic(operator.eq, mine, theirs)
+        if equal is None or (equal and not same_kind):
+            return None
+        return equal if op is operator.eq else not equal
+    if not one_sided:
         return _lexicographic(op, mine, theirs)
     found = {_lexicographic(op, _at(mine, bound), _at(theirs, bound)) for bound in _PART_BOUNDS}
     return found.pop() if len(found) == 1 else None
