@@ -76,7 +76,13 @@ def analyse(
     execution = execution or Execution()
     roots = import_roots([stdin[0]] if stdin else paths, settings)
     project = ProjectModules(settings.root, settings.excludes(), settings.skip_folders)
-    world = World(roots, execution.extractor(), settings.max_file_size, project=project)
+    world = World(
+        roots,
+        execution.extractor(),
+        settings.max_file_size,
+        project=project,
+        data_roots=(settings.root, *roots),
+    )
     if execution.cache_dir is not None:
         world.imports = ImportIndex(
             execution.cache_dir, lambda: index_key(extraction_fingerprint(), world.roots)

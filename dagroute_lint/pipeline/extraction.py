@@ -21,6 +21,7 @@ from dagroute_lint.pipeline.cache import SummaryCache, summary_key
 from dagroute_lint.pipeline.collector import no_collections, settle
 from dagroute_lint.pipeline.progress import ProgressLine
 from dagroute_lint.records import record
+from dagroute_lint.sources.data_files import still_hold
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -48,6 +49,8 @@ class Request:
     is_package: bool
     externals: Mapping[str, Expr] = field(default_factory=dict)
     sources: Mapping[str, Source] = field(default_factory=dict)
+    # The folders whose data files the walk may read (``sources.data_files``).
+    data_roots: tuple[str, ...] = ()
 
     @property
     def key(self) -> str:
@@ -61,6 +64,8 @@ class Request:
                 digest.update(f"{name}\0{source.is_package}\0{source.path}\0".encode())
                 digest.update(hashlib.sha256(source.data).digest())
             data += b"\0sources\0" + digest.digest()
+        if self.data_roots:
+            data += b"\0data roots\0" + "\0".join(self.data_roots).encode()
         return summary_key(data, self.display, self.module_name, self.is_package, self.externals)
 
 
@@ -106,6 +111,8 @@ class Extractor:
         missing: list[int] = []
         for index in range(len(requests)):
             cached = self.cache.load(keys[index]) if self.cache is not None else None
+            if cached is not None and cached.data_reads:  # made from data files: still them?
+                cached = cached if still_hold(cached.data_reads, requests[index].data_roots) else None
             if cached is None:
                 missing.append(index)
             else:
@@ -161,6 +168,7 @@ def _extract(request: Request) -> Module:
             request.is_package,
             request.externals or None,
             request.sources or None,
+            request.data_roots,
         )
 
 

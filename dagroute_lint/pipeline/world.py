@@ -73,8 +73,11 @@ class World:
         max_bytes: int = DEFAULT_MAX_FILE_BYTES,
         imports: ImportIndex | None = None,
         project: ProjectModules | None = None,
+        data_roots: Sequence[Path] = (),
     ) -> None:
         self.roots = list(dict.fromkeys(roots))
+        # Where DAG files may read data files from: the repository and the import roots.
+        self.data_roots = tuple(dict.fromkeys(str(absolute(root)) for root in data_roots))
         # Where the repository's modules off the roots are looked for (the project folder).
         self.project = project
         self.extractor = extractor
@@ -122,7 +125,7 @@ class World:
 
     def request(self, source: SourceFile, data: bytes) -> Request:
         name, is_package = module_name(source.real, self.roots)
-        return Request(data, source.display, name, is_package)
+        return Request(data, source.display, name, is_package, data_roots=self.data_roots)
 
     def lookup(self, name: str) -> Module | None:
         """The plain summary of the module ``name``: a reported file's, else the first file on
@@ -168,7 +171,9 @@ class World:
 
     def _request_for(self, file: ReportedFile) -> Request:
         data = file.data if isinstance(file.data, bytes) else b""
-        return Request(data, file.source.display, file.name, file.is_package)
+        return Request(
+            data, file.source.display, file.name, file.is_package, data_roots=self.data_roots
+        )
 
     def prepare_final(self, files: Sequence[ReportedFile]) -> None:
         """Final summaries of reported files: those that loop over other modules' names or call

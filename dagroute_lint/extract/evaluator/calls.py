@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
+from pathlib import PurePosixPath
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -71,6 +72,7 @@ from dagroute_lint.extract.evaluator.helpers import (
     set_operation,
     task_decorator_kind,
 )
+from dagroute_lint.extract.evaluator.files import as_path, path_text
 from dagroute_lint.extract.evaluator.records import spoil_record
 from dagroute_lint.extract.evaluator.state import (
     MAX_LOOP_ITERATIONS,
@@ -251,6 +253,9 @@ class Calls(WalkerState):
                 self.class_instances[id(instance)] = (instance, callee)
                 return instance
             return self.construct(node, callee, positional, arguments)
+        read = self.file_method(node, callee, positional)
+        if read is not None:
+            return read
         method = self.instance_method(node, callee)
         if method is not None:  # ``Pool(conn_id="pg").pool()``: the class's own code is run
             return self.call_function(node, method, [callee, *positional], arguments)
@@ -346,6 +351,8 @@ class Calls(WalkerState):
         """``dict(BASE, queue=...)`` and ``range(n)``: the builtins routing code is built with."""
         if star is not None:
             return None
+        if name == "open" and positional:
+            return self.open_file(positional, arguments)
         if name == "super" and not arguments.named:
             return self.super_of(positional)
         if name == "setattr" and len(positional) == 3 and not arguments.named:
@@ -373,6 +380,10 @@ class Calls(WalkerState):
         if name == "sorted" and len(positional) == 1 and not arguments.named:
             items = elements(positional[0])
             literals = [item.value for item in items or () if isinstance(item, Const)]
+            paths = [path_text(item) for item in items or ()]
+            if items and None not in paths and len(literals) != len(items):  # ``Path``s
+                ordered = sorted(paths, key=PurePosixPath)  # type: ignore[arg-type]
+                return ListObject([as_path(path) for path in ordered], self.uncertain)  # type: ignore[arg-type]
             if items is None or len(literals) != len(items):
                 return Unknown("sorted() of a value that is not a collection of literals")
             try:
@@ -448,6 +459,9 @@ class Calls(WalkerState):
                     DictExpr(tuple((Const(key), value) for key, value in arguments.named.items())),
                 ),
             )
+        read = self.file_call(qualname, positional, arguments)
+        if read is not None:
+            return read
         if qualname in names.PATH_CONSTRUCTORS and len(positional) == 1:
             return Operation("path", (snapshot(positional[0]),))
         if qualname in PATH_FUNCTIONS and len(positional) == 1 and not arguments.named:
@@ -534,6 +548,11 @@ class Calls(WalkerState):
             return self.super_init(node, target, positional, arguments)
         if isinstance(target, Instance):
             return self.call_instance_method(node, target, name, positional, arguments)
+        path = path_text(target) if isinstance(target, Operation) else None
+        if path is not None and not arguments.named:
+            found = self.path_method(path, name, positional)
+            if found is not None:
+                return found
         if isinstance(target, TaskFlow):
             if name == "override":
                 return TaskFlow(
