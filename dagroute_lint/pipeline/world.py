@@ -29,6 +29,7 @@ from dagroute_lint.pipeline.import_index import ImportIndex
 from dagroute_lint.pipeline.results import Probe, State, content_hash
 from dagroute_lint.records import record, replace
 from dagroute_lint.resolve.values import Known, SymbolTable, as_expr
+from dagroute_lint.sources.data_files import data_state
 from dagroute_lint.sources.discovery import SourceFile, absolute, module_candidates, module_name
 from dagroute_lint.sources.files import DEFAULT_MAX_FILE_BYTES, read_source_status
 from dagroute_lint.sources.first_party import FirstParty
@@ -220,7 +221,10 @@ class World:
             finally:
                 self._reads = previous
         self._reads.names |= self._again_reads.get(display, set())
-        return self._final[display]
+        module = self._final[display]
+        for operation, argument, state in module.data_reads:  # the data files it was made from
+            self._reads.probes[("data", operation, argument)] = state
+        return module
 
     def final(self, name: str) -> Module | None:
         """The module ``name`` as resolution and rules see it; records the name."""
@@ -336,13 +340,22 @@ class ProbeAnswers:
     """The answer each question gets now, as ``RecordingRoots`` recorded it; asked once each
     (most files ask the same questions)."""
 
-    def __init__(self, roots: Sequence[Path], project: ProjectModules | None = None) -> None:
+    def __init__(
+        self,
+        roots: Sequence[Path],
+        project: ProjectModules | None = None,
+        data_roots: Sequence[str] = (),
+    ) -> None:
         self._roots = FirstParty(roots, project)
+        self._data_roots = data_roots
         self._answers: dict[Probe, object] = {}
 
     def __call__(self, question: Probe) -> object:
         if question not in self._answers:
-            self._answers[question] = _answer(self._roots, question)
+            if question[0] == "data":
+                self._answers[question] = data_state(*question[1:], self._data_roots)
+            else:
+                self._answers[question] = _answer(self._roots, question)
         return self._answers[question]
 
 

@@ -91,14 +91,22 @@ class DataFiles:
 
 def still_hold(reads: Iterable[DataRead], roots: Sequence[str]) -> bool:
     """Whether every recorded question gets the same answer now."""
+    return all(data_state(op, arg, roots) == state for op, arg, state in reads)
+
+
+def data_state(operation: str, argument: str, roots: Sequence[str]) -> str:
+    """The digest of one question's answer now (what ``DataFiles.recorded`` holds)."""
     real_roots = tuple(os.path.join(os.path.realpath(root), "") for root in roots)
-    return all(digest(_ask(op, arg, real_roots)) == state for op, arg, state in reads)
+    return digest(_ask(operation, argument, real_roots))
 
 
 def _ask(operation: str, argument: str, roots: tuple[str, ...]) -> bytes | str | list[str] | Refused:
     """The answer to one question, a refusal included (compared by its reason)."""
+    answer = _OPERATIONS.get(operation)
+    if answer is None:
+        return Refused(f"no operation {operation!r}")
     try:
-        return _OPERATIONS[operation](argument, roots)
+        return answer(argument, roots)
     except Refused as refused:
         return refused
 

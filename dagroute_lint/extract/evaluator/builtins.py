@@ -151,6 +151,9 @@ def _items_of(positional: list[Binding]) -> list[list[Binding]] | None:
 def _sequence(positional: list[Binding], level: int) -> Binding | None:
     if not positional:
         return ListObject([], level)
+    listed = positional[0]
+    if len(positional) == 1 and isinstance(listed, ListObject) and listed.unordered:
+        return ListObject(list(listed.items), level, unordered=listed.unordered)
     found = _items_of(positional) if len(positional) == 1 else None
     return ListObject(list(found[0]), level) if found is not None else None
 

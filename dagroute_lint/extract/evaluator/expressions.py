@@ -279,6 +279,10 @@ class Expressions(WalkerState):
             if index is not None:
                 return TaskHandles((base.indexes[index],))
             return Unknown("a task picked from a list by a key that is not a literal")
+        if isinstance(base, ListObject) and base.unordered is not None:
+            return Unknown(f"an item picked by position from {base.unordered}", data=True)
+        if isinstance(base, Unknown) and base.data:  # an item of data not known: its reason
+            return base
         live = live_item(base, key)
         if live is not None:
             return live

@@ -196,12 +196,12 @@ class Files(WalkerState):
         return None
 
     def path_attribute(self, path: str, attr: str) -> Binding | None:
-        """``Path(...).parent`` and ``.suffix`` (``.name``, ``.stem`` are folded by resolve)."""
+        """``Path(...).parent``, ``.name``, ``.stem``, ``.suffix`` of a path the walk knows."""
         pure = PurePosixPath(path)
         if attr == "parent":
             return as_path(str(pure.parent))
-        if attr == "suffix":
-            return Const(pure.suffix)
+        if attr in ("name", "stem", "suffix"):
+            return Const(getattr(pure, attr))
         return None
 
     def listing(self, entries: list[Binding]) -> ListObject:

@@ -1,0 +1,171 @@
+"""The repository's own data files, read as the DAG file reads them when DagBag imports it:
+each call computed from the files (inside the repository, bounded), unknown with why otherwise,
+and a summary or result made from a file made again when that file changes."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from dagroute_lint.cli import main
+from dagroute_lint.sources import data_files
+from tests.helpers import CELERY_K8S, SETTINGS_WITH_DAGS, lint_repo, routes, value, write_repo
+
+HEADER = """
+import glob
+import json
+import os
+from pathlib import Path
+
+import yaml
+from airflow.providers.standard.operators.bash import BashOperator
+from airflow.sdk import DAG
+
+HERE = os.path.dirname(__file__)
+"""
+DATA = {
+    "dags/conf/a.yaml": "queue: from_yaml\nnames: [one, two]\n",
+    "dags/conf/b.json": '{"queue": "from_json", "n": 2}',
+    "dags/conf/c.txt": "plain_text\n",
+    "dags/conf/all.yaml": "queue: first\n---\nqueue: second\n",
+    "dags/sql/load_users.sql": "select 1",
+    "dags/sql/load_orders.sql": "select 2",
+    "dags/sql/deep/nested.sql": "select 3",
+}
+
+
+def _queue(tmp_path: Path, expression: str, setup: str = "") -> object:
+    source = HEADER + setup + f'\nwith DAG("d"):\n    BashOperator(task_id="t", bash_command="x", queue={expression})\n'
+    task = routes(tmp_path, source, DATA)["t"]
+    return value(task, "queue")
+
+
+@pytest.mark.parametrize(
+    ("setup", "expression", "expected"),
+    [
+        ('with open(os.path.join(HERE, "conf", "c.txt")) as f:\n    TEXT = f.read()', "TEXT.strip()", "plain_text"),
+        ('TEXT = open(HERE + "/conf/c.txt").read()', "TEXT.strip()", "plain_text"),
+        ('C = json.load(open(os.path.join(HERE, "conf/b.json")))', 'C["queue"]', "from_json"),
+        ('C = json.loads(\'{"q": "lit"}\')', 'C["q"]', "lit"),
+        ('with open(os.path.join(HERE, "conf/a.yaml")) as f:\n    C = yaml.safe_load(f)', 'C["queue"]', "from_yaml"),
+        ('C = yaml.load(open(HERE + "/conf/a.yaml"), Loader=yaml.SafeLoader)', 'C["names"][1]', "two"),
+        ('C = yaml.load(open(HERE + "/conf/a.yaml"), yaml.CSafeLoader)', 'C["queue"]', "from_yaml"),
+        ('C = list(yaml.safe_load_all(open(HERE + "/conf/all.yaml")))', 'C[1]["queue"]', "second"),
+        ('C = json.loads((Path(__file__).parent / "conf" / "b.json").read_text())', 'C["queue"]', "from_json"),
+        ('P = Path(__file__).parent.joinpath("conf", "c.txt")', "P.read_text().strip() + P.suffix", "plain_text.txt"),
+        ("", 'str(os.path.exists(HERE + "/conf/a.yaml")) + str(os.path.isdir(HERE + "/conf"))', "TrueTrue"),
+        ("", 'str(os.path.isfile(HERE + "/conf")) + str(Path(HERE, ).is_dir())', "FalseTrue"),
+        ("", '",".join(sorted(os.listdir(os.path.join(HERE, "sql"))))', "deep,load_orders.sql,load_users.sql"),
+        ("", '",".join(os.path.basename(p) for p in sorted(glob.glob(HERE + "/sql/*.sql")))', "load_orders.sql,load_users.sql"),
+        ("", 'str(len(glob.glob(HERE + "/sql/**/*.sql", recursive=True)))', "3"),
+        ("", '",".join(p.stem for p in sorted(Path(HERE, ).joinpath("sql").rglob("*.sql")))', "nested,load_orders,load_users"),
+        ("", 'str(len(list(Path(HERE).joinpath("sql").iterdir()) and [1]))', "1"),
+    ],
+)
+def test_reads_of_the_repository_are_computed(
+    tmp_path: Path, setup: str, expression: str, expected: str
+) -> None:
+    assert _queue(tmp_path, expression, setup) == expected
+
+
+def test_one_task_per_file_found_by_os_walk(tmp_path: Path) -> None:
+    source = HEADER + (
+        'with DAG("d"):\n'
+        '    for folder, _, files in os.walk(os.path.join(HERE, "sql")):\n'
+        "        for name in files:\n"
+        '            BashOperator(task_id=name.split(".")[0], bash_command="x")\n'
+    )
+    assert sorted(routes(tmp_path, source, DATA)) == ["load_orders", "load_users", "nested"]
+
+
+@pytest.mark.parametrize(
+    ("setup", "expression", "why"),
+    [
+        ('X = glob.glob(HERE + "/sql/*.sql")[0]', "X", "file system's order"),
+        ("X = list(enumerate(os.listdir(HERE)))", "X", "enumerate"),
+        ('X = open("/etc/hostname").read()', "X", "outside the repository"),
+        ('X = open(HERE + "/../../outside.txt").read()', "X", "outside the repository"),
+        ('X = yaml.load(open(HERE + "/conf/a.yaml"), Loader=yaml.Loader)["queue"]', "X", "may build Python objects"),
+        ('X = yaml.unsafe_load(open(HERE + "/conf/a.yaml"))', "X", "yaml.unsafe_load"),
+        ('X = open(HERE + "/conf/missing.yaml").read()', "X", "cannot be read"),
+        ('X = open(HERE + "/conf/c.txt", "w").read()', "X", "other than reading text"),
+        ('X = json.loads("{not json")', "X", "raises"),
+    ],
+)
+def test_reads_the_walk_does_not_make_are_unknown_with_why(
+    tmp_path: Path, setup: str, expression: str, why: str
+) -> None:
+    (tmp_path / "outside.txt").write_text("secret")
+    source = HEADER + setup + f'\nwith DAG("d"):\n    BashOperator(task_id="t", bash_command="x", queue={expression})\n'
+    queue = routes(tmp_path / "repo", source, DATA)["t"].fields["queue"]
+    assert not queue.known and why in (queue.reason or ""), queue.reason
+
+
+def test_a_file_over_the_bound_is_said(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(data_files, "MAX_FILE_BYTES", 4)
+    source = HEADER + (
+        'with DAG("d"):\n'
+        '    for name in json.load(open(HERE + "/conf/b.json"))["names"]:\n'
+        '        BashOperator(task_id=name, bash_command="x")\n'
+    )
+    report = lint_repo(tmp_path, {"dags/dag.py": source, **DATA}, inventory=None)
+    said = [d.message for d in report.diagnostics if d.code == "DRL106"]
+    assert len(said) == 1 and "larger than 4 bytes (the bound)" in said[0], said
+
+
+def test_yaml_without_pyyaml_says_to_install_the_extra(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "yaml", None)  # ``import yaml`` raises ImportError
+    source = HEADER.replace("import yaml\n", "") + (
+        'import yaml\nC = yaml.safe_load(open(HERE + "/conf/a.yaml"))\n'
+        'with DAG("d"):\n    BashOperator(task_id="t", bash_command="x", queue=C["queue"])\n'
+    )
+    queue = routes(tmp_path, source, DATA)["t"].fields["queue"]
+    assert not queue.known and "install dagroute-lint[deploy]" in (queue.reason or "")
+
+
+CONFIG_DAG = """
+import os
+import yaml
+from airflow.providers.standard.operators.bash import BashOperator
+from airflow.sdk import DAG
+
+with open(os.path.join(os.path.dirname(__file__), "conf.yaml")) as handle:
+    CONF = yaml.safe_load(handle)
+
+with DAG("config"):
+    BashOperator(task_id="t", bash_command="x", queue=CONF["queue"])
+"""
+
+
+def _lint(*args: str) -> str:
+    result = CliRunner().invoke(main, ["dags", "--inventory", "dagroute.toml", "-j", "1", *args])
+    return result.stdout
+
+
+def test_editing_a_data_file_lints_the_dag_built_from_it_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "pyproject.toml": SETTINGS_WITH_DAGS,
+            "dagroute.toml": CELERY_K8S,
+            "dags/config.py": CONFIG_DAG,
+            "dags/conf.yaml": "queue: default\n",
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    clean = _lint()
+    assert "DRL101" not in clean and _lint() == clean  # cold, then warm from the cache
+    (tmp_path / "dags/conf.yaml").write_text("queue: nowhere\n")
+    changed = _lint()
+    assert "DRL101" in changed and "nowhere" in changed
+    assert changed == _lint("--no-cache")
+    assert os.path.isdir(tmp_path / ".dagroute_cache")
