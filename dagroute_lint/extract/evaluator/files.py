@@ -133,15 +133,16 @@ class Files(WalkerState):
         self.open_files[id(handle)] = (handle, text)
         return handle
 
-    def opened_text(self, value: Binding) -> Binding:
-        """The text of a file object ``open()`` gave, or a string given as is."""
+    def opened_text(self, value: Binding) -> Binding | None:
+        """The text of a file object ``open()`` gave (unknown with why when it cannot be
+        read), or a string given as is; ``None`` for anything else (the call's own unknown)."""
         held = self.open_files.get(id(value))
         if held is not None and held[0] is value:
             path = held[1]
             return self.answered(lambda: Const(self.data_files.text(path)))
         if isinstance(value, Const) and isinstance(value.value, str):
             return value
-        return Unknown("text not known statically", data=True)
+        return None
 
     def file_method(self, node: cst.Call, callee: Binding, positional: list[Binding]) -> Binding | None:
         """``f.read()``, ``f.readlines()`` on a file object ``open()`` gave (``f.read`` is the
@@ -157,7 +158,7 @@ class Files(WalkerState):
             return Unknown(f"result of calling {method}() on a file object", data=True)
         text = self.opened_text(callee)
         if method == "read" or not isinstance(text, Const):
-            return text
+            return text or callee
         lines = str(text.value).splitlines(keepends=True)
         return ListObject([Const(line) for line in lines], self.uncertain)
 
@@ -244,19 +245,23 @@ class Files(WalkerState):
 
         return self.answered(triples)
 
-    def json_call(self, qualname: str, positional: list[Binding], arguments: CallArguments) -> Binding:
+    def json_call(
+        self, qualname: str, positional: list[Binding], arguments: CallArguments
+    ) -> Binding | None:
         if len(positional) != 1 or arguments.bindings or arguments.spreads:
-            return Unknown(f"{qualname}() with arguments not modelled", data=True)
-        text = self.opened_text(positional[0]) if qualname == "json.load" else positional[0]
+            return None
+        text = self.opened_text(positional[0])
         if not isinstance(text, Const) or not isinstance(text.value, str):
-            return text if isinstance(text, Unknown) else Unknown("JSON text not known", data=True)
+            return text
         try:
             parsed = json.loads(text.value)
         except ValueError as error:
             return Unknown(f"{qualname}() raises on this text ({error})", data=True)
         return data_binding(parsed, self.uncertain, "JSON")
 
-    def yaml_call(self, qualname: str, positional: list[Binding], arguments: CallArguments) -> Binding:
+    def yaml_call(
+        self, qualname: str, positional: list[Binding], arguments: CallArguments
+    ) -> Binding | None:
         """``yaml.safe_load(f)``, ``yaml.load(f, Loader=yaml.SafeLoader)`` and their ``_all``
         forms, with a loader that builds only plain data; parsed by PyYAML when installed."""
         loader: Binding = arguments.bindings.get("Loader", Const("yaml.SafeLoader"))
@@ -269,7 +274,7 @@ class Files(WalkerState):
             return Unknown(f"{qualname}() with a loader that may build Python objects", data=True)
         text = self.opened_text(positional[0])
         if not isinstance(text, Const) or not isinstance(text.value, str):
-            return text if isinstance(text, Unknown) else Unknown("YAML text not known", data=True)
+            return text
         try:
             import yaml
         except ImportError:
@@ -294,7 +299,7 @@ def glob_escape(path: str) -> str:
     return glob.escape(path)
 
 
-_Reader = Callable[[Files, str, list[Binding], CallArguments], Binding]
+_Reader = Callable[[Files, str, list[Binding], CallArguments], Binding | None]
 _READERS: dict[str, _Reader] = {
     "glob.glob": Files.glob_call,
     "glob.iglob": Files.glob_call,
