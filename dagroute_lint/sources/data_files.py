@@ -94,6 +94,20 @@ def still_hold(reads: Iterable[DataRead], roots: Sequence[str]) -> bool:
     return all(data_state(op, arg, roots) == state for op, arg, state in reads)
 
 
+def touches(reads: Iterable[DataRead], changed: str) -> bool:
+    """Whether a change of the file ``changed`` (made, edited or removed) may change an answer
+    of ``reads``: the file itself was read or asked about, or a folder above it was listed."""
+    real = os.path.realpath(changed)
+    for operation, argument, _ in reads:
+        if operation in ("glob", "rglob"):
+            argument = argument[: min((argument.find(c) for c in "*?[" if c in argument), default=len(argument))]
+            argument = os.path.dirname(argument) or "."
+        asked = os.path.realpath(argument)
+        if real == asked or (operation != "read" and real.startswith(os.path.join(asked, ""))):
+            return True
+    return False
+
+
 def data_state(operation: str, argument: str, roots: Sequence[str]) -> str:
     """The digest of one question's answer now (what ``DataFiles.recorded`` holds)."""
     real_roots = tuple(os.path.join(os.path.realpath(root), "") for root in roots)
