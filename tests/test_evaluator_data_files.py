@@ -38,7 +38,11 @@ DATA = {
 
 
 def _queue(tmp_path: Path, expression: str, setup: str = "") -> object:
-    source = HEADER + setup + f'\nwith DAG("d"):\n    BashOperator(task_id="t", bash_command="x", queue={expression})\n'
+    source = (
+        HEADER
+        + setup
+        + f'\nwith DAG("d"):\n    BashOperator(task_id="t", bash_command="x", queue={expression})\n'
+    )
     task = routes(tmp_path, source, DATA)["t"]
     return value(task, "queue")
 
@@ -46,22 +50,58 @@ def _queue(tmp_path: Path, expression: str, setup: str = "") -> object:
 @pytest.mark.parametrize(
     ("setup", "expression", "expected"),
     [
-        ('with open(os.path.join(HERE, "conf", "c.txt")) as f:\n    TEXT = f.read()', "TEXT.strip()", "plain_text"),
+        (
+            'with open(os.path.join(HERE, "conf", "c.txt")) as f:\n    TEXT = f.read()',
+            "TEXT.strip()",
+            "plain_text",
+        ),
         ('TEXT = open(HERE + "/conf/c.txt").read()', "TEXT.strip()", "plain_text"),
         ('C = json.load(open(os.path.join(HERE, "conf/b.json")))', 'C["queue"]', "from_json"),
         ('C = json.loads(\'{"q": "lit"}\')', 'C["q"]', "lit"),
-        ('with open(os.path.join(HERE, "conf/a.yaml")) as f:\n    C = yaml.safe_load(f)', 'C["queue"]', "from_yaml"),
-        ('C = yaml.load(open(HERE + "/conf/a.yaml"), Loader=yaml.SafeLoader)', 'C["names"][1]', "two"),
+        (
+            'with open(os.path.join(HERE, "conf/a.yaml")) as f:\n    C = yaml.safe_load(f)',
+            'C["queue"]',
+            "from_yaml",
+        ),
+        (
+            'C = yaml.load(open(HERE + "/conf/a.yaml"), Loader=yaml.SafeLoader)',
+            'C["names"][1]',
+            "two",
+        ),
         ('C = yaml.load(open(HERE + "/conf/a.yaml"), yaml.CSafeLoader)', 'C["queue"]', "from_yaml"),
         ('C = list(yaml.safe_load_all(open(HERE + "/conf/all.yaml")))', 'C[1]["queue"]', "second"),
-        ('C = json.loads((Path(__file__).parent / "conf" / "b.json").read_text())', 'C["queue"]', "from_json"),
-        ('P = Path(__file__).parent.joinpath("conf", "c.txt")', "P.read_text().strip() + P.suffix", "plain_text.txt"),
-        ("", 'str(os.path.exists(HERE + "/conf/a.yaml")) + str(os.path.isdir(HERE + "/conf"))', "TrueTrue"),
+        (
+            'C = json.loads((Path(__file__).parent / "conf" / "b.json").read_text())',
+            'C["queue"]',
+            "from_json",
+        ),
+        (
+            'P = Path(__file__).parent.joinpath("conf", "c.txt")',
+            "P.read_text().strip() + P.suffix",
+            "plain_text.txt",
+        ),
+        (
+            "",
+            'str(os.path.exists(HERE + "/conf/a.yaml")) + str(os.path.isdir(HERE + "/conf"))',
+            "TrueTrue",
+        ),
         ("", 'str(os.path.isfile(HERE + "/conf")) + str(Path(HERE, ).is_dir())', "FalseTrue"),
-        ("", '",".join(sorted(os.listdir(os.path.join(HERE, "sql"))))', "deep,load_orders.sql,load_users.sql"),
-        ("", '",".join(os.path.basename(p) for p in sorted(glob.glob(HERE + "/sql/*.sql")))', "load_orders.sql,load_users.sql"),
+        (
+            "",
+            '",".join(sorted(os.listdir(os.path.join(HERE, "sql"))))',
+            "deep,load_orders.sql,load_users.sql",
+        ),
+        (
+            "",
+            '",".join(os.path.basename(p) for p in sorted(glob.glob(HERE + "/sql/*.sql")))',
+            "load_orders.sql,load_users.sql",
+        ),
         ("", 'str(len(glob.glob(HERE + "/sql/**/*.sql", recursive=True)))', "3"),
-        ("", '",".join(p.stem for p in sorted(Path(HERE, ).joinpath("sql").rglob("*.sql")))', "nested,load_orders,load_users"),
+        (
+            "",
+            '",".join(p.stem for p in sorted(Path(HERE, ).joinpath("sql").rglob("*.sql")))',
+            "nested,load_orders,load_users",
+        ),
         ("", 'str(len(list(Path(HERE).joinpath("sql").iterdir()) and [1]))', "1"),
     ],
 )
@@ -88,7 +128,11 @@ def test_one_task_per_file_found_by_os_walk(tmp_path: Path) -> None:
         ("X = list(enumerate(os.listdir(HERE)))", "X", "enumerate"),
         ('X = open("/etc/hostname").read()', "X", "outside the repository"),
         ('X = open(HERE + "/../../outside.txt").read()', "X", "outside the repository"),
-        ('X = yaml.load(open(HERE + "/conf/a.yaml"), Loader=yaml.Loader)["queue"]', "X", "may build Python objects"),
+        (
+            'X = yaml.load(open(HERE + "/conf/a.yaml"), Loader=yaml.Loader)["queue"]',
+            "X",
+            "may build Python objects",
+        ),
         ('X = yaml.unsafe_load(open(HERE + "/conf/a.yaml"))', "X", "yaml.unsafe_load"),
         ('X = open(HERE + "/conf/missing.yaml").read()', "X", "cannot be read"),
         ('X = open(HERE + "/conf/c.txt", "w").read()', "X", "other than reading text"),
@@ -99,7 +143,11 @@ def test_reads_the_walk_does_not_make_are_unknown_with_why(
     tmp_path: Path, setup: str, expression: str, why: str
 ) -> None:
     (tmp_path / "outside.txt").write_text("secret")
-    source = HEADER + setup + f'\nwith DAG("d"):\n    BashOperator(task_id="t", bash_command="x", queue={expression})\n'
+    source = (
+        HEADER
+        + setup
+        + f'\nwith DAG("d"):\n    BashOperator(task_id="t", bash_command="x", queue={expression})\n'
+    )
     queue = routes(tmp_path / "repo", source, DATA)["t"].fields["queue"]
     assert not queue.known and why in (queue.reason or ""), queue.reason
 

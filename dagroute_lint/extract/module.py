@@ -47,7 +47,6 @@ from dagroute_lint.extract.evaluator.stores import Stores
 from dagroute_lint.extract.imports import imported_names, is_relative
 from dagroute_lint.extract.positions import anchored_positions
 from dagroute_lint.extract.source import Parsed, decode, noqa_comments, parse
-from dagroute_lint.sources.data_files import DataFiles
 from dagroute_lint.model import (
     Arguments,
     Dag,
@@ -65,6 +64,7 @@ from dagroute_lint.model import (
     TaskGroup,
     Unmodelled,
 )
+from dagroute_lint.sources.data_files import DataFiles
 
 
 def extract_module(

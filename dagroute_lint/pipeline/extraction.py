@@ -112,7 +112,9 @@ class Extractor:
         for index in range(len(requests)):
             cached = self.cache.load(keys[index]) if self.cache is not None else None
             if cached is not None and cached.data_reads:  # made from data files: still them?
-                cached = cached if still_hold(cached.data_reads, requests[index].data_roots) else None
+                cached = (
+                    cached if still_hold(cached.data_reads, requests[index].data_roots) else None
+                )
             if cached is None:
                 missing.append(index)
             else:

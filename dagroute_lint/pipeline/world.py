@@ -352,8 +352,9 @@ class ProbeAnswers:
 
     def __call__(self, question: Probe) -> object:
         if question not in self._answers:
-            if question[0] == "data":
-                self._answers[question] = data_state(*question[1:], self._data_roots)
+            if question[0] == "data" and len(question) == 3:
+                operation, argument = question[1:]
+                self._answers[question] = data_state(operation, argument, self._data_roots)
             else:
                 self._answers[question] = _answer(self._roots, question)
         return self._answers[question]

@@ -99,10 +99,8 @@ def touches(reads: Iterable[DataRead], changed: str) -> bool:
     of ``reads``: the file itself was read or asked about, or a folder above it was listed."""
     real = os.path.realpath(changed)
     for operation, argument, _ in reads:
-        if operation in ("glob", "rglob"):
-            argument = argument[: min((argument.find(c) for c in "*?[" if c in argument), default=len(argument))]
-            argument = os.path.dirname(argument) or "."
-        asked = os.path.realpath(argument)
+        folder = _fixed_folder(argument) if operation in ("glob", "rglob") else argument
+        asked = os.path.realpath(folder)
         if real == asked or (operation != "read" and real.startswith(os.path.join(asked, ""))):
             return True
     return False
@@ -114,7 +112,9 @@ def data_state(operation: str, argument: str, roots: Sequence[str]) -> str:
     return digest(_ask(operation, argument, real_roots))
 
 
-def _ask(operation: str, argument: str, roots: tuple[str, ...]) -> bytes | str | list[str] | Refused:
+def _ask(
+    operation: str, argument: str, roots: tuple[str, ...]
+) -> bytes | str | list[str] | Refused:
     """The answer to one question, a refusal included (compared by its reason)."""
     answer = _OPERATIONS.get(operation)
     if answer is None:
@@ -166,13 +166,14 @@ def _list(path: str, roots: tuple[str, ...]) -> list[str]:
     try:
         names = os.listdir(real)
     except OSError as error:
-        raise Refused(f"{path} cannot be listed ({error.strerror or type(error).__name__})") from None
+        raise Refused(
+            f"{path} cannot be listed ({error.strerror or type(error).__name__})"
+        ) from None
     return _bounded(sorted(names), path)
 
 
 def _glob(pattern: str, roots: tuple[str, ...], recursive: bool = False) -> list[str]:
-    fixed = pattern[: min((pattern.find(c) for c in "*?[" if c in pattern), default=len(pattern))]
-    _inside(os.path.dirname(fixed) or ".", roots)
+    _inside(_fixed_folder(pattern), roots)
     found: list[str] = []
     for number, path in enumerate(glob.iglob(pattern, recursive=recursive)):
         if number >= MAX_ENTRIES:
@@ -180,6 +181,12 @@ def _glob(pattern: str, roots: tuple[str, ...], recursive: bool = False) -> list
         _inside(path, roots)
         found.append(path)
     return sorted(found)
+
+
+def _fixed_folder(pattern: str) -> str:
+    """The folder a glob pattern searches below: its part before the first wildcard."""
+    cut = min((pattern.find(c) for c in "*?[" if c in pattern), default=len(pattern))
+    return os.path.dirname(pattern[:cut]) or "."
 
 
 def _walk(top: str, roots: tuple[str, ...]) -> list[str]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from pathlib import PurePosixPath
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -51,6 +50,7 @@ from dagroute_lint.extract.evaluator.builtins import (
     fold_str_method,
     result_is_data,
 )
+from dagroute_lint.extract.evaluator.files import path_text, sorted_paths
 from dagroute_lint.extract.evaluator.helpers import (
     COPIES,
     DICT_CHANGES,
@@ -72,7 +72,6 @@ from dagroute_lint.extract.evaluator.helpers import (
     set_operation,
     task_decorator_kind,
 )
-from dagroute_lint.extract.evaluator.files import as_path, path_text
 from dagroute_lint.extract.evaluator.records import spoil_record
 from dagroute_lint.extract.evaluator.state import (
     MAX_LOOP_ITERATIONS,
@@ -380,10 +379,9 @@ class Calls(WalkerState):
         if name == "sorted" and len(positional) == 1 and not arguments.named:
             items = elements(positional[0])
             literals = [item.value for item in items or () if isinstance(item, Const)]
-            paths = [path_text(item) for item in items or ()]
-            if items and None not in paths and len(literals) != len(items):  # ``Path``s
-                ordered = sorted(paths, key=PurePosixPath)  # type: ignore[arg-type]
-                return ListObject([as_path(path) for path in ordered], self.uncertain)  # type: ignore[arg-type]
+            paths = sorted_paths(items, self.uncertain) if items else None
+            if paths is not None:  # ``Path`` objects
+                return paths
             if items is None or len(literals) != len(items):
                 return Unknown("sorted() of a value that is not a collection of literals")
             try:

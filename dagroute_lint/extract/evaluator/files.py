@@ -57,9 +57,14 @@ def path_text(value: Binding) -> str | None:
         return value.value
     if isinstance(value, Operation) and value.op == "path" and len(value.operands) == 1:
         return path_text(value.operands[0])
-    if isinstance(value, Operation) and value.op == "field" and value.operands[1:] == (
-        Const("s"),
-        Const(""),
+    if (
+        isinstance(value, Operation)
+        and value.op == "field"
+        and value.operands[1:]
+        == (
+            Const("s"),
+            Const(""),
+        )
     ):  # ``str(path)``
         inner = value.operands[0]
         return path_text(inner) if isinstance(inner, Operation) and inner.op == "path" else None
@@ -69,6 +74,16 @@ def path_text(value: Binding) -> str | None:
 def as_path(text: str) -> Operation:
     """``pathlib.Path(text)``; its text is normalised as ``PurePosixPath`` does."""
     return Operation("path", (Const(str(PurePosixPath(text))),))
+
+
+def sorted_paths(items: list[Binding], level: int) -> ListObject | None:
+    """``sorted()`` of ``Path`` objects the walk knows, ordered as ``PurePosixPath`` orders
+    them (by parts, not by text: ``a/b`` before ``a-b``)."""
+    texts = [path_text(item) if isinstance(item, Operation) else None for item in items]
+    known = [text for text in texts if text is not None]
+    if len(known) != len(items):
+        return None
+    return ListObject([as_path(text) for text in sorted(known, key=PurePosixPath)], level)
 
 
 def data_binding(value: object, level: int, where: str) -> Binding:
@@ -144,7 +159,9 @@ class Files(WalkerState):
             return value
         return None
 
-    def file_method(self, node: cst.Call, callee: Binding, positional: list[Binding]) -> Binding | None:
+    def file_method(
+        self, node: cst.Call, callee: Binding, positional: list[Binding]
+    ) -> Binding | None:
         """``f.read()``, ``f.readlines()`` on a file object ``open()`` gave (``f.read`` is the
         object itself, as attributes of unknowns are)."""
         func = node.func
@@ -165,7 +182,9 @@ class Files(WalkerState):
     def path_method(self, path: str, name: str, positional: list[Binding]) -> Binding | None:
         """A method of ``Path(path)``: reads, listings and the pure ones."""
         if name in PATH_METHOD_KINDS and not positional:
-            return self.answered(lambda: Const(self.data_files.kind(path) in PATH_METHOD_KINDS[name]))
+            return self.answered(
+                lambda: Const(self.data_files.kind(path) in PATH_METHOD_KINDS[name])
+            )
         if name == "read_text" and not positional:
             return self.answered(lambda: Const(self.data_files.text(path)))
         if name == "open" and not positional:
@@ -179,8 +198,12 @@ class Files(WalkerState):
             return as_path(posixpath.join(path, *parts))  # type: ignore[arg-type]
         if name == "iterdir" and not positional:
             return self.answered(
-                lambda: self.listing([as_path(posixpath.join(path, entry))
-                                      for entry in self.data_files.listing(path)])
+                lambda: self.listing(
+                    [
+                        as_path(posixpath.join(path, entry))
+                        for entry in self.data_files.listing(path)
+                    ]
+                )
             )
         if name in ("glob", "rglob") and len(positional) == 1:
             pattern = path_text(positional[0])
@@ -208,17 +231,23 @@ class Files(WalkerState):
     def listing(self, entries: list[Binding]) -> ListObject:
         return ListObject(entries, self.uncertain, unordered=LISTING)
 
-    def glob_call(self, qualname: str, positional: list[Binding], arguments: CallArguments) -> Binding:
+    def glob_call(
+        self, qualname: str, positional: list[Binding], arguments: CallArguments
+    ) -> Binding:
         pattern = path_text(positional[0]) if len(positional) == 1 else None
         recursive = arguments.bindings.get("recursive", Const(False))
         if set(arguments.bindings) - {"recursive"} or not isinstance(recursive, Const):
             return Unknown(f"{qualname}() with arguments not modelled", data=True)
         if pattern is None:
             return Unknown("a glob pattern not known statically", data=True)
-        found = lambda: self.data_files.glob(pattern, bool(recursive.value))  # noqa: E731
-        return self.answered(lambda: self.listing([Const(path) for path in found()]))
+        deep = bool(recursive.value)
+        return self.answered(
+            lambda: self.listing([Const(path) for path in self.data_files.glob(pattern, deep)])
+        )
 
-    def listdir_call(self, qualname: str, positional: list[Binding], arguments: CallArguments) -> Binding:
+    def listdir_call(
+        self, qualname: str, positional: list[Binding], arguments: CallArguments
+    ) -> Binding:
         path = path_text(positional[0]) if len(positional) == 1 else "." if not positional else None
         if path is None or arguments.bindings:
             return Unknown("a folder not known statically", data=True)
@@ -226,7 +255,9 @@ class Files(WalkerState):
             lambda: self.listing([Const(name) for name in self.data_files.listing(path)])
         )
 
-    def walk_call(self, qualname: str, positional: list[Binding], arguments: CallArguments) -> Binding:
+    def walk_call(
+        self, qualname: str, positional: list[Binding], arguments: CallArguments
+    ) -> Binding:
         """``os.walk(top)``: (folder, subfolders, files) for each folder, top-down."""
         top = path_text(positional[0]) if len(positional) == 1 else None
         if top is None or arguments.bindings:
@@ -283,11 +314,11 @@ class Files(WalkerState):
         chosen = getattr(yaml, f"C{kind}", None) or getattr(yaml, kind)
         try:
             if qualname.endswith("_all"):
-                documents = list(yaml.load_all(text.value, Loader=chosen))  # noqa: S506
+                documents = list(yaml.load_all(text.value, Loader=chosen))
                 return ListObject(
                     [data_binding(doc, self.uncertain, "YAML") for doc in documents], self.uncertain
                 )
-            return data_binding(yaml.load(text.value, Loader=chosen), self.uncertain, "YAML")  # noqa: S506
+            return data_binding(yaml.load(text.value, Loader=chosen), self.uncertain, "YAML")
         except yaml.YAMLError as error:
             problem = str(error).splitlines()[0]
             return Unknown(f"{qualname}() raises on this text ({problem})", data=True)
