@@ -11,8 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from dagroute_lint.cli import main
+from dagroute_lint.resolve.tasks import Field
 from dagroute_lint.sources import data_files
-from tests.helpers import CELERY_K8S, SETTINGS_WITH_DAGS, lint_repo, routes, value, write_repo
+from tests.helpers import CELERY_K8S, SETTINGS_WITH_DAGS, lint_repo, routes, write_repo
 
 HEADER = """
 import glob
@@ -37,14 +38,14 @@ DATA = {
 }
 
 
-def _queue(tmp_path: Path, expression: str, setup: str = "") -> object:
+def _queue(tmp_path: Path, expression: str, setup: str = "") -> Field:
+    """The queue of a task given ``expression``, after ``setup`` ran at module level."""
     source = (
         HEADER
         + setup
         + f'\nwith DAG("d"):\n    BashOperator(task_id="t", bash_command="x", queue={expression})\n'
     )
-    task = routes(tmp_path, source, DATA)["t"]
-    return value(task, "queue")
+    return routes(tmp_path, source, DATA)["t"].fields["queue"]
 
 
 @pytest.mark.parametrize(
@@ -108,7 +109,8 @@ def _queue(tmp_path: Path, expression: str, setup: str = "") -> object:
 def test_reads_of_the_repository_are_computed(
     tmp_path: Path, setup: str, expression: str, expected: str
 ) -> None:
-    assert _queue(tmp_path, expression, setup) == expected
+    queue = _queue(tmp_path, expression, setup)
+    assert queue.known and queue.value == expected, queue.reason
 
 
 def test_one_task_per_file_found_by_os_walk(tmp_path: Path) -> None:
@@ -121,35 +123,26 @@ def test_one_task_per_file_found_by_os_walk(tmp_path: Path) -> None:
     assert sorted(routes(tmp_path, source, DATA)) == ["load_orders", "load_users", "nested"]
 
 
-@pytest.mark.parametrize(
-    ("setup", "expression", "why"),
-    [
-        ('X = glob.glob(HERE + "/sql/*.sql")[0]', "X", "file system's order"),
-        ("X = list(enumerate(os.listdir(HERE)))", "X", "enumerate"),
-        ('X = open("/etc/hostname").read()', "X", "outside the repository"),
-        ('X = open(HERE + "/../../outside.txt").read()', "X", "outside the repository"),
-        (
-            'X = yaml.load(open(HERE + "/conf/a.yaml"), Loader=yaml.Loader)["queue"]',
-            "X",
-            "may build Python objects",
-        ),
-        ('X = yaml.unsafe_load(open(HERE + "/conf/a.yaml"))', "X", "yaml.unsafe_load"),
-        ('X = open(HERE + "/conf/missing.yaml").read()', "X", "cannot be read"),
-        ('X = open(HERE + "/conf/c.txt", "w").read()', "X", "other than reading text"),
-        ('X = json.loads("{not json")', "X", "raises"),
-    ],
-)
-def test_reads_the_walk_does_not_make_are_unknown_with_why(
-    tmp_path: Path, setup: str, expression: str, why: str
-) -> None:
+UNKNOWN_READS = {
+    'glob.glob(HERE + "/sql/*.sql")[0]': "file system's order",
+    "list(enumerate(os.listdir(HERE)))": "enumerate",
+    'open("/etc/hostname").read()': "outside the repository",
+    'open(HERE + "/../../outside.txt").read()': "outside the repository",
+    'yaml.load(open(HERE + "/conf/a.yaml"), Loader=yaml.Loader)["queue"]': "Python objects",
+    'yaml.unsafe_load(open(HERE + "/conf/a.yaml"))': "yaml.unsafe_load",
+    'pickle.load(open(HERE + "/conf/c.txt", "rb"))': "pickle.load",
+    'subprocess.check_output(["cat", HERE + "/conf/c.txt"], text=True)': "subprocess",
+    'open(HERE + "/conf/missing.yaml").read()': "cannot be read",
+    'open(HERE + "/conf/c.txt", "w").read()': "other than reading text",
+    'json.loads("{not json")': "raises",
+}
+
+
+@pytest.mark.parametrize("read", sorted(UNKNOWN_READS))
+def test_reads_the_walk_does_not_make_are_unknown_with_why(tmp_path: Path, read: str) -> None:
     (tmp_path / "outside.txt").write_text("secret")
-    source = (
-        HEADER
-        + setup
-        + f'\nwith DAG("d"):\n    BashOperator(task_id="t", bash_command="x", queue={expression})\n'
-    )
-    queue = routes(tmp_path / "repo", source, DATA)["t"].fields["queue"]
-    assert not queue.known and why in (queue.reason or ""), queue.reason
+    queue = _queue(tmp_path / "repo", "X", f"import pickle, subprocess\nX = {read}")
+    assert not queue.known and UNKNOWN_READS[read] in (queue.reason or ""), queue.reason
 
 
 def test_a_file_over_the_bound_is_said(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
