@@ -48,69 +48,44 @@ def _queue(tmp_path: Path, expression: str, setup: str = "") -> Field:
     return routes(tmp_path, source, DATA)["t"].fields["queue"]
 
 
-@pytest.mark.parametrize(
-    ("setup", "expression", "expected"),
-    [
-        (
-            'with open(os.path.join(HERE, "conf", "c.txt")) as f:\n    TEXT = f.read()',
-            "TEXT.strip()",
-            "plain_text",
-        ),
-        ('TEXT = open(HERE + "/conf/c.txt").read()', "TEXT.strip()", "plain_text"),
-        ('C = json.load(open(os.path.join(HERE, "conf/b.json")))', 'C["queue"]', "from_json"),
-        ('C = json.loads(\'{"q": "lit"}\')', 'C["q"]', "lit"),
-        (
-            'with open(os.path.join(HERE, "conf/a.yaml")) as f:\n    C = yaml.safe_load(f)',
-            'C["queue"]',
-            "from_yaml",
-        ),
-        (
-            'C = yaml.load(open(HERE + "/conf/a.yaml"), Loader=yaml.SafeLoader)',
-            'C["names"][1]',
-            "two",
-        ),
-        ('C = yaml.load(open(HERE + "/conf/a.yaml"), yaml.CSafeLoader)', 'C["queue"]', "from_yaml"),
-        ('C = list(yaml.safe_load_all(open(HERE + "/conf/all.yaml")))', 'C[1]["queue"]', "second"),
-        (
-            'C = json.loads((Path(__file__).parent / "conf" / "b.json").read_text())',
-            'C["queue"]',
-            "from_json",
-        ),
-        (
-            'P = Path(__file__).parent.joinpath("conf", "c.txt")',
-            "P.read_text().strip() + P.suffix",
-            "plain_text.txt",
-        ),
-        (
-            "",
-            'str(os.path.exists(HERE + "/conf/a.yaml")) + str(os.path.isdir(HERE + "/conf"))',
-            "TrueTrue",
-        ),
-        ("", 'str(os.path.isfile(HERE + "/conf")) + str(Path(HERE, ).is_dir())', "FalseTrue"),
-        (
-            "",
-            '",".join(sorted(os.listdir(os.path.join(HERE, "sql"))))',
-            "deep,load_orders.sql,load_users.sql",
-        ),
-        (
-            "",
-            '",".join(os.path.basename(p) for p in sorted(glob.glob(HERE + "/sql/*.sql")))',
-            "load_orders.sql,load_users.sql",
-        ),
-        ("", 'str(len(glob.glob(HERE + "/sql/**/*.sql", recursive=True)))', "3"),
-        (
-            "",
-            '",".join(p.stem for p in sorted(Path(HERE, ).joinpath("sql").rglob("*.sql")))',
-            "nested,load_orders,load_users",
-        ),
-        ("", 'str(len(list(Path(HERE).joinpath("sql").iterdir()) and [1]))', "1"),
-    ],
-)
-def test_reads_of_the_repository_are_computed(
-    tmp_path: Path, setup: str, expression: str, expected: str
-) -> None:
-    queue = _queue(tmp_path, expression, setup)
-    assert queue.known and queue.value == expected, queue.reason
+# Each way of reading, run at module level before the DAG (one name each).
+READS = """
+with open(os.path.join(HERE, "conf", "c.txt")) as f:
+    WITH_OPEN = f.read()
+OPEN_READ = open(HERE + "/conf/c.txt").read()
+JSON_LOAD = json.load(open(os.path.join(HERE, "conf/b.json")))
+JSON_LOADS = json.loads('{"q": "lit"}')
+with open(os.path.join(HERE, "conf/a.yaml")) as f:
+    SAFE_LOAD = yaml.safe_load(f)
+SAFE_LOADER = yaml.load(open(HERE + "/conf/a.yaml"), Loader=yaml.SafeLoader)
+C_LOADER = yaml.load(open(HERE + "/conf/a.yaml"), yaml.CSafeLoader)
+ALL = list(yaml.safe_load_all(open(HERE + "/conf/all.yaml")))
+PATH_JSON = json.loads((Path(__file__).parent / "conf" / "b.json").read_text())
+JOINED = Path(__file__).parent.joinpath("conf", "c.txt")
+SQL = Path(HERE).joinpath("sql")
+"""
+KNOWN_READS = {
+    "WITH_OPEN.strip() + OPEN_READ.strip()": "plain_textplain_text",
+    'JSON_LOAD["queue"] + JSON_LOADS["q"] + PATH_JSON["queue"]': "from_jsonlitfrom_json",
+    'SAFE_LOAD["queue"] + SAFE_LOADER["names"][1] + C_LOADER["queue"]': "from_yamltwofrom_yaml",
+    'ALL[1]["queue"]': "second",
+    "JOINED.read_text().strip() + JOINED.suffix + JOINED.parent.name": "plain_text.txtconf",
+    'str(os.path.exists(HERE + "/conf/a.yaml")) + str(os.path.isdir(HERE + "/conf"))': "TrueTrue",
+    'str(os.path.isfile(HERE + "/conf")) + str(SQL.is_dir())': "FalseTrue",
+    '",".join(sorted(os.listdir(SQL)))': "deep,load_orders.sql,load_users.sql",
+    '",".join(os.path.basename(p) for p in sorted(glob.glob(HERE + "/sql/*.sql")))': (
+        "load_orders.sql,load_users.sql"
+    ),
+    'str(len(glob.glob(HERE + "/sql/**/*.sql", recursive=True)))': "3",
+    '",".join(p.stem for p in sorted(SQL.rglob("*.sql")))': "nested,load_orders,load_users",
+    "str(len(list(SQL.iterdir())))": "3",
+}
+
+
+@pytest.mark.parametrize("expression", sorted(KNOWN_READS))
+def test_reads_of_the_repository_are_computed(tmp_path: Path, expression: str) -> None:
+    queue = _queue(tmp_path, expression, READS)
+    assert queue.known and queue.value == KNOWN_READS[expression], queue.reason
 
 
 def test_one_task_per_file_found_by_os_walk(tmp_path: Path) -> None:
