@@ -185,3 +185,18 @@ def test_editing_a_data_file_lints_the_dag_built_from_it_again(
     assert "DRL101" in changed and "nowhere" in changed
     assert changed == _lint("--no-cache")
     assert os.path.isdir(tmp_path / ".dagroute_cache")
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        'dagfactory.DagFactory(os.path.join(HERE, "conf/a.yaml")).generate_dags(globals())',
+        'dagfactory.load_yaml_dags(globals_dict=globals(), dags_folder=HERE + "/conf")',
+    ],
+)
+def test_dag_factory_is_said_not_seen(tmp_path: Path, call: str) -> None:
+    """dag-factory's YAML schema is not modelled: the file says so rather than reading clean."""
+    source = HEADER + f"import dagfactory\n{call}\n"
+    report = lint_repo(tmp_path, {"dags/dag.py": source, **DATA}, inventory=None)
+    said = [d.message for d in report.diagnostics if d.code == "DRL106"]
+    assert len(said) == 1 and "is given globals()" in said[0] and "dag-factory" in said[0]
