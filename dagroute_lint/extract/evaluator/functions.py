@@ -300,8 +300,8 @@ class Functions(WalkerState):
         qualname: str | None = None,
     ) -> None:
         """A call the walk does not follow, made where it could build tasks (inside a DAG, or
-        given a DAG, a TaskGroup or the module's ``globals()``): DRL106 names it. Calls into the standard library and the
-        libraries DAG files compute values with are not suspected."""
+        given a DAG, a TaskGroup or the module's ``globals()``): DRL106 names it. Calls into the
+        standard library and the libraries DAG files compute values with are not suspected."""
         if qualname is not None and builds_no_task(qualname):
             return
         written = as_written(node.func)
