@@ -200,3 +200,36 @@ def test_dag_factory_is_said_not_seen(tmp_path: Path, call: str) -> None:
     report = lint_repo(tmp_path, {"dags/dag.py": source, **DATA}, inventory=None)
     said = [d.message for d in report.diagnostics if d.code == "DRL106"]
     assert len(said) == 1 and "is given globals()" in said[0] and "dag-factory" in said[0]
+
+
+def test_a_module_built_from_a_data_file_keeps_its_importers_results_fresh(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``shared/settings.py`` (at the repository root, not a reported file) reads the YAML; the
+    DAG file imports a constant from it."""
+    write_repo(
+        tmp_path,
+        {
+            "pyproject.toml": SETTINGS_WITH_DAGS,
+            "dagroute.toml": CELERY_K8S,
+            "shared/__init__.py": "",
+            "shared/settings.py": (
+                "import os\nimport yaml\n"
+                'QUEUE = yaml.safe_load(open(os.path.join(os.path.dirname(__file__), "q.yaml")))["q"]\n'
+            ),
+            "shared/q.yaml": "q: default\n",
+            "dags/importer.py": (
+                "from airflow.providers.standard.operators.bash import BashOperator\n"
+                "from airflow.sdk import DAG\nfrom shared.settings import QUEUE\n"
+                'with DAG("importer"):\n'
+                '    BashOperator(task_id="t", bash_command="x", queue=QUEUE)\n'
+            ),
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    clean = _lint()
+    assert "DRL101" not in clean and "DRL105" not in clean and _lint() == clean
+    (tmp_path / "shared/q.yaml").write_text("q: nowhere\n")
+    changed = _lint()
+    assert "DRL101" in changed and "nowhere" in changed
+    assert changed == _lint("--no-cache")

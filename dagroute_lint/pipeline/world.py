@@ -134,9 +134,9 @@ class World:
         self._reads.names.add(name)
         file = self.reported.get(name)
         if file is not None:
-            return self.plain(file)
+            return self.read_data_of(self.plain(file))
         if name in self._by_name:
-            return self._by_name[name]
+            return self.read_data_of(self._by_name[name])
         found: Module | None = None
         for candidate in module_candidates(name, self.roots):
             if candidate.is_file():
@@ -148,7 +148,7 @@ class World:
                     found = self.unreadable(source, data)
                 break
         self._by_name[name] = found
-        return found
+        return self.read_data_of(found)
 
     def plain(self, file: ReportedFile) -> Module:
         """A reported file's summary as extraction alone gives it."""
@@ -222,8 +222,15 @@ class World:
                 self._reads = previous
         self._reads.names |= self._again_reads.get(display, set())
         module = self._final[display]
-        for operation, argument, state in module.data_reads:  # the data files it was made from
-            self._reads.probes[("data", operation, argument)] = state
+        self.read_data_of(module)
+        return module
+
+    def read_data_of(self, module: Module | None) -> Module | None:
+        """``module``, recording the data files it was made from (``Module.data_reads``) for the
+        file being worked on: its results hold while those files are what they were."""
+        if module is not None:
+            for operation, argument, state in module.data_reads:
+                self._reads.probes[("data", operation, argument)] = state
         return module
 
     def final(self, name: str) -> Module | None:
