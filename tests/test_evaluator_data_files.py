@@ -214,8 +214,8 @@ def test_a_module_built_from_a_data_file_keeps_its_importers_results_fresh(
             "dagroute.toml": CELERY_K8S,
             "shared/__init__.py": "",
             "shared/settings.py": (
-                "import os\nimport yaml\n"
-                'QUEUE = yaml.safe_load(open(os.path.join(os.path.dirname(__file__), "q.yaml")))["q"]\n'
+                "import os\nimport yaml\nHERE = os.path.dirname(__file__)\n"
+                'QUEUE = yaml.safe_load(open(os.path.join(HERE, "q.yaml")))["q"]\n'
             ),
             "shared/q.yaml": "q: default\n",
             "dags/importer.py": (
@@ -233,3 +233,19 @@ def test_a_module_built_from_a_data_file_keeps_its_importers_results_fresh(
     changed = _lint()
     assert "DRL101" in changed and "nowhere" in changed
     assert changed == _lint("--no-cache")
+
+
+def test_a_fifo_is_never_opened(tmp_path: Path) -> None:
+    """Opening a FIFO blocks until a writer comes: the walk refuses anything but a file."""
+    (tmp_path / "dags").mkdir()
+    os.mkfifo(tmp_path / "dags" / "pipe.yaml")
+    queue = _queue(tmp_path, "X", 'X = open(HERE + "/pipe.yaml").read()')
+    assert not queue.known and "not a regular file" in (queue.reason or "")
+
+
+def test_walk_and_listing_bounds_are_said(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(data_files, "MAX_ENTRIES", 2)
+    walked = _queue(tmp_path / "a", "X", 'X = str(len(list(os.walk(HERE + "/sql"))))')
+    listed = _queue(tmp_path / "b", "X", 'X = str(len(glob.glob(HERE + "/sql/*.sql")) + 1)')
+    assert not walked.known and "(the bound)" in (walked.reason or ""), walked.reason
+    assert listed.known and listed.value == "3"  # two matches: within the bound

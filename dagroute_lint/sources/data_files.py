@@ -20,8 +20,8 @@ import hashlib
 import os
 from collections.abc import Callable, Iterable, Sequence
 
-# Bytes of one data file, files read (and listings made) by one walk, and names one listing or
-# glob may give (a glob's search visits at most ten times as many).
+# Bytes of one data file, files read (and listings made) by one walk, and names one listing,
+# glob or ``os.walk`` may give (folders and files together).
 MAX_FILE_BYTES = 1_000_000
 MAX_FILES = 256
 MAX_ENTRIES = 1000
@@ -144,6 +144,8 @@ def _inside(path: str, roots: tuple[str, ...]) -> str:
 
 def _read(path: str, roots: tuple[str, ...]) -> bytes:
     real = _inside(path, roots)
+    if os.path.exists(real) and not os.path.isfile(real):  # a FIFO would block the walk
+        raise Refused(f"{path} is not a regular file: not read")
     try:
         with open(real, "rb") as handle:
             data = handle.read(MAX_FILE_BYTES + 1)
@@ -192,12 +194,14 @@ def _fixed_folder(pattern: str) -> str:
 def _walk(top: str, roots: tuple[str, ...]) -> list[str]:
     _inside(top, roots)
     found: list[str] = []
+    names = 0
     for folder, subfolders, files in os.walk(top):
         subfolders.sort()
         _inside(folder, roots)
         found.append("\0".join((folder, "/".join(subfolders), "/".join(sorted(files)))))
-        if sum(len(entry) for entry in found) > MAX_ENTRIES * 100 or len(found) > MAX_ENTRIES:
-            raise Refused(f"os.walk({top!r}) lists more than the bound of {MAX_ENTRIES} entries")
+        names += 1 + len(files)
+        if names > MAX_ENTRIES:
+            raise Refused(f"os.walk({top!r}) lists more than {MAX_ENTRIES} names (the bound)")
     return found
 
 
