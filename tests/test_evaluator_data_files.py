@@ -79,6 +79,12 @@ KNOWN_READS = {
     'str(len(glob.glob(HERE + "/sql/**/*.sql", recursive=True)))': "3",
     '",".join(p.stem for p in sorted(SQL.rglob("*.sql")))': "nested,load_orders,load_users",
     "str(len(list(SQL.iterdir())))": "3",
+    'JOINED.open().read().strip() + os.path.normpath(HERE + "/./sql/../conf")[-4:]': (
+        "plain_textconf"
+    ),
+    '"+".join(sorted(os.path.basename(p) for p in glob.iglob(HERE + "/sql/*.sql")))': (
+        "load_orders.sql+load_users.sql"
+    ),
 }
 
 

@@ -64,8 +64,9 @@ class Request:
                 digest.update(f"{name}\0{source.is_package}\0{source.path}\0".encode())
                 digest.update(hashlib.sha256(source.data).digest())
             data += b"\0sources\0" + digest.digest()
-        if self.data_roots:
-            data += b"\0data roots\0" + "\0".join(self.data_roots).encode()
+        if self.data_roots:  # and the folder relative paths (``os.path.abspath``) start from
+            folders = (*self.data_roots, os.getcwd())
+            data += b"\0data roots\0" + "\0".join(folders).encode("utf-8", "surrogateescape")
         return summary_key(data, self.display, self.module_name, self.is_package, self.externals)
 
 
