@@ -15,6 +15,7 @@ the deployment's, so the walk keeps a listing's order as not known (see ``ListOb
 
 from __future__ import annotations
 
+import functools
 import glob
 import hashlib
 import os
@@ -38,8 +39,13 @@ class DataFiles:
     """Reads for one walk, inside ``roots`` (folders, as given: their real paths are compared)."""
 
     def __init__(self, roots: Sequence[str]) -> None:
-        self.roots = tuple(os.path.join(os.path.realpath(root), "") for root in roots)
+        self._given = tuple(roots)
         self.reads: dict[tuple[str, str], str] = {}
+
+    @functools.cached_property
+    def roots(self) -> tuple[str, ...]:
+        """Resolved on the first read: most files read nothing."""
+        return _real(self._given)
 
     def text(self, path: str) -> str:
         """The text of the file at ``path`` (UTF-8, as ``open`` on a POSIX deployment reads)."""
@@ -108,8 +114,12 @@ def touches(reads: Iterable[DataRead], changed: str) -> bool:
 
 def data_state(operation: str, argument: str, roots: Sequence[str]) -> str:
     """The digest of one question's answer now (what ``DataFiles.recorded`` holds)."""
-    real_roots = tuple(os.path.join(os.path.realpath(root), "") for root in roots)
-    return digest(_ask(operation, argument, real_roots))
+    return digest(_ask(operation, argument, _real(roots)))
+
+
+def _real(roots: Sequence[str]) -> tuple[str, ...]:
+    """Each root's real path, ending with a separator (a prefix of what is inside it)."""
+    return tuple(os.path.join(os.path.realpath(root), "") for root in roots)
 
 
 def _ask(
