@@ -52,7 +52,7 @@ def _queue(tmp_path: Path, expression: str, setup: str = "") -> Field:
 READS = """
 with open(os.path.join(HERE, "conf", "c.txt")) as f:
     WITH_OPEN = f.read()
-OPEN_READ = open(HERE + "/conf/c.txt").read()
+OPEN_READ = open(HERE + "/conf/c.txt", "r", encoding="utf-8").read()
 JSON_LOAD = json.load(open(os.path.join(HERE, "conf/b.json")))
 JSON_LOADS = json.loads('{"q": "lit"}')
 with open(os.path.join(HERE, "conf/a.yaml")) as f:
@@ -69,7 +69,9 @@ KNOWN_READS = {
     'JSON_LOAD["queue"] + JSON_LOADS["q"] + PATH_JSON["queue"]': "from_jsonlitfrom_json",
     'SAFE_LOAD["queue"] + SAFE_LOADER["names"][1] + C_LOADER["queue"]': "from_yamltwofrom_yaml",
     'ALL[1]["queue"]': "second",
-    "JOINED.read_text().strip() + JOINED.suffix + JOINED.parent.name": "plain_text.txtconf",
+    "JOINED.read_text(encoding='utf8').strip() + JOINED.suffix + JOINED.parent.name": (
+        "plain_text.txtconf"
+    ),
     'str(os.path.exists(HERE + "/conf/a.yaml")) + str(os.path.isdir(HERE + "/conf"))': "TrueTrue",
     'str(os.path.isfile(HERE + "/conf")) + str(SQL.is_dir())': "FalseTrue",
     '",".join(sorted(os.listdir(SQL)))': "deep,load_orders.sql,load_users.sql",
@@ -115,6 +117,7 @@ UNKNOWN_READS = {
     'subprocess.check_output(["cat", HERE + "/conf/c.txt"], text=True)': "subprocess",
     'open(HERE + "/conf/missing.yaml").read()': "cannot be read",
     'open(HERE + "/conf/c.txt", "w").read()': "other than reading text",
+    'open(HERE + "/conf/c.txt", encoding="latin-1").read()': "UTF-8 only",
     'json.loads("{not json")': "raises",
 }
 

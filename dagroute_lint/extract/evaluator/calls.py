@@ -50,7 +50,7 @@ from dagroute_lint.extract.evaluator.builtins import (
     fold_str_method,
     result_is_data,
 )
-from dagroute_lint.extract.evaluator.files import path_text, sorted_paths
+from dagroute_lint.extract.evaluator.files import path_text, reads_utf8, sorted_paths
 from dagroute_lint.extract.evaluator.helpers import (
     COPIES,
     DICT_CHANGES,
@@ -547,7 +547,7 @@ class Calls(WalkerState):
         if isinstance(target, Instance):
             return self.call_instance_method(node, target, name, positional, arguments)
         path = path_text(target) if isinstance(target, Operation) else None
-        if path is not None and not arguments.named:
+        if path is not None and reads_utf8(arguments):
             found = self.path_method(path, name, positional)
             if found is not None:
                 return found

@@ -51,6 +51,18 @@ PATH_KINDS["os.path.isdir"] = ("folder",)
 PATH_METHOD_KINDS = {"exists": ("file", "folder"), "is_file": ("file",), "is_dir": ("folder",)}
 
 
+def reads_utf8(arguments: CallArguments, allowed: frozenset[str] = frozenset()) -> bool:
+    """Whether a read's keywords are ``allowed`` ones or an ``encoding`` the walk reads with
+    (UTF-8, as the files are read; any other decodes the same bytes differently)."""
+    encoding = arguments.bindings.get("encoding", Const("utf-8"))
+    return (
+        not arguments.spreads
+        and set(arguments.bindings) <= {"encoding", *allowed}
+        and isinstance(encoding, Const)
+        and str(encoding.value).lower().replace("_", "-") in ("utf-8", "utf8")
+    )
+
+
 def path_text(value: Binding) -> str | None:
     """The text of a path the walk knows: a literal string or a ``Path`` of one."""
     if isinstance(value, Const) and isinstance(value.value, str):
@@ -142,6 +154,8 @@ class Files(WalkerState):
         text = path_text(positional[0]) if positional else None
         if not isinstance(mode, Const) or mode.value not in TEXT_READ_MODES:
             return Unknown("a file opened for other than reading text", data=True)
+        if len(positional) > 2 or not reads_utf8(arguments, frozenset({"mode"})):
+            return Unknown("a file opened with arguments not modelled (UTF-8 only)", data=True)
         if text is None:
             return Unknown("a file at a path not known statically", data=True)
         handle = Unknown(f"the file object of {text}", data=True)
