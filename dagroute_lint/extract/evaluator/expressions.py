@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import posixpath
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -174,7 +175,9 @@ class Expressions(WalkerState):
         if name == "True":
             return Const(True)
         if name == "__file__" and self.scope.lookup(name) is None:
-            return Const(self.path)
+            # Absolute, as DagBag imports a file by its absolute path: what is built from it
+            # (``os.path.dirname(__file__)``) names the same folder from any working directory.
+            return Const(os.path.abspath(self.path))
         if name == "False":
             return Const(False)
         bound = self.scope.lookup(name)
