@@ -112,6 +112,7 @@ UNKNOWN_READS = {
     'open("/etc/hostname").read()': "outside the repository",
     'open("dags/conf/c.txt").read()': "working directory, which is not known",
     'glob.glob("dags/sql/*.sql")': "working directory, which is not known",
+    'os.path.abspath("dags/conf/c.txt")': "working directory, which is not known",
     'open(HERE + "/../../outside.txt").read()': "outside the repository",
     'yaml.load(open(HERE + "/conf/a.yaml"), Loader=yaml.Loader)["queue"]': "Python objects",
     'yaml.unsafe_load(open(HERE + "/conf/a.yaml"))': "yaml.unsafe_load",

@@ -27,6 +27,7 @@ MAX_FILE_BYTES = 1_000_000
 MAX_FILES = 256
 MAX_ENTRIES = 1000
 
+WORKING_DIRECTORY = "is relative to the DAG processor's working directory, which is not known"
 # One recorded question: (operation, argument, the answer's digest).
 DataRead = tuple[str, str, str]
 
@@ -147,10 +148,7 @@ def digest(answer: bytes | str | list[str] | Refused) -> str:
 def _inside(path: str, roots: tuple[str, ...]) -> str:
     """The real path of ``path``, which must be inside one of ``roots``."""
     if not os.path.isabs(path):
-        raise Refused(
-            f"{path!r} is relative to the DAG processor's working directory, which is not known "
-            "(a path built from __file__ is not)"
-        )
+        raise Refused(f"{path!r} {WORKING_DIRECTORY} (a path built from __file__ is not)")
     real = os.path.realpath(path)
     if not any(os.path.join(real, "").startswith(root) for root in roots):
         raise Refused(f"{path} is outside the repository: it is not read")

@@ -16,6 +16,7 @@ held in ``open_files`` with its path, as the instances of repository classes are
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import posixpath
@@ -27,7 +28,7 @@ import libcst as cst
 from dagroute_lint.extract.bindings import SET, Binding, CallArguments, DictObject, ListObject
 from dagroute_lint.extract.evaluator.state import WalkerState
 from dagroute_lint.model import Const, Operation, Unknown
-from dagroute_lint.sources.data_files import Refused
+from dagroute_lint.sources.data_files import WORKING_DIRECTORY, Refused
 
 # The YAML loaders that build only plain data (the others may build Python objects).
 SAFE_YAML_LOADERS = frozenset(
@@ -46,9 +47,16 @@ PATH_TEXT_FUNCTIONS: dict[str, Callable[..., object]] = {
     "os.path.normpath": posixpath.normpath,
     "os.path.abspath": os.path.abspath,
 }
-PATH_KINDS = {"os.path.exists": ("file", "folder"), "os.path.isfile": ("file",)}
-PATH_KINDS["os.path.isdir"] = ("folder",)
+PATH_KINDS = {
+    "os.path.exists": ("file", "folder"),
+    "os.path.isfile": ("file",),
+    "os.path.isdir": ("folder",),
+}
 PATH_METHOD_KINDS = {"exists": ("file", "folder"), "is_file": ("file",), "is_dir": ("folder",)}
+
+
+# ``str(x)`` of a value folded later is the f-string field ``f"{x!s}"`` (``builtins._str``).
+STR_FIELD = (Const("s"), Const(""))
 
 
 def reads_utf8(arguments: CallArguments, allowed: frozenset[str] = frozenset()) -> bool:
@@ -69,15 +77,7 @@ def path_text(value: Binding) -> str | None:
         return value.value
     if isinstance(value, Operation) and value.op == "path" and len(value.operands) == 1:
         return path_text(value.operands[0])
-    if (
-        isinstance(value, Operation)
-        and value.op == "field"
-        and value.operands[1:]
-        == (
-            Const("s"),
-            Const(""),
-        )
-    ):  # ``str(path)``
+    if isinstance(value, Operation) and value.op == "field" and value.operands[1:] == STR_FIELD:
         inner = value.operands[0]
         return path_text(inner) if isinstance(inner, Operation) and inner.op == "path" else None
     return None
@@ -126,6 +126,8 @@ class Files(WalkerState):
             texts = [path_text(value) for value in positional]
             if arguments.named or arguments.spreads or None in texts or not texts:
                 return None
+            if qualname == "os.path.abspath" and not os.path.isabs(texts[0]):  # type: ignore[arg-type]
+                return Unknown(f"os.path.abspath({texts[0]!r}) {WORKING_DIRECTORY}", data=True)
             result = PATH_TEXT_FUNCTIONS[qualname](*texts)
             if isinstance(result, tuple):
                 return ListObject([Const(part) for part in result], self.uncertain)
@@ -204,6 +206,8 @@ class Files(WalkerState):
         if name == "open" and not positional:
             return self.open_file([Const(path)], CallArguments())
         if name in ("resolve", "absolute") and not positional:
+            if not os.path.isabs(path):
+                return Unknown(f"Path({path!r}).{name}() {WORKING_DIRECTORY}", data=True)
             return as_path(os.path.abspath(path))
         if name == "joinpath":
             parts = [path_text(value) for value in positional]
@@ -225,7 +229,7 @@ class Files(WalkerState):
                 return Unknown("a glob pattern not known statically", data=True)
             if name == "rglob":
                 pattern = posixpath.join("**", pattern)
-            joined = posixpath.join(glob_escape(path), pattern)
+            joined = posixpath.join(glob.escape(path), pattern)
             return self.answered(
                 lambda: self.listing(
                     [as_path(found) for found in self.data_files.glob(joined, "**" in joined)]
@@ -336,12 +340,6 @@ class Files(WalkerState):
         except yaml.YAMLError as error:
             problem = str(error).splitlines()[0]
             return Unknown(f"{qualname}() raises on this text ({problem})", data=True)
-
-
-def glob_escape(path: str) -> str:
-    import glob
-
-    return glob.escape(path)
 
 
 _Reader = Callable[[Files, str, list[Binding], CallArguments], Binding | None]
