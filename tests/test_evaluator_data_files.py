@@ -261,3 +261,25 @@ def test_walk_and_listing_bounds_are_said(tmp_path: Path, monkeypatch: pytest.Mo
     listed = _queue(tmp_path / "b", "X", 'X = str(len(glob.glob(HERE + "/sql/*.sql")) + 1)')
     assert not walked.known and "(the bound)" in (walked.reason or ""), walked.reason
     assert listed.known and listed.value == "3"  # two matches: within the bound
+
+
+def test_a_file_object_is_read_once(tmp_path: Path) -> None:
+    """A second ``f.read()`` gives what is left (nothing): never the text again."""
+    setup = 'f = open(HERE + "/conf/c.txt")\nFIRST = f.read()\nX = f.read()'
+    assert _queue(tmp_path / "a", "FIRST.strip()", setup).value == "plain_text"
+    again = _queue(tmp_path / "b", "X", setup)
+    assert not again.known and "read or closed before" in (again.reason or "")
+    loaded = _queue(tmp_path / "c", "X", 'X = json.load(HERE + "/conf/b.json")')
+    assert not loaded.known  # json.load takes a file object, not its path
+
+
+def test_path_glob_matches_as_pathlib_does(tmp_path: Path) -> None:
+    """``Path.glob`` matches hidden files, which ``glob.glob`` leaves out."""
+    data = {**DATA, "dags/sql/.hidden.sql": "select 0"}
+    expression = 'str(len(list(SQL.glob("*.sql")))) + str(len(glob.glob(HERE + "/sql/*.sql")))'
+    source = (
+        HEADER
+        + 'SQL = Path(HERE) / "sql"\n'
+        + f'with DAG("d"):\n    BashOperator(task_id="t", bash_command="x", queue={expression})\n'
+    )
+    assert routes(tmp_path, source, data)["t"].fields["queue"].value == "32"

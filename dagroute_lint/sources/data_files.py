@@ -20,6 +20,7 @@ import glob
 import hashlib
 import os
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 
 # Bytes of one data file, files read (and listings made) by one walk, and names one listing,
 # glob or ``os.walk`` may give (folders and files together).
@@ -71,6 +72,11 @@ class DataFiles:
         """``glob.glob(pattern, recursive=...)``'s paths, sorted."""
         return self._names("rglob" if recursive else "glob", pattern)
 
+    def path_glob(self, folder: str, pattern: str, method: str) -> list[str]:
+        """``Path(folder).glob(pattern)`` (or ``rglob``)'s paths, sorted: pathlib's own
+        matching, which differs from ``glob.glob``'s (hidden files, ``**``)."""
+        return self._names(f"path_{method}", f"{folder}\0{pattern}")
+
     def walk(self, top: str) -> list[str]:
         """Every folder below ``top`` (itself included), as ``os.walk`` visits them top-down,
         each as ``"folder\\0sub1/sub2\\0file1/file2"``; sorted within a folder."""
@@ -107,6 +113,9 @@ def touches(reads: Iterable[DataRead], changed: str) -> bool:
     real = os.path.realpath(changed)
     for operation, argument, _ in reads:
         folder = _fixed_folder(argument) if operation in ("glob", "rglob") else argument
+        if operation.startswith("path_"):  # ``Path(folder).glob(pattern)``
+            base, pattern = argument.split("\0", 1)
+            folder = os.path.join(base, _fixed_folder(pattern))
         asked = os.path.realpath(folder)
         if real == asked or (operation != "read" and real.startswith(os.path.join(asked, ""))):
             return True
@@ -204,6 +213,22 @@ def _fixed_folder(pattern: str) -> str:
     return os.path.dirname(pattern[:cut]) or "."
 
 
+def _path_glob(argument: str, roots: tuple[str, ...], recursive: bool = False) -> list[str]:
+    folder, pattern = argument.split("\0", 1)
+    _inside(os.path.join(folder, _fixed_folder(pattern)), roots)
+    base = Path(folder)
+    matches = base.rglob(pattern) if recursive else base.glob(pattern)
+    found: list[str] = []
+    for number, path in enumerate(matches):
+        if number >= MAX_ENTRIES:
+            raise Refused(
+                f"{folder} glob {pattern!r} matches more than {MAX_ENTRIES} paths (the bound)"
+            )
+        _inside(str(path), roots)
+        found.append(str(path))
+    return sorted(found)
+
+
 def _walk(top: str, roots: tuple[str, ...]) -> list[str]:
     _inside(top, roots)
     found: list[str] = []
@@ -231,4 +256,6 @@ _OPERATIONS: dict[str, Callable[[str, tuple[str, ...]], bytes | str | list[str]]
     "glob": _glob,
     "rglob": lambda pattern, roots: _glob(pattern, roots, recursive=True),
     "walk": _walk,
+    "path_glob": _path_glob,
+    "path_rglob": lambda argument, roots: _path_glob(argument, roots, recursive=True),
 }

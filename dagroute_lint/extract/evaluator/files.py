@@ -16,7 +16,6 @@ held in ``open_files`` with its path, as the instances of repository classes are
 
 from __future__ import annotations
 
-import glob
 import json
 import os
 import posixpath
@@ -164,14 +163,21 @@ class Files(WalkerState):
         self.open_files[id(handle)] = (handle, text)
         return handle
 
-    def opened_text(self, value: Binding) -> Binding | None:
-        """The text of a file object ``open()`` gave (unknown with why when it cannot be
-        read), or a string given as is; ``None`` for anything else (the call's own unknown)."""
+    def opened_text(
+        self, value: Binding, stream: bool = True, string: bool = True
+    ) -> Binding | None:
+        """The whole text of a file object ``open()`` gave (``stream``), read once: unknown
+        with why when it cannot be read, or when it was read or closed before (Python gives
+        what is left, or raises); a string given as is (``string``); ``None`` for anything
+        else (the call's own unknown)."""
         held = self.open_files.get(id(value))
-        if held is not None and held[0] is value:
+        if stream and held is not None and held[0] is value:
             path = held[1]
+            if id(value) in self.consumed_files:
+                return Unknown(f"the file object of {path}, read or closed before", data=True)
+            self.consumed_files.add(id(value))
             return self.answered(lambda: Const(self.data_files.text(path)))
-        if isinstance(value, Const) and isinstance(value.value, str):
+        if string and isinstance(value, Const) and isinstance(value.value, str):
             return value
         return None
 
@@ -185,13 +191,14 @@ class Files(WalkerState):
         if held is None or held[0] is not callee or not isinstance(func, cst.Attribute):
             return None
         method = func.attr.value
-        if method in ("close", "__enter__") and not positional:
-            return Const(None) if method == "close" else callee
+        if method == "close" and not positional:
+            self.consumed_files.add(id(callee))
+            return Const(None)
         if method not in ("read", "readlines") or positional:
             return Unknown(f"result of calling {method}() on a file object", data=True)
-        text = self.opened_text(callee)
+        text = self.opened_text(callee, string=False)
         if method == "read" or not isinstance(text, Const):
-            return text or callee
+            return text if text is not None else callee
         lines = str(text.value).splitlines(keepends=True)
         return ListObject([Const(line) for line in lines], self.uncertain)
 
@@ -227,14 +234,13 @@ class Files(WalkerState):
             pattern = path_text(positional[0])
             if pattern is None:
                 return Unknown("a glob pattern not known statically", data=True)
-            if name == "rglob":
-                pattern = posixpath.join("**", pattern)
-            joined = posixpath.join(glob.escape(path), pattern)
-            return self.answered(
-                lambda: self.listing(
-                    [as_path(found) for found in self.data_files.glob(joined, "**" in joined)]
-                )
-            )
+            matched = pattern
+
+            def matches() -> Binding:
+                found = self.data_files.path_glob(path, matched, name)
+                return self.listing([as_path(each) for each in found])
+
+            return self.answered(matches)
         return None
 
     def path_attribute(self, path: str, attr: str) -> Binding | None:
@@ -299,7 +305,8 @@ class Files(WalkerState):
     ) -> Binding | None:
         if len(positional) != 1 or arguments.bindings or arguments.spreads:
             return None
-        text = self.opened_text(positional[0])
+        stream = qualname == "json.load"
+        text = self.opened_text(positional[0], stream=stream, string=not stream)
         if not isinstance(text, Const) or not isinstance(text.value, str):
             return text
         try:

@@ -255,6 +255,7 @@ class WalkerState(ABC):
         # with the modules it runs; the file objects ``open()`` gave, by identity, with paths.
         self.data_files = data_files if data_files is not None else DataFiles(())
         self.open_files: dict[int, tuple[Unknown, str]] = {}
+        self.consumed_files: set[int] = set()  # read or closed: a second read gets less
         # Loops and comprehensions run over listings whose order is not known (so far).
         self.unordered_runs = 0
 
