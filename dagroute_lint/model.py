@@ -330,6 +330,8 @@ class Module:
     comments to the codes they name (``None``: every code).
     ``call_refs`` are names from other modules that the file calls and could not follow: the
     runner extracts the file again with those modules' sources, so their functions are run.
+    ``data_reads`` the repository's data files and folders the walk read, each as (operation,
+    argument, digest of the answer): the summary holds while each still gets that answer.
     ``classes`` are the classes the file defines, by name within the module (``Outer.Inner``);
     ``unmodelled`` the places where tasks may be missing; ``rejected_calls`` the calls of Airflow
     functions with keywords they do not take (``@setup(queue=...)``); ``bound_at`` the first line
@@ -348,6 +350,7 @@ class Module:
     syntax_error: SyntaxProblem | None = None
     loop_refs: tuple[str, ...] = ()
     call_refs: tuple[str, ...] = ()
+    data_reads: tuple[tuple[str, str, str], ...] = ()
     classes: dict[str, ClassInfo] = field(default_factory=dict)
     unmodelled: tuple[Unmodelled, ...] = ()
     rejected_calls: tuple[RejectedCall, ...] = ()

@@ -245,12 +245,18 @@ class DictObject:
 
 @record(frozen=False, eq=False)
 class ListObject:
-    """A list or tuple built while walking, shared like ``DictObject``."""
+    """A list or tuple built while walking, shared like ``DictObject``.
+
+    ``unordered``: why the order of ``items`` is not Python's (a folder's listing, in the file
+    system's order, which differs between machines): it is iterated (a loop builds the same
+    tasks in any order) and sorted, but never indexed, enumerated or zipped.
+    """
 
     items: list[Binding]
     level: int = 0
     spoiled: Unknown | None = None
     version: int = 0
+    unordered: str | None = None
 
 
 @record(frozen=False, eq=False)

@@ -166,6 +166,14 @@ def elements(value: Binding) -> list[Binding] | None:
     return None
 
 
+def ordered_sequence(value: Binding) -> bool:
+    """Whether iterating ``value`` yields its elements in Python's order: not a set's, nor a
+    folder's listing (``ListObject.unordered``)."""
+    if isinstance(value, SetObject):
+        return False
+    return not (isinstance(value, ListObject) and value.unordered is not None)
+
+
 def list_index(key: Binding, length: int) -> int | None:
     """A literal integer key that indexes a sequence of ``length`` items, else ``None``."""
     if not isinstance(key, Const) or not isinstance(key.value, int) or isinstance(key.value, bool):
@@ -176,6 +184,8 @@ def list_index(key: Binding, length: int) -> int | None:
 def live_item(container: Binding, key: Binding) -> Binding | None:
     """The object stored under a literal ``key``, when the dict's parts decide it for certain, so
     that ``CONF["args"]["queue"] = ...`` changes the very dict ``CONF["args"]`` holds."""
+    if isinstance(container, ListObject) and container.unordered is not None:
+        return None
     if isinstance(container, ListObject) and container.spoiled is None:
         index = list_index(key, len(container.items))
         return container.items[index] if index is not None else None

@@ -10,7 +10,7 @@ layer (``extract.airflow``) recognises DAGs, TaskGroups, operators and TaskFlow 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import libcst as cst
 
@@ -29,6 +29,7 @@ from dagroute_lint.extract.containers import (
 )
 from dagroute_lint.extract.evaluator.calls import Calls
 from dagroute_lint.extract.evaluator.expressions import Expressions
+from dagroute_lint.extract.evaluator.files import Files
 from dagroute_lint.extract.evaluator.functions import Functions
 from dagroute_lint.extract.evaluator.helpers import (
     class_constants,
@@ -64,6 +65,7 @@ from dagroute_lint.model import (
     TaskGroup,
     Unmodelled,
 )
+from dagroute_lint.sources.data_files import DataFiles
 
 
 def extract_module(
@@ -74,13 +76,15 @@ def extract_module(
     externals: Mapping[str, Expr] | None = None,
     sources: Mapping[str, Source] | None = None,
     airflow_version: str | None = None,
+    data_roots: Sequence[str] = (),
 ) -> Module:
     """Build the model of one file. Never raises on bad input: problems become ``syntax_error``.
 
     ``externals`` gives the values of names from other modules that the file loops over (see
     ``Module.loop_refs``), folded by the caller from the repository's symbol table; ``sources``
     the repository modules whose functions it calls (``Module.call_refs``), run where called;
-    ``airflow_version`` the inventory's, which decides the conditions on Airflow's version.
+    ``airflow_version`` the inventory's, which decides the conditions on Airflow's version;
+    ``data_roots`` the folders whose data files the walk may read (``Module.data_reads``).
     """
     text = decode(data)
     if isinstance(text, SyntaxProblem):
@@ -92,7 +96,9 @@ def extract_module(
             path=path, module_name=module_name, syntax_error=parsed, noqa=noqa, file_noqa=file_noqa
         )
     release = deployment_release(airflow_version)
-    walker = _Walker(module_name, is_package, path, externals or {}, sources, release)
+    walker = _Walker(
+        module_name, is_package, path, externals or {}, sources, release, DataFiles(data_roots)
+    )
     try:
         return _walked(walker, parsed, path, noqa, file_noqa)
     finally:
@@ -129,7 +135,7 @@ _FIRST_LINE = Position(1, 1)
 
 
 class _Walker(
-    Statements, Functions, Expressions, Calls, AirflowObjects, Instances, Records, Stores
+    Statements, Functions, Expressions, Calls, Files, AirflowObjects, Instances, Records, Stores
 ):
     """The whole walk; what it learned becomes the file's model in ``build``."""
 
@@ -147,7 +153,13 @@ class _Walker(
         if isinstance(parsed, SyntaxProblem):
             return None
         other = _Walker(
-            name, source.is_package, source.path, {}, self.sources, self.airflow_release
+            name,
+            source.is_package,
+            source.path,
+            {},
+            self.sources,
+            self.airflow_release,
+            self.data_files,
         )
         other.foreign_scopes = self.foreign_scopes
         self.scopes += other.scopes
@@ -321,6 +333,7 @@ class _Walker(
             file_noqa=file_noqa,
             loop_refs=tuple(self.loop_refs),
             call_refs=tuple(self.call_refs),
+            data_reads=self.data_files.recorded(),
             classes=dict(self.classes),
             unmodelled=tuple(
                 Unmodelled(at(node), message) for node, message in self.unmodelled.values()

@@ -83,6 +83,7 @@ def analyse(
         settings.max_file_size,
         project=project,
         airflow_version=version,
+        data_roots=(settings.root, *roots),
     )
     if execution.cache_dir is not None:
         world.imports = ImportIndex(

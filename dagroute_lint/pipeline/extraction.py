@@ -21,6 +21,7 @@ from dagroute_lint.pipeline.cache import SummaryCache, summary_key
 from dagroute_lint.pipeline.collector import no_collections, settle
 from dagroute_lint.pipeline.progress import ProgressLine
 from dagroute_lint.records import record
+from dagroute_lint.sources.data_files import still_hold
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -50,6 +51,8 @@ class Request:
     sources: Mapping[str, Source] = field(default_factory=dict)
     # The inventory's ``airflow_version``: it decides conditions on Airflow's version.
     airflow_version: str | None = None
+    # The folders whose data files the walk may read (``sources.data_files``).
+    data_roots: tuple[str, ...] = ()
 
     @property
     def key(self) -> str:
@@ -63,6 +66,9 @@ class Request:
                 digest.update(f"{name}\0{source.is_package}\0{source.path}\0".encode())
                 digest.update(hashlib.sha256(source.data).digest())
             data += b"\0sources\0" + digest.digest()
+        if self.data_roots:  # and the folder relative paths (``os.path.abspath``) start from
+            folders = (*self.data_roots, os.getcwd())
+            data += b"\0data roots\0" + "\0".join(folders).encode("utf-8", "surrogateescape")
         return summary_key(
             data,
             self.display,
@@ -115,6 +121,10 @@ class Extractor:
         missing: list[int] = []
         for index in range(len(requests)):
             cached = self.cache.load(keys[index]) if self.cache is not None else None
+            if cached is not None and cached.data_reads:  # made from data files: still them?
+                cached = (
+                    cached if still_hold(cached.data_reads, requests[index].data_roots) else None
+                )
             if cached is None:
                 missing.append(index)
             else:
@@ -171,6 +181,7 @@ def _extract(request: Request) -> Module:
             request.externals or None,
             request.sources or None,
             request.airflow_version,
+            request.data_roots,
         )
 
 

@@ -29,6 +29,7 @@ from dagroute_lint.pipeline.import_index import ImportIndex
 from dagroute_lint.pipeline.results import Probe, State, content_hash
 from dagroute_lint.records import record, replace
 from dagroute_lint.resolve.values import Known, SymbolTable, as_expr
+from dagroute_lint.sources.data_files import data_state
 from dagroute_lint.sources.discovery import SourceFile, absolute, module_candidates, module_name
 from dagroute_lint.sources.files import DEFAULT_MAX_FILE_BYTES, read_source_status
 from dagroute_lint.sources.first_party import FirstParty
@@ -74,10 +75,13 @@ class World:
         imports: ImportIndex | None = None,
         project: ProjectModules | None = None,
         airflow_version: str | None = None,
+        data_roots: Sequence[Path] = (),
     ) -> None:
         self.roots = list(dict.fromkeys(roots))
         # The inventory's, given to every extraction: it decides conditions on the version.
         self.airflow_version = airflow_version
+        # Where DAG files may read data files from: the repository and the import roots.
+        self.data_roots = tuple(dict.fromkeys(str(absolute(root)) for root in data_roots))
         # Where the repository's modules off the roots are looked for (the project folder).
         self.project = project
         self.extractor = extractor
@@ -125,7 +129,14 @@ class World:
 
     def request(self, source: SourceFile, data: bytes) -> Request:
         name, is_package = module_name(source.real, self.roots)
-        return Request(data, source.display, name, is_package, airflow_version=self.airflow_version)
+        return Request(
+            data,
+            source.display,
+            name,
+            is_package,
+            airflow_version=self.airflow_version,
+            data_roots=self.data_roots,
+        )
 
     def lookup(self, name: str) -> Module | None:
         """The plain summary of the module ``name``: a reported file's, else the first file on
@@ -133,9 +144,9 @@ class World:
         self._reads.names.add(name)
         file = self.reported.get(name)
         if file is not None:
-            return self.plain(file)
+            return self.read_data_of(self.plain(file))
         if name in self._by_name:
-            return self._by_name[name]
+            return self.read_data_of(self._by_name[name])
         found: Module | None = None
         for candidate in module_candidates(name, self.roots):
             if candidate.is_file():
@@ -147,7 +158,7 @@ class World:
                     found = self.unreadable(source, data)
                 break
         self._by_name[name] = found
-        return found
+        return self.read_data_of(found)
 
     def plain(self, file: ReportedFile) -> Module:
         """A reported file's summary as extraction alone gives it."""
@@ -177,6 +188,7 @@ class World:
             file.name,
             file.is_package,
             airflow_version=self.airflow_version,
+            data_roots=self.data_roots,
         )
 
     def prepare_final(self, files: Sequence[ReportedFile]) -> None:
@@ -224,7 +236,17 @@ class World:
             finally:
                 self._reads = previous
         self._reads.names |= self._again_reads.get(display, set())
-        return self._final[display]
+        module = self._final[display]
+        self.read_data_of(module)
+        return module
+
+    def read_data_of(self, module: Module | None) -> Module | None:
+        """``module``, recording the data files it was made from (``Module.data_reads``) for the
+        file being worked on: its results hold while those files are what they were."""
+        if module is not None:
+            for operation, argument, state in module.data_reads:
+                self._reads.probes[("data", operation, argument)] = state
+        return module
 
     def final(self, name: str) -> Module | None:
         """The module ``name`` as resolution and rules see it; records the name."""
@@ -340,13 +362,23 @@ class ProbeAnswers:
     """The answer each question gets now, as ``RecordingRoots`` recorded it; asked once each
     (most files ask the same questions)."""
 
-    def __init__(self, roots: Sequence[Path], project: ProjectModules | None = None) -> None:
+    def __init__(
+        self,
+        roots: Sequence[Path],
+        project: ProjectModules | None = None,
+        data_roots: Sequence[str] = (),
+    ) -> None:
         self._roots = FirstParty(roots, project)
+        self._data_roots = data_roots
         self._answers: dict[Probe, object] = {}
 
     def __call__(self, question: Probe) -> object:
         if question not in self._answers:
-            self._answers[question] = _answer(self._roots, question)
+            if question[0] == "data" and len(question) == 3:
+                operation, argument = question[1:]
+                self._answers[question] = data_state(operation, argument, self._data_roots)
+            else:
+                self._answers[question] = _answer(self._roots, question)
         return self._answers[question]
 
 

@@ -52,6 +52,7 @@ from dagroute_lint.extract.evaluator.builtins import (
     fold_str_method,
     result_is_data,
 )
+from dagroute_lint.extract.evaluator.files import path_text, reads_utf8, sorted_paths
 from dagroute_lint.extract.evaluator.helpers import (
     COPIES,
     DICT_CHANGES,
@@ -253,6 +254,9 @@ class Calls(WalkerState):
                 self.class_instances[id(instance)] = (instance, callee)
                 return instance
             return self.construct(node, callee, positional, arguments)
+        read = self.file_method(node, callee, positional)
+        if read is not None:
+            return read
         method = self.instance_method(node, callee)
         if method is not None:  # ``Pool(conn_id="pg").pool()``: the class's own code is run
             return self.call_function(node, method, [callee, *positional], arguments)
@@ -348,6 +352,8 @@ class Calls(WalkerState):
         """``dict(BASE, queue=...)`` and ``range(n)``: the builtins routing code is built with."""
         if star is not None:
             return None
+        if name == "open" and positional:
+            return self.open_file(positional, arguments)
         if name == "super" and not arguments.named:
             return self.super_of(positional)
         if name == "setattr" and len(positional) == 3 and not arguments.named:
@@ -375,6 +381,9 @@ class Calls(WalkerState):
         if name == "sorted" and len(positional) == 1 and not arguments.named:
             items = elements(positional[0])
             literals = [item.value for item in items or () if isinstance(item, Const)]
+            paths = sorted_paths(items, self.uncertain) if items else None
+            if paths is not None:  # ``Path`` objects
+                return paths
             if items is None or len(literals) != len(items):
                 return Unknown("sorted() of a value that is not a collection of literals")
             try:
@@ -454,6 +463,9 @@ class Calls(WalkerState):
                     DictExpr(tuple((Const(key), value) for key, value in arguments.named.items())),
                 ),
             )
+        read = self.file_call(qualname, positional, arguments)
+        if read is not None:
+            return read
         if qualname in names.PATH_CONSTRUCTORS and len(positional) == 1:
             return Operation("path", (snapshot(positional[0]),))
         if qualname in PATH_FUNCTIONS and len(positional) == 1 and not arguments.named:
@@ -540,6 +552,11 @@ class Calls(WalkerState):
             return self.super_init(node, target, positional, arguments)
         if isinstance(target, Instance):
             return self.call_instance_method(node, target, name, positional, arguments)
+        path = path_text(target) if isinstance(target, Operation) else None
+        if path is not None and reads_utf8(arguments):
+            found = self.path_method(path, name, positional)
+            if found is not None:
+                return found
         if isinstance(target, TaskFlow):
             if name == "override":
                 return TaskFlow(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import posixpath
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -32,10 +34,12 @@ from dagroute_lint.extract.containers import (
     elements,
     list_index,
     live_item,
+    ordered_sequence,
     set_of,
     snapshot,
 )
 from dagroute_lint.extract.evaluator.calls import Calls
+from dagroute_lint.extract.evaluator.files import as_path, path_text
 from dagroute_lint.extract.evaluator.helpers import (
     VALUE_LIBRARIES,
     depth,
@@ -176,7 +180,9 @@ class Expressions(WalkerState):
         if name == "True":
             return Const(True)
         if name == "__file__" and self.scope.lookup(name) is None:
-            return Const(self.path)
+            # Absolute, as DagBag imports a file by its absolute path: what is built from it
+            # (``os.path.dirname(__file__)``) names the same folder from any working directory.
+            return Const(os.path.abspath(self.path))
         if name == "False":
             return Const(False)
         bound = self.scope.lookup(name)
@@ -252,6 +258,10 @@ class Expressions(WalkerState):
             return base
         if isinstance(base, OneOf):  # an attribute of one of several objects
             return Unknown(f"an attribute of one of several values ({base.reason})")
+        path = path_text(base) if isinstance(base, Operation) else None
+        found = self.path_attribute(path, attr) if path is not None else None
+        if found is not None:
+            return found
         if isinstance(base, Operation) and base.op == "path" and attr in ("stem", "name"):
             return Operation("path_stem" if attr == "stem" else "path_name", base.operands)
         if isinstance(base, LocalClass) and attr in base.attributes:
@@ -302,6 +312,10 @@ class Expressions(WalkerState):
             if index is not None:
                 return TaskHandles((base.indexes[index],))
             return Unknown("a task picked from a list by a key that is not a literal")
+        if isinstance(base, ListObject) and base.unordered is not None:
+            return Unknown(f"an item picked by position from {base.unordered}", data=True)
+        if isinstance(base, Unknown) and base.data:  # an item of data not known: its reason
+            return base
         live = live_item(base, key)
         if live is not None:
             return live
@@ -326,7 +340,8 @@ class Expressions(WalkerState):
         window = slice(*bounds)
         if isinstance(base, Const) and isinstance(base.value, str):
             return Const(base.value[window])
-        items = elements(base) if isinstance(base, (ListObject, SeqExpr)) else None
+        ordered = not (isinstance(base, ListObject) and base.unordered)
+        items = elements(base) if isinstance(base, (ListObject, SeqExpr)) and ordered else None
         if items is None:
             return Unknown("a slice of a value not known statically")
         return ListObject(items[window], self.uncertain)
@@ -356,7 +371,7 @@ class Expressions(WalkerState):
         for element in node.elements:
             if isinstance(element, cst.StarredElement):  # ``[*IDS, "z"]``: spliced when known
                 spread = self.value_of(element.value)
-                known = elements(spread) if not isinstance(spread, SetObject) else None
+                known = elements(spread) if ordered_sequence(spread) else None
                 if known is None:
                     return Unknown("a sequence with a starred element not known statically")
                 items += known
@@ -391,6 +406,10 @@ class Expressions(WalkerState):
             computed = _LITERAL_OPERATIONS[operator](left.value, right.value)
             if computed is not None:
                 return Const(computed)  # type: ignore[arg-type]
+        if operator is cst.Divide and isinstance(left, Operation):  # ``Path(...) / "x"``
+            base, added = path_text(left), path_text(right)
+            if base is not None and added is not None:
+                return as_path(posixpath.join(base, added))
         if operator in ARITHMETIC:
             return Operation(ARITHMETIC[operator], (snapshot(left), snapshot(right)))
         if isinstance(left, SetObject) or isinstance(right, SetObject):
@@ -409,7 +428,7 @@ class Expressions(WalkerState):
         list, the element is walked once under a condition: the tasks it builds are seen, and
         DRL106 says how many is not known; an ``if`` it cannot decide makes the element's tasks
         conditional. Either way the result is unknown."""
-        outer, uncertain = self.scope, self.uncertain
+        outer, uncertain, unordered = self.scope, self.uncertain, self.unordered_runs
         self.scope = self.new_scope(outer)
         results: list[Binding] = []
         try:
@@ -426,6 +445,9 @@ class Expressions(WalkerState):
             return TaskHandles(tuple(index for handle in handles for index in handle.indexes))
         if isinstance(node, cst.SetComp):
             return set_of(results, self.uncertain)
+        if self.unordered_runs > unordered:  # over a listing: its order is still not known
+            why = "a comprehension over a folder's listing, in the file system's order"
+            return ListObject(results, self.uncertain, unordered=why)
         return SeqExpr(tuple(snapshot(result) for result in results))
 
     def unroll(

@@ -300,14 +300,30 @@ class Functions(WalkerState):
         qualname: str | None = None,
     ) -> None:
         """A call the walk does not follow, made where it could build tasks (inside a DAG, or
-        given a DAG or TaskGroup): DRL106 names it. Calls into the standard library and the
-        libraries DAG files compute values with are not suspected."""
+        given a DAG, a TaskGroup or the module's ``globals()``): DRL106 names it. Calls into the
+        standard library and the libraries DAG files compute values with are not suspected."""
         if qualname is not None and builds_no_task(qualname):
+            return
+        written = as_written(node.func)
+        if self.given_globals(node):  # dag-factory: ``load_yaml_dags(globals_dict=globals())``
+            self.not_followed(
+                node,
+                f"{written}() {why} and is given globals(): the DAGs it may define there "
+                "(dag-factory builds them from YAML files) and their tasks are not seen",
+            )
             return
         if not self.in_dag_context(positional, arguments):
             return
-        written = as_written(node.func)
         self.not_followed(node, f"{written}() {why}; tasks it may build are not seen")
+
+    def given_globals(self, node: cst.Call) -> bool:
+        """The module's namespace is an argument: the callee may define DAGs in it."""
+        return self.scope.lookup("globals") is None and any(
+            isinstance(arg.value, cst.Call)
+            and isinstance(arg.value.func, cst.Name)
+            and arg.value.func.value == "globals"
+            for arg in node.args
+        )
 
     def run_factory_body(self, function: Function) -> None:
         """Walk an ``@dag``/``@task_group`` body where it is called; parameters are unknown."""

@@ -42,6 +42,7 @@ from dagroute_lint.model import (
     Unknown,
 )
 from dagroute_lint.records import record
+from dagroute_lint.sources.data_files import DataFiles
 
 # Bounds that keep a hostile or generated file from making the walk unbounded.
 MAX_LOOP_ITERATIONS = 1000
@@ -201,6 +202,7 @@ class WalkerState(ABC):
         externals: Mapping[str, Expr],
         sources: Mapping[str, Source] | None = None,
         airflow_release: Release | None = None,
+        data_files: DataFiles | None = None,
     ) -> None:
         self.module_name = module_name
         # Airflow's release on the deployment, from the inventory (``extract/versions.py``).
@@ -253,6 +255,13 @@ class WalkerState(ABC):
         self.function_imports: dict[int, list[DraftImport]] = {}
         # Operator ``__init__``s being run: the instance, whose class's, at which call depth.
         self.constructing: list[tuple[Instance, LocalClass, int]] = []
+        # The repository's data files the walk may read (``extract.evaluator.files``), shared
+        # with the modules it runs; the file objects ``open()`` gave, by identity, with paths.
+        self.data_files = data_files if data_files is not None else DataFiles(())
+        self.open_files: dict[int, tuple[Unknown, str]] = {}
+        self.consumed_files: set[int] = set()  # read or closed: a second read gets less
+        # Loops and comprehensions run over listings whose order is not known (so far).
+        self.unordered_runs = 0
 
     def new_scope(
         self,
@@ -274,6 +283,25 @@ class WalkerState(ABC):
 
     @abstractmethod
     def adopt(self, imported: Imported) -> DictObject: ...
+
+    @abstractmethod
+    def file_call(
+        self, qualname: str, positional: list[Binding], arguments: CallArguments
+    ) -> Binding | None: ...
+
+    @abstractmethod
+    def open_file(self, positional: list[Binding], arguments: CallArguments) -> Binding: ...
+
+    @abstractmethod
+    def file_method(
+        self, node: cst.Call, callee: Binding, positional: list[Binding]
+    ) -> Binding | None: ...
+
+    @abstractmethod
+    def path_method(self, path: str, name: str, positional: list[Binding]) -> Binding | None: ...
+
+    @abstractmethod
+    def path_attribute(self, path: str, attr: str) -> Binding | None: ...
 
     @abstractmethod
     def attach(self, handles: TaskHandles, dag: int | None) -> None: ...

@@ -280,6 +280,7 @@ class Statements(WalkerState):
         if isinstance(value, CONTAINERS) and value.spoiled is not None:
             value = value.spoiled
         if isinstance(value, ListObject) and len(value.items) <= MAX_LOOP_ITERATIONS:
+            self.unordered_runs += value.unordered is not None
             return list(value.items)
         if isinstance(value, SetObject) and len(value.values) <= MAX_LOOP_ITERATIONS:
             return list(value.values.values())
