@@ -25,6 +25,7 @@ from dagroute_lint.extract.evaluator.helpers import (
     default_args,
     keyword,
     looks_like_class,
+    parameters,
     refreshed,
 )
 from dagroute_lint.extract.evaluator.state import (
@@ -104,17 +105,41 @@ class AirflowObjects(WalkerState):
             group_id = snapshot(positional[0]) if positional else Const(None)
         return self.create_group(node, group_id, arguments)
 
-    def create_group_from_factory(self, node: cst.Call, factory: GroupFactory) -> Binding:
+    def create_group_from_factory(
+        self, node: cst.Call, factory: GroupFactory, bound: dict[str, Binding] | None = None
+    ) -> Binding:
         assert factory.function is not None
         arguments = refreshed(factory.arguments)
         group_id = arguments.named.get("group_id", Const(factory.function.name))
         handle = self.create_group(node, group_id, arguments, suffix_on_collision=True)
         self.group_stack.append(handle.index)
         try:
-            self.run_factory_body(factory.function)
+            self.run_factory_body(factory.function, bound)
         finally:
             self.group_stack.pop()
         return handle
+
+    def create_mapped_group(
+        self, node: cst.Call, factory: GroupFactory, method: str, arguments: CallArguments
+    ) -> Binding:
+        """``group.partial(a=1).expand(b=[...])``: Airflow's ``_TaskGroupFactory`` calls the
+        function once, with the ``.partial()`` values as they are and a ``MappedArgument`` for
+        each expanded parameter (every parameter not bound by ``.partial()``, for
+        ``expand_kwargs``), which only the run decides."""
+        assert factory.function is not None and factory.function.node is not None
+        expanded = (
+            tuple(arguments.bindings)
+            if method == "expand"
+            else tuple(
+                name for name in parameters(factory.function.node) if name not in factory.partial
+            )
+        )
+        bound: dict[str, Binding] = dict(factory.partial)
+        for name in expanded:
+            bound[name] = Unknown(
+                f"'{name}' is expanded by the mapped task group: one value per map index"
+            )
+        return self.create_group_from_factory(node, factory, bound)
 
     def create_group(
         self,

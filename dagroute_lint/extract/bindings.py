@@ -107,10 +107,14 @@ class DagFactory:
 
 @record(eq=False)
 class GroupFactory:
-    """A ``@task_group`` function: calling it builds the group inside the current DAG."""
+    """A ``@task_group`` function: calling it builds the group inside the current DAG.
+
+    ``partial``: the function arguments ``.partial(...)`` bound, passed as they are when
+    ``.expand(...)`` builds the mapped group (Airflow's ``_TaskGroupFactory.partial``)."""
 
     function: Function | None
     arguments: CallArguments
+    partial: dict[str, Binding] = field(default_factory=dict)
 
 
 @record(eq=False)

@@ -570,13 +570,14 @@ class Calls(WalkerState):
             merged = target.arguments.merged(arguments)
             if isinstance(target, DagFactory):
                 return DagFactory(target.function, merged)
-            return GroupFactory(target.function, merged)
-        if (
-            isinstance(target, GroupFactory)
-            and target.function is not None
-            and name in names.MAPPED_OPERATOR_METHODS
-        ):
-            return self.create_group_from_factory(node, target)
+            return GroupFactory(target.function, merged, target.partial)
+        if isinstance(target, GroupFactory) and target.function is not None:
+            if name == "partial" and not positional and not arguments.spreads:
+                return GroupFactory(
+                    target.function, target.arguments, {**target.partial, **arguments.bindings}
+                )
+            if name in names.MAPPED_OPERATOR_METHODS:
+                return self.create_mapped_group(node, target, name, arguments)
         if isinstance(target, Const) and isinstance(target.value, str) and not arguments.named:
             folded = fold_str_method(target.value, name, positional, self.uncertain)
             if folded is not None:

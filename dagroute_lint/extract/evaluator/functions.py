@@ -309,8 +309,9 @@ class Functions(WalkerState):
         written = as_written(node.func)
         self.not_followed(node, f"{written}() {why}; tasks it may build are not seen")
 
-    def run_factory_body(self, function: Function) -> None:
-        """Walk an ``@dag``/``@task_group`` body where it is called; parameters are unknown."""
+    def run_factory_body(self, function: Function, bound: dict[str, Binding] | None = None) -> None:
+        """Walk an ``@dag``/``@task_group`` body where it is called; parameters are unknown,
+        but those ``bound`` gives (a mapped group's ``.partial()`` values and expanded ones)."""
         if function.node is None:
             return
         outer = self.scope
@@ -318,6 +319,7 @@ class Functions(WalkerState):
         self.scope = self.new_scope(closure.enclosing(), declared=declared_global(function.node))
         for param in parameters(function.node):
             self.scope.names[param] = Unknown(f"function parameter '{param}'")
+        self.scope.names.update(bound or {})
         uncertain = self.uncertain
         self.returns.append([])
         try:

@@ -321,7 +321,14 @@ class WalkerState(ABC):
     ) -> GroupHandle: ...
 
     @abstractmethod
-    def create_group_from_factory(self, node: cst.Call, factory: GroupFactory) -> Binding: ...
+    def create_group_from_factory(
+        self, node: cst.Call, factory: GroupFactory, bound: dict[str, Binding] | None = None
+    ) -> Binding: ...
+
+    @abstractmethod
+    def create_mapped_group(
+        self, node: cst.Call, factory: GroupFactory, method: str, arguments: CallArguments
+    ) -> Binding: ...
 
     @abstractmethod
     def create_operator_task(
@@ -383,7 +390,9 @@ class WalkerState(ABC):
     def relate(self, left: Binding, right: Binding) -> Binding: ...
 
     @abstractmethod
-    def run_factory_body(self, function: Function) -> None: ...
+    def run_factory_body(
+        self, function: Function, bound: dict[str, Binding] | None = None
+    ) -> None: ...
 
     @abstractmethod
     def store_attribute(self, owner: Binding, attr: str, value: Binding, written: str) -> None: ...
