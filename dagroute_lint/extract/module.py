@@ -34,6 +34,7 @@ from dagroute_lint.extract.evaluator.helpers import (
     class_constants,
 )
 from dagroute_lint.extract.evaluator.instances import Instances
+from dagroute_lint.extract.evaluator.objects import Objects
 from dagroute_lint.extract.evaluator.records import Records
 from dagroute_lint.extract.evaluator.state import (
     MAX_FOREIGN_MODULES,
@@ -125,7 +126,15 @@ _FIRST_LINE = Position(1, 1)
 
 
 class _Walker(
-    Statements, Functions, Expressions, Calls, AirflowObjects, Instances, Records, Stores
+    Statements,
+    Functions,
+    Expressions,
+    Calls,
+    AirflowObjects,
+    Instances,
+    Records,
+    Objects,
+    Stores,
 ):
     """The whole walk; what it learned becomes the file's model in ``build``."""
 

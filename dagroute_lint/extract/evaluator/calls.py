@@ -71,7 +71,6 @@ from dagroute_lint.extract.evaluator.helpers import (
     set_operation,
     task_decorator_kind,
 )
-from dagroute_lint.extract.evaluator.records import spoil_record
 from dagroute_lint.extract.evaluator.state import (
     MAX_LOOP_ITERATIONS,
     WalkerState,
@@ -246,6 +245,11 @@ class Calls(WalkerState):
         if isinstance(callee, LocalClass) and callee.fields is not None:
             return self.build_record(callee, positional, arguments)
         if isinstance(callee, LocalClass):
+            made = (
+                None if callee.operator else self.build_object(node, callee, positional, arguments)
+            )
+            if made is not None:
+                return made
             if not callee.operator:
                 instance = Unknown(f"an instance of {callee.qualname}, not an operator")
                 self.class_instances[id(instance)] = (instance, callee)
@@ -425,6 +429,9 @@ class Calls(WalkerState):
             return self.create_dag(node, positional, arguments)
         if qualname in names.TASK_GROUP_CLASSES:
             return self.create_group_from_call(node, positional, arguments)
+        record_class = self.named_tuple_class(qualname, positional, arguments)
+        if record_class is not None:
+            return record_class
         function = self.as_function(positional[0]) if positional else None
         if qualname in names.DAG_DECORATORS:
             return DagFactory(function, arguments)
@@ -534,6 +541,12 @@ class Calls(WalkerState):
             return self.super_init(node, target, positional, arguments)
         if isinstance(target, Instance):
             return self.call_instance_method(node, target, name, positional, arguments)
+        if isinstance(target, Record):
+            called = self.call_record_method(
+                target, name, positional, arguments
+            ) or self.call_object_method(node, target, name, positional, arguments)
+            if called is not None:
+                return called
         if isinstance(target, TaskFlow):
             if name == "override":
                 return TaskFlow(
@@ -721,8 +734,10 @@ class Calls(WalkerState):
         for value in [*positional, *arguments.bindings.values(), *arguments.spread_bindings]:
             if isinstance(value, Instance):
                 self.instance_escaped(value, f"the operator is given to code not followed: {why}")
-            if isinstance(value, Record):
-                spoil_record(value, why)
+            # An object, or one of its methods (which may change it) that may be called there.
+            owner = value.target if isinstance(value, BoundMethod) else value
+            if isinstance(owner, Record):
+                spoil(owner, f"an object that may have been changed: {why}")
             if isinstance(value, CONTAINERS):
                 spoil(value, f"a dict or list that may have been changed: {why}")
 

@@ -492,6 +492,38 @@ class WalkerState(ABC):
     @abstractmethod
     def store_on_record(self, record: Record, attr: str, value: Binding, written: str) -> None: ...
 
+    @abstractmethod
+    def call_record_method(
+        self, record: Record, name: str, positional: list[Binding], arguments: CallArguments
+    ) -> Binding | None: ...
+
+    @abstractmethod
+    def named_tuple_class(
+        self, qualname: str, positional: list[Binding], arguments: CallArguments
+    ) -> Binding | None: ...
+
+    @abstractmethod
+    def build_object(
+        self,
+        node: cst.Call,
+        cls: LocalClass,
+        positional: list[Binding],
+        arguments: CallArguments,
+    ) -> Binding | None: ...
+
+    @abstractmethod
+    def object_attribute(self, instance: Record, attr: str) -> Binding: ...
+
+    @abstractmethod
+    def call_object_method(
+        self,
+        node: cst.Call,
+        instance: Record,
+        name: str,
+        positional: list[Binding],
+        arguments: CallArguments,
+    ) -> Binding | None: ...
+
     def here(self, node: cst.CSTNode) -> cst.CSTNode:
         """Where something the walk builds is placed: the call in this file that ran another
         module's code, else the node itself."""
