@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import field
 
 import libcst as cst
@@ -234,6 +235,21 @@ class Super:
     after: LocalClass
 
 
+@record
+class Pattern:
+    """``re.compile(...)`` of a literal pattern: its methods are computed on known strings."""
+
+    pattern: str
+    flags: int
+
+
+@record(eq=False)
+class RegexMatch:
+    """What ``re.match``/``re.search`` found in a known string: ``.group(...)`` is known."""
+
+    match: re.Match[str]
+
+
 # How a dict part was written: ``d[k] = v``, ``**v``, ``del d[k]`` or ``d.pop(k)``,
 # ``d.setdefault(k, v)``.
 SET, SPREAD, REMOVE, DEFAULT = "set", "spread", "remove", "default"
@@ -313,4 +329,6 @@ Binding = (
     | Instance
     | Super
     | Record
+    | Pattern
+    | RegexMatch
 )

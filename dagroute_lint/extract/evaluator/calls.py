@@ -29,7 +29,9 @@ from dagroute_lint.extract.bindings import (
     LocalClass,
     OperatorPartial,
     Partial,
+    Pattern,
     Record,
+    RegexMatch,
     SetObject,
     Super,
     TaskDecorator,
@@ -71,6 +73,7 @@ from dagroute_lint.extract.evaluator.helpers import (
     set_operation,
     task_decorator_kind,
 )
+from dagroute_lint.extract.evaluator.library import fold_library, regex_method
 from dagroute_lint.extract.evaluator.state import (
     MAX_LOOP_ITERATIONS,
     WalkerState,
@@ -459,6 +462,13 @@ class Calls(WalkerState):
             return Operation("path", (snapshot(positional[0]),))
         if qualname in PATH_FUNCTIONS and len(positional) == 1 and not arguments.named:
             return Operation(PATH_FUNCTIONS[qualname], (snapshot(positional[0]),))
+        folded = (
+            None
+            if arguments.spreads
+            else fold_library(qualname, positional, arguments.bindings, self.uncertain)
+        )
+        if folded is not None:
+            return folded
         if qualname.endswith(".format"):
             return self.format_call(Ref(qualname[: -len(".format")]), positional, arguments)
         if qualname in names.DYNAMIC_CALLS:
@@ -591,6 +601,10 @@ class Calls(WalkerState):
                 )
             if name in names.MAPPED_OPERATOR_METHODS:
                 return self.create_mapped_group(node, target, name, arguments)
+        if isinstance(target, (Pattern, RegexMatch)) and not arguments.named:
+            folded = regex_method(target, name, positional, self.uncertain)
+            if folded is not None:
+                return folded
         if isinstance(target, Const) and isinstance(target.value, str) and not arguments.named:
             folded = fold_str_method(target.value, name, positional, self.uncertain)
             if folded is not None:
