@@ -359,12 +359,16 @@ class Calls(WalkerState):
             owner, attr, value = positional
             if isinstance(attr, Const) and isinstance(attr.value, str):
                 self.store_attribute(owner, attr.value, value, f"setattr(..., '{attr.value}', ...)")
+            elif isinstance(owner, Record):
+                spoil(owner, "setattr() of a name not known")
             else:
                 for field_name in ROUTING_ATTRIBUTES:
                     self.store_attribute(
                         owner, field_name, Unknown("setattr() of a name not known"), "setattr()"
                     )
             return Const(None)
+        if name == "type" and len(positional) == 1 and isinstance(positional[0], Record):
+            return positional[0].cls  # ``type(obj).queue = ...`` changes the class
         if name == "dict" and len(positional) <= 1:
             parts: list[tuple[str, Binding | None, Binding]] = [
                 (SPREAD, None, snapshot(value)) for value in positional

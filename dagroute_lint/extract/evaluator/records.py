@@ -22,7 +22,7 @@ from dagroute_lint.extract.bindings import (
     LocalClass,
     Record,
 )
-from dagroute_lint.extract.containers import elements, record_items
+from dagroute_lint.extract.containers import elements, record_items, spoil
 from dagroute_lint.extract.evaluator.state import WalkerState
 from dagroute_lint.model import Const, SeqExpr, Unknown
 
@@ -102,6 +102,11 @@ class Records(WalkerState):
     def record_attribute(self, record: Record, attr: str) -> Binding:
         if attr in record.values:
             return record.values[attr]
+        if attr == "__class__":
+            return record.cls
+        if attr.startswith("__") and attr.endswith("__"):  # ``obj.__dict__.update(...)``
+            spoil(record, f"its '{attr}' is used")
+            return Unknown(f"'{attr}' of an instance of {record.cls.qualname}")
         if record.spoiled is not None:
             return record.spoiled
         if record.cls.sequence and attr in TUPLE_METHODS:
