@@ -12,6 +12,7 @@ from tests.helpers import routes, value
 
 HEADER = """
 import collections, typing
+from collections import namedtuple
 from airflow.providers.standard.operators.bash import BashOperator
 from airflow.sdk import DAG
 
@@ -79,7 +80,7 @@ def test_attributes_of_plain_instances(tmp_path: Path, body: str, expected: str)
         ('import lib\nif lib.FLAG:\n    S.queue = "z"\nQ = S.queue', "condition"),
         ("import lib\nother = S\nlib.mutate(other)\nQ = S.queue", "lib.mutate"),
         (
-            "import lib\nclass H:\n    def __getattr__(self, n):\n        return 'x'\nQ = H().queue",
+            "class H:\n    def __getattr__(self, n):\n        return 'x'\nQ = H().queue",
             "H",
         ),
         ("import lib\n@lib.wrap\nclass W:\n    queue = 'w'\nQ = W().queue", "W"),
@@ -96,32 +97,33 @@ def test_unfollowed_changes_leave_attributes_unknown(
 @pytest.mark.parametrize(
     ("body", "expected"),
     [
-        ('Row = collections.namedtuple("Row", ["name", "queue"])\nQ = Row("a", "qa").queue', "qa"),
+        ('Row = namedtuple("Row", ["name", "queue"])\nQ = Row("a", "qa").queue', "qa"),
         (
-            'Row = collections.namedtuple("Row", "name, queue")\nQ = Row(name="a", queue="k").queue',
+            'Row = namedtuple("Row", "name, queue")\nQ = Row(name="a", queue="k").queue',
             "k",
         ),
         (
-            'Row = collections.namedtuple("Row", "name queue", defaults=["dq"])\nQ = Row("a").queue',
+            'Row = namedtuple("Row", "name queue", defaults=["dq"])\nQ = Row("a").queue',
             "dq",
         ),
         (
-            'Row = typing.NamedTuple("Row", [("name", str), ("queue", str)])\nQ = Row("a", "t").queue',
+            'Row = typing.NamedTuple("Row", [("name", str), ("queue", str)])\n'
+            'Q = Row("a", "t").queue',
             "t",
         ),
         (
-            'Row = collections.namedtuple("Row", "name queue")\n'
+            'Row = namedtuple("Row", "name queue")\n'
             'Q = Row("a", "b")._replace(queue="r").queue + Row("a", "b").queue',
             "rb",
         ),
         (
-            'Row = collections.namedtuple("Row", "name queue")\nQ = Row("a", "d")._asdict()["queue"]',
+            'Row = namedtuple("Row", "name queue")\nQ = Row("a", "d")._asdict()["queue"]',
             "d",
         ),
-        ('Row = collections.namedtuple("Row", "name queue")\nn, Q = Row("a", "u")', "u"),
-        ('Row = collections.namedtuple("Row", "name queue")\nQ = Row("a", "i")[1]', "i"),
+        ('Row = namedtuple("Row", "name queue")\nn, Q = Row("a", "u")', "u"),
+        ('Row = namedtuple("Row", "name queue")\nQ = Row("a", "i")[1]', "i"),
         (
-            'Row = collections.namedtuple("Row", "name queue")\n'
+            'Row = namedtuple("Row", "name queue")\n'
             'Q = "".join(Row("a", "b")) + Row("a", "b")._fields[1]',
             "abqueue",
         ),
@@ -138,9 +140,7 @@ def test_named_tuples(tmp_path: Path, body: str, expected: str) -> None:
 
 
 def test_named_tuple_that_python_refuses_is_unknown(tmp_path: Path) -> None:
-    field = queue_of(
-        'Row = collections.namedtuple("Row", "name _queue")\nQ = Row("a", "b")._queue', tmp_path
-    )
+    field = queue_of('Row = namedtuple("Row", "name _queue")\nQ = Row("a", "b")._queue', tmp_path)
     assert not field.known  # type: ignore[attr-defined]
 
 
