@@ -14,6 +14,7 @@ import itertools, re
 from itertools import product
 from airflow.providers.standard.operators.bash import BashOperator
 from airflow.sdk import DAG, Variable
+ENV = "prod"
 """
 
 
@@ -76,6 +77,7 @@ def test_itertools_of_a_set_is_not_ordered(tmp_path: Path) -> None:
         ('"_".join(re.findall(r"\\d", "a1b2"))', "1_2"),
         ('str(re.fullmatch("a", "ab"))', "None"),
         ('re.escape("a.b")', "a\\.b"),
+        ('re.sub("-", "_", f"{ENV}-{len(ENV)!s}")', "prod_4"),
     ],
 )
 def test_regular_expressions_of_known_strings(

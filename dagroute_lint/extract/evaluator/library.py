@@ -26,7 +26,7 @@ from dagroute_lint.extract.bindings import (
 )
 from dagroute_lint.extract.containers import elements
 from dagroute_lint.extract.evaluator.state import MAX_LOOP_ITERATIONS
-from dagroute_lint.model import Const, Unknown
+from dagroute_lint.model import Const, Operation, SeqExpr, Unknown
 
 Folder = Callable[[list[Binding], dict[str, Binding], int], Binding | None]
 
@@ -46,13 +46,16 @@ def fold_library(
     """``qualname(*positional, **named)`` of ``itertools`` or ``re``, computed; ``None`` when
     the walk cannot. ``level`` is the walk's condition depth, for the lists it makes."""
     folder = _FOLDERS.get(qualname)
-    return folder(positional, named, level) if folder is not None else None
+    if folder is None:
+        return None
+    return folder([literal(value) for value in positional], named, level)
 
 
 def regex_method(
     target: Pattern | RegexMatch, name: str, positional: list[Binding], level: int
 ) -> Binding | None:
     """``PATTERN.sub(...)`` of a compiled pattern, ``match.group(1)`` of a match."""
+    positional = [literal(value) for value in positional]
     if isinstance(target, Pattern):
         folder = _PATTERN_METHODS.get(name)
         return folder(target, positional, level) if folder is not None else None
@@ -73,12 +76,60 @@ def regex_method(
     return _value(found, level)
 
 
+def literal(value: Binding) -> Binding:
+    """An f-string of literals (``f"{name}-{tier}"``, which the walk keeps as an operation
+    for resolve) as the string it is, so that a function of strings can be computed on it."""
+    text = _text(value)
+    return Const(text) if text is not None else value
+
+
+def _text(value: Binding) -> str | None:
+    if isinstance(value, Const):
+        return value.value if isinstance(value.value, str) else None
+    if not isinstance(value, Operation) or value.op != "fstring":
+        return None
+    parts: list[str] = []
+    for part in value.operands:
+        if isinstance(part, Operation) and part.op == "field":
+            shown, conversion, spec = part.operands
+            if not isinstance(shown, Const) or not isinstance(conversion, Const):
+                return None
+            converted = CONVERSIONS.get(conversion.value)
+            if converted is None or spec != Const(""):
+                return None  # (a format spec is left to resolve, which bounds its width)
+            parts.append(str(converted(shown.value)))
+        else:
+            text = _text(part)
+            if text is None:
+                return None
+            parts.append(text)
+    return "".join(parts)
+
+
+# f-string conversions: ``{x}``, ``{x!s}``, ``{x!r}``, ``{x!a}``.
+CONVERSIONS: dict[object, Callable[[object], object]] = {
+    None: lambda shown: shown,
+    "": lambda shown: shown,
+    "s": str,
+    "r": repr,
+    "a": ascii,
+}
+
+
 # --- itertools ---------------------------------------------------------------------------------
 
 
 def _ordered(value: Binding) -> list[Binding] | None:
     """The items iterating ``value`` yields, in order: a set's order is its hashes'
-    (randomised per process for strings), so a set gives none."""
+    (randomised per process for strings), so a set gives none; ``A + B`` of sequences is
+    theirs, one after the other."""
+    if isinstance(value, Operation) and value.op == "add":
+        found = [_ordered(operand) for operand in value.operands]
+        if any(items is None for items in found) or not all(
+            isinstance(operand, SeqExpr) for operand in value.operands
+        ):
+            return None
+        return [item for items in found for item in items or ()]
     return None if isinstance(value, SetObject) else elements(value)
 
 
