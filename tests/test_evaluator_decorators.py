@@ -119,3 +119,35 @@ with DAG("d"):
     assert value(tasks["tables.copy"], "pool_slots") == 3
     assert value(tasks["other.copy"], "pool_slots") == 2
     assert by_code(report, "DRL106") == []
+
+
+def test_routing_from_an_expanded_group_argument_is_one_parse_error(tmp_path: Path) -> None:
+    """Airflow's type check rejects a ``MappedArgument`` as ``queue`` when the file is parsed
+    (2.10.5 and 3.3.2 alike): DRL104 says so, and DRL105 does not add the unknown value."""
+    report = lint_repo(
+        tmp_path,
+        {
+            "dags/dag.py": HEADER
+            + """
+from airflow.sdk import task, task_group
+
+@task_group
+def per_region(region, queue, slots):
+    BashOperator(task_id="load", bash_command="x", queue=queue, pool=region)
+
+    @task(pool_slots=slots)
+    def count():
+        return 1
+
+    count()
+
+with DAG("d"):
+    per_region.partial(slots=2).expand(region=["eu"], queue=["a"])
+"""
+        },
+        inventory=None,
+    )
+    assert sorted((d.code, d.facts.item) for d in report.diagnostics) == [
+        ("DRL104", "pool"),
+        ("DRL104", "queue"),
+    ]

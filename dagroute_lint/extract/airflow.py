@@ -42,6 +42,9 @@ from dagroute_lint.model import (
 )
 from dagroute_lint.records import replace
 
+# Routing arguments Airflow's operators check the type of when they are built.
+TYPE_CHECKED_ROUTING = ("queue", "pool", "pool_slots", "executor")
+
 
 class AirflowObjects(WalkerState):
     def create_dag(
@@ -136,9 +139,11 @@ class AirflowObjects(WalkerState):
         )
         bound: dict[str, Binding] = dict(factory.partial)
         for name in expanded:
-            bound[name] = Unknown(
+            argument = Unknown(
                 f"'{name}' is expanded by the mapped task group: one value per map index"
             )
+            self.expanded_arguments[id(argument)] = argument
+            bound[name] = argument
         return self.create_group_from_factory(node, factory, bound)
 
     def create_group(
@@ -209,6 +214,7 @@ class AirflowObjects(WalkerState):
             positional=0
             if mapped
             else sum(arg.keyword is None and not arg.star for arg in node.args),
+            group_expanded=() if mapped else self.expanded_routing(arguments),
         )
         callable_binding = arguments.bindings.get("python_callable")
         if isinstance(callable_binding, Function):
@@ -237,8 +243,18 @@ class AirflowObjects(WalkerState):
             expand_keys=expand_keys,
             partial_keys=flow.partial_keys,
             imports=self.function_imports_of(flow.function),
+            group_expanded=() if mapped else self.expanded_routing(arguments),
         )
         return self.add_task(task)
+
+    def expanded_routing(self, arguments: CallArguments) -> tuple[str, ...]:
+        """The routing fields ``arguments`` give an argument a mapped task group expands."""
+        return tuple(
+            key
+            for key in TYPE_CHECKED_ROUTING
+            if (bound := arguments.bindings.get(key)) is not None
+            and self.expanded_arguments.get(id(bound)) is bound
+        )
 
     def add_task(self, task: DraftTask) -> Binding:
         if len(self.tasks) >= MAX_TASKS:

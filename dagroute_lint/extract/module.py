@@ -317,6 +317,7 @@ class _Walker(
                     wrapped=task.wrapped,
                     constructed=task.constructed,
                     created=task.created,
+                    group_expanded=task.group_expanded,
                 )
                 for task in self.tasks
             ),

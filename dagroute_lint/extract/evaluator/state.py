@@ -129,6 +129,7 @@ class DraftTask:
     wrapped: bool = False
     constructed: bool = False
     created: int = 0
+    group_expanded: tuple[str, ...] = ()
 
 
 @record(frozen=False)
@@ -247,6 +248,8 @@ class WalkerState(ABC):
         # How many conditions the walk could not decide surround the current statement.
         self.uncertain = 0
         self.function_imports: dict[int, list[DraftImport]] = {}
+        # The arguments mapped task groups expand (Airflow's ``MappedArgument``s), by identity.
+        self.expanded_arguments: dict[int, Unknown] = {}
         # Operator ``__init__``s being run: the instance, whose class's, at which call depth.
         self.constructing: list[tuple[Instance, LocalClass, int]] = []
 
