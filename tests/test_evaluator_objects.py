@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from dagroute_lint.resolve.tasks import ResolvedTask
 from tests.helpers import routes, value
 
 HEADER = """
@@ -34,14 +35,14 @@ S = Settings("prod")
 """
 
 
-def queue_of(body: str, tmp_path: Path) -> object:
+def queue_of(body: str, tmp_path: Path) -> ResolvedTask:
     tasks = routes(
         tmp_path,
         HEADER
         + body
         + '\nwith DAG("d"):\n    BashOperator(task_id="t", bash_command="x", queue=Q)\n',
     )
-    return tasks["t"].fields["queue"]
+    return tasks["t"]
 
 
 @pytest.mark.parametrize(
@@ -64,9 +65,7 @@ def queue_of(body: str, tmp_path: Path) -> object:
     ],
 )
 def test_attributes_of_plain_instances(tmp_path: Path, body: str, expected: str) -> None:
-    field = queue_of(body, tmp_path)
-    assert field.known, field.reason  # type: ignore[attr-defined]
-    assert field.value == expected  # type: ignore[attr-defined]
+    assert value(queue_of(body, tmp_path), "queue") == expected
 
 
 @pytest.mark.parametrize(
@@ -89,9 +88,7 @@ def test_attributes_of_plain_instances(tmp_path: Path, body: str, expected: str)
 def test_unfollowed_changes_leave_attributes_unknown(
     tmp_path: Path, body: str, reason: str
 ) -> None:
-    field = queue_of(body, tmp_path)
-    assert not field.known, field.value  # type: ignore[attr-defined]
-    assert reason in str(field.reason)  # type: ignore[attr-defined]
+    assert reason in dict(queue_of(body, tmp_path).unresolved)["queue"]
 
 
 @pytest.mark.parametrize(
@@ -134,14 +131,12 @@ def test_unfollowed_changes_leave_attributes_unknown(
     ],
 )
 def test_named_tuples(tmp_path: Path, body: str, expected: str) -> None:
-    field = queue_of(body, tmp_path)
-    assert field.known, field.reason  # type: ignore[attr-defined]
-    assert field.value == expected  # type: ignore[attr-defined]
+    assert value(queue_of(body, tmp_path), "queue") == expected
 
 
 def test_named_tuple_that_python_refuses_is_unknown(tmp_path: Path) -> None:
-    field = queue_of('Row = namedtuple("Row", "name _queue")\nQ = Row("a", "b")._queue', tmp_path)
-    assert not field.known  # type: ignore[attr-defined]
+    task = queue_of('Row = namedtuple("Row", "name _queue")\nQ = Row("a", "b")._queue', tmp_path)
+    assert "fields are not known" in dict(task.unresolved)["queue"]
 
 
 def test_instance_built_in_a_loop_of_configs(tmp_path: Path) -> None:
