@@ -83,6 +83,12 @@ def test_attributes_of_plain_instances(tmp_path: Path, body: str, expected: str)
             "H",
         ),
         ("import lib\n@lib.wrap\nclass W:\n    queue = 'w'\nQ = W().queue", "W"),
+        (
+            "class Base:\n    queue = 'class'\n    def __init__(self):\n        self.queue = 'b'\n"
+            "class Sub(Base):\n    def __init__(self):\n        super().__init__()\n"
+            "Q = Sub().queue",
+            "Sub",
+        ),
     ],
 )
 def test_unfollowed_changes_leave_attributes_unknown(

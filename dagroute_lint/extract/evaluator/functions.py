@@ -37,6 +37,7 @@ from dagroute_lint.extract.evaluator.helpers import (
     same_binding,
     task_decorator_kind,
 )
+from dagroute_lint.extract.evaluator.objects import calls_super
 from dagroute_lint.extract.evaluator.records import NAMED_TUPLE, is_frozen, record_fields
 from dagroute_lint.extract.evaluator.state import (
     MAX_CALL_DEPTH,
@@ -116,7 +117,8 @@ class Functions(WalkerState):
             frozen=is_frozen(node, bases),
             sequence=bases == (NAMED_TUPLE,),
             plain=not node.decorators
-            and all(arg.keyword is None and not arg.star for arg in node.bases),
+            and all(arg.keyword is None and not arg.star for arg in node.bases)
+            and not calls_super(node),
         )
         self.local_classes[local.qualname] = local
         if self.scope is self.module_scope or self.class_prefix:

@@ -8,14 +8,16 @@ store through an alias is seen through all of them; code the walk does not follo
 the object (or one of its methods) makes every attribute unknown (``containers.spoil``).
 
 Only a class the walk can reproduce is followed: written without a decorator or ``metaclass=``,
-single inheritance through classes of the repository, and none of the hooks that change what
-``obj.x`` reads or stores (``__getattr__``, ``__setattr__``, ``__new__``...). Any other class
-keeps the old reading: an instance whose attributes are not known.
+single inheritance through classes of the repository, no ``super()`` in its body, and none of
+the hooks that change what ``obj.x`` reads or stores (``__getattr__``, ``__setattr__``,
+``__new__``...). Any other class keeps the old reading: an instance whose attributes are not
+known.
 """
 
 from __future__ import annotations
 
 import libcst as cst
+import libcst.matchers as m
 
 from dagroute_lint.extract.bindings import (
     Binding,
@@ -69,7 +71,9 @@ class Objects(WalkerState):
 
     def object_attribute(self, instance: Record, attr: str) -> Binding:
         """``obj.x`` that the instance does not hold: the class's, as Python looks it up."""
-        chain = object_chain(instance.cls) or (instance.cls,)
+        chain = object_chain(instance.cls)
+        if chain is None:  # (a hook assigned to the class since)
+            return Unknown(f"attribute '{attr}' of {instance.cls.qualname}, changed since")
         found = class_lookup(chain, attr)
         if isinstance(found, Function) and found.node is not None and not found.node.decorators:
             return BoundMethod(instance, attr)
@@ -125,6 +129,12 @@ def object_chain(cls: LocalClass) -> tuple[LocalClass, ...] | None:
             return None
         current = bases[0] if bases else None
     return tuple(chain)
+
+
+def calls_super(node: cst.ClassDef) -> bool:
+    """Whether the class body mentions ``super``: the next class's method would then run
+    with ``self``, which the walk does not follow for plain classes."""
+    return bool(m.findall(node.body, m.Name("super")))
 
 
 def class_lookup(chain: tuple[LocalClass, ...], attr: str) -> Binding | None:
