@@ -78,6 +78,7 @@ def test_attributes_of_plain_instances(tmp_path: Path, body: str, expected: str)
         ('import lib\nsetattr(S, lib.NAME, "z")\nQ = S.queue', "setattr"),
         ('import lib\nif lib.FLAG:\n    S.queue = "z"\nQ = S.queue', "condition"),
         ("import lib\nother = S\nlib.mutate(other)\nQ = S.queue", "lib.mutate"),
+        ("import lib\nif lib.FLAG:\n    Settings.pool = 'z'\nQ = S.pool", "condition"),
         (
             "class H:\n    def __getattr__(self, n):\n        return 'x'\nQ = H().queue",
             "H",
