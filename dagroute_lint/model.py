@@ -242,6 +242,9 @@ class Task:
     up to Airflow's base class, so ``arguments`` and ``overridden`` already hold what that code
     does to routing (otherwise every routing field the class mentions is unresolved).
     ``created`` orders the file's tasks and groups as the walk made them (see ``TaskGroup``).
+    ``group_expanded``: routing fields given an argument that the mapped task group around the
+    task expands (a ``MappedArgument``, which Airflow's type check of operator arguments
+    rejects when the file is parsed).
     """
 
     task_id: Expr
@@ -263,6 +266,7 @@ class Task:
     wrapped: bool = False
     constructed: bool = False
     created: int = 0
+    group_expanded: tuple[str, ...] = ()
 
 
 @record

@@ -35,6 +35,7 @@ from dagroute_lint.extract.evaluator.helpers import (
     class_constants,
 )
 from dagroute_lint.extract.evaluator.instances import Instances
+from dagroute_lint.extract.evaluator.objects import Objects
 from dagroute_lint.extract.evaluator.records import Records
 from dagroute_lint.extract.evaluator.state import (
     MAX_FOREIGN_MODULES,
@@ -135,7 +136,16 @@ _FIRST_LINE = Position(1, 1)
 
 
 class _Walker(
-    Statements, Functions, Expressions, Calls, Files, AirflowObjects, Instances, Records, Stores
+    Statements,
+    Functions,
+    Expressions,
+    Calls,
+    Files,
+    AirflowObjects,
+    Instances,
+    Records,
+    Objects,
+    Stores,
 ):
     """The whole walk; what it learned becomes the file's model in ``build``."""
 
@@ -326,6 +336,7 @@ class _Walker(
                     wrapped=task.wrapped,
                     constructed=task.constructed,
                     created=task.created,
+                    group_expanded=task.group_expanded,
                 )
                 for task in self.tasks
             ),

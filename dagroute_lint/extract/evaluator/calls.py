@@ -30,7 +30,9 @@ from dagroute_lint.extract.bindings import (
     LocalClass,
     OperatorPartial,
     Partial,
+    Pattern,
     Record,
+    RegexMatch,
     SetObject,
     Super,
     TaskDecorator,
@@ -74,7 +76,7 @@ from dagroute_lint.extract.evaluator.helpers import (
     set_operation,
     task_decorator_kind,
 )
-from dagroute_lint.extract.evaluator.records import spoil_record
+from dagroute_lint.extract.evaluator.library import fold_library, regex_method
 from dagroute_lint.extract.evaluator.state import (
     MAX_LOOP_ITERATIONS,
     WalkerState,
@@ -249,6 +251,11 @@ class Calls(WalkerState):
         if isinstance(callee, LocalClass) and callee.fields is not None:
             return self.build_record(callee, positional, arguments)
         if isinstance(callee, LocalClass):
+            made = (
+                None if callee.operator else self.build_object(node, callee, positional, arguments)
+            )
+            if made is not None:
+                return made
             if not callee.operator:
                 instance = Unknown(f"an instance of {callee.qualname}, not an operator")
                 self.class_instances[id(instance)] = (instance, callee)
@@ -360,12 +367,16 @@ class Calls(WalkerState):
             owner, attr, value = positional
             if isinstance(attr, Const) and isinstance(attr.value, str):
                 self.store_attribute(owner, attr.value, value, f"setattr(..., '{attr.value}', ...)")
+            elif isinstance(owner, Record):
+                spoil(owner, "setattr() of a name not known")
             else:
                 for field_name in ROUTING_ATTRIBUTES:
                     self.store_attribute(
                         owner, field_name, Unknown("setattr() of a name not known"), "setattr()"
                     )
             return Const(None)
+        if name == "type" and len(positional) == 1 and isinstance(positional[0], Record):
+            return positional[0].cls  # ``type(obj).queue = ...`` changes the class
         if name == "dict" and len(positional) <= 1:
             parts: list[tuple[str, Binding | None, Binding]] = [
                 (SPREAD, None, snapshot(value)) for value in positional
@@ -436,6 +447,9 @@ class Calls(WalkerState):
             return self.create_dag(node, positional, arguments)
         if qualname in names.TASK_GROUP_CLASSES:
             return self.create_group_from_call(node, positional, arguments)
+        record_class = self.named_tuple_class(qualname, positional, arguments)
+        if record_class is not None:
+            return record_class
         function = self.as_function(positional[0]) if positional else None
         if qualname in names.DAG_DECORATORS:
             return DagFactory(function, arguments)
@@ -470,6 +484,13 @@ class Calls(WalkerState):
             return Operation("path", (snapshot(positional[0]),))
         if qualname in PATH_FUNCTIONS and len(positional) == 1 and not arguments.named:
             return Operation(PATH_FUNCTIONS[qualname], (snapshot(positional[0]),))
+        folded = (
+            None
+            if arguments.spreads
+            else fold_library(qualname, positional, arguments.bindings, self.uncertain)
+        )
+        if folded is not None:
+            return folded
         if qualname.endswith(".format"):
             return self.format_call(Ref(qualname[: -len(".format")]), positional, arguments)
         if qualname in names.DYNAMIC_CALLS:
@@ -557,6 +578,12 @@ class Calls(WalkerState):
             found = self.path_method(path, name, positional)
             if found is not None:
                 return found
+        if isinstance(target, Record):
+            called = self.call_record_method(
+                target, name, positional, arguments
+            ) or self.call_object_method(node, target, name, positional, arguments)
+            if called is not None:
+                return called
         if isinstance(target, TaskFlow):
             if name == "override":
                 return TaskFlow(
@@ -593,13 +620,18 @@ class Calls(WalkerState):
             merged = target.arguments.merged(arguments)
             if isinstance(target, DagFactory):
                 return DagFactory(target.function, merged)
-            return GroupFactory(target.function, merged)
-        if (
-            isinstance(target, GroupFactory)
-            and target.function is not None
-            and name in names.MAPPED_OPERATOR_METHODS
-        ):
-            return self.create_group_from_factory(node, target)
+            return GroupFactory(target.function, merged, target.partial)
+        if isinstance(target, GroupFactory) and target.function is not None:
+            if name == "partial" and not positional and not arguments.spreads:
+                return GroupFactory(
+                    target.function, target.arguments, {**target.partial, **arguments.bindings}
+                )
+            if name in names.MAPPED_OPERATOR_METHODS:
+                return self.create_mapped_group(node, target, name, arguments)
+        if isinstance(target, (Pattern, RegexMatch)) and not arguments.named:
+            folded = regex_method(target, name, positional, self.uncertain)
+            if folded is not None:
+                return folded
         if isinstance(target, Const) and isinstance(target.value, str) and not arguments.named:
             folded = fold_str_method(target.value, name, positional, self.uncertain)
             if folded is not None:
@@ -747,8 +779,10 @@ class Calls(WalkerState):
         for value in [*positional, *arguments.bindings.values(), *arguments.spread_bindings]:
             if isinstance(value, Instance):
                 self.instance_escaped(value, f"the operator is given to code not followed: {why}")
-            if isinstance(value, Record):
-                spoil_record(value, why)
+            # An object, or one of its methods (which may change it) that may be called there.
+            owner = value.target if isinstance(value, BoundMethod) else value
+            if isinstance(owner, Record):
+                spoil(owner, f"an object that may have been changed: {why}")
             if isinstance(value, CONTAINERS):
                 spoil(value, f"a dict or list that may have been changed: {why}")
 

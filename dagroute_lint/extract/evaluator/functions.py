@@ -37,7 +37,8 @@ from dagroute_lint.extract.evaluator.helpers import (
     same_binding,
     task_decorator_kind,
 )
-from dagroute_lint.extract.evaluator.records import is_frozen, record_fields
+from dagroute_lint.extract.evaluator.objects import calls_super
+from dagroute_lint.extract.evaluator.records import NAMED_TUPLE, is_frozen, record_fields
 from dagroute_lint.extract.evaluator.state import (
     MAX_CALL_DEPTH,
     MAX_WORK,
@@ -114,6 +115,10 @@ class Functions(WalkerState):
             bases=base_values,
             fields=record_fields(node, bases, decorators),
             frozen=is_frozen(node, bases),
+            sequence=bases == (NAMED_TUPLE,),
+            plain=not node.decorators
+            and all(arg.keyword is None and not arg.star for arg in node.bases)
+            and not calls_super(node),
         )
         self.local_classes[local.qualname] = local
         if self.scope is self.module_scope or self.class_prefix:
@@ -325,8 +330,9 @@ class Functions(WalkerState):
             for arg in node.args
         )
 
-    def run_factory_body(self, function: Function) -> None:
-        """Walk an ``@dag``/``@task_group`` body where it is called; parameters are unknown."""
+    def run_factory_body(self, function: Function, bound: dict[str, Binding] | None = None) -> None:
+        """Walk an ``@dag``/``@task_group`` body where it is called; parameters are unknown,
+        but those ``bound`` gives (a mapped group's ``.partial()`` values and expanded ones)."""
         if function.node is None:
             return
         outer = self.scope
@@ -334,6 +340,7 @@ class Functions(WalkerState):
         self.scope = self.new_scope(closure.enclosing(), declared=declared_global(function.node))
         for param in parameters(function.node):
             self.scope.names[param] = Unknown(f"function parameter '{param}'")
+        self.scope.names.update(bound or {})
         uncertain = self.uncertain
         self.returns.append([])
         try:

@@ -131,6 +131,7 @@ class DraftTask:
     wrapped: bool = False
     constructed: bool = False
     created: int = 0
+    group_expanded: tuple[str, ...] = ()
 
 
 @record(frozen=False)
@@ -253,6 +254,8 @@ class WalkerState(ABC):
         # How many conditions the walk could not decide surround the current statement.
         self.uncertain = 0
         self.function_imports: dict[int, list[DraftImport]] = {}
+        # The arguments mapped task groups expand (Airflow's ``MappedArgument``s), by identity.
+        self.expanded_arguments: dict[int, Unknown] = {}
         # Operator ``__init__``s being run: the instance, whose class's, at which call depth.
         self.constructing: list[tuple[Instance, LocalClass, int]] = []
         # The repository's data files the walk may read (``extract.evaluator.files``), shared
@@ -353,7 +356,14 @@ class WalkerState(ABC):
     ) -> GroupHandle: ...
 
     @abstractmethod
-    def create_group_from_factory(self, node: cst.Call, factory: GroupFactory) -> Binding: ...
+    def create_group_from_factory(
+        self, node: cst.Call, factory: GroupFactory, bound: dict[str, Binding] | None = None
+    ) -> Binding: ...
+
+    @abstractmethod
+    def create_mapped_group(
+        self, node: cst.Call, factory: GroupFactory, method: str, arguments: CallArguments
+    ) -> Binding: ...
 
     @abstractmethod
     def create_operator_task(
@@ -415,7 +425,9 @@ class WalkerState(ABC):
     def relate(self, left: Binding, right: Binding) -> Binding: ...
 
     @abstractmethod
-    def run_factory_body(self, function: Function) -> None: ...
+    def run_factory_body(
+        self, function: Function, bound: dict[str, Binding] | None = None
+    ) -> None: ...
 
     @abstractmethod
     def store_attribute(self, owner: Binding, attr: str, value: Binding, written: str) -> None: ...
@@ -517,6 +529,38 @@ class WalkerState(ABC):
 
     @abstractmethod
     def store_on_record(self, record: Record, attr: str, value: Binding, written: str) -> None: ...
+
+    @abstractmethod
+    def call_record_method(
+        self, record: Record, name: str, positional: list[Binding], arguments: CallArguments
+    ) -> Binding | None: ...
+
+    @abstractmethod
+    def named_tuple_class(
+        self, qualname: str, positional: list[Binding], arguments: CallArguments
+    ) -> Binding | None: ...
+
+    @abstractmethod
+    def build_object(
+        self,
+        node: cst.Call,
+        cls: LocalClass,
+        positional: list[Binding],
+        arguments: CallArguments,
+    ) -> Binding | None: ...
+
+    @abstractmethod
+    def object_attribute(self, instance: Record, attr: str) -> Binding: ...
+
+    @abstractmethod
+    def call_object_method(
+        self,
+        node: cst.Call,
+        instance: Record,
+        name: str,
+        positional: list[Binding],
+        arguments: CallArguments,
+    ) -> Binding | None: ...
 
     def here(self, node: cst.CSTNode) -> cst.CSTNode:
         """Where something the walk builds is placed: the call in this file that ran another

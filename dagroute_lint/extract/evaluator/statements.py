@@ -18,12 +18,14 @@ from dagroute_lint.extract.bindings import (
     GroupHandle,
     Imported,
     ListObject,
+    Record,
     SetObject,
     TaskHandles,
 )
 from dagroute_lint.extract.candidates import cannot_raise, joined
 from dagroute_lint.extract.containers import (
     CONTAINERS,
+    record_items,
     snapshot,
     spoil,
 )
@@ -288,6 +290,10 @@ class Statements(WalkerState):
             entries = dict_entries(value)
             if entries is not None:  # iterating a dict yields its keys
                 return [key for key, _ in entries]
+        if isinstance(value, Record):  # a named tuple's fields
+            items = record_items(value)
+            if items is not None:
+                return items
         if isinstance(value, TaskHandles):  # ``for t in dag.tasks``
             return [TaskHandles((index,)) for index in value.indexes]
         if isinstance(value, SeqExpr) and len(value.items) <= MAX_LOOP_ITERATIONS:

@@ -17,6 +17,7 @@ from dagroute_lint.extract.bindings import (
     Imported,
     Instance,
     ListObject,
+    LocalClass,
     Record,
     SetObject,
     TaskHandles,
@@ -24,6 +25,7 @@ from dagroute_lint.extract.bindings import (
 from dagroute_lint.extract.containers import (
     EXPR_TYPES,
     list_index,
+    record_items,
     snapshot,
     spoil,
 )
@@ -58,6 +60,8 @@ class Stores(WalkerState):
                 isinstance(value, ListObject) and value.spoiled is None
             ):
                 items = value.items
+            elif isinstance(value, Record):  # a named tuple unpacked
+                items = record_items(value)
             if items is not None and len(items) == len(elements):
                 for element, item in zip(elements, items):
                     self.bind(element, item)
@@ -192,11 +196,21 @@ class Stores(WalkerState):
                     lambda: defaults.parts.__setitem__(slice(None), [(SPREAD, None, replaced)]),
                 )
             return
+        if isinstance(owner, LocalClass) and not owner.enum:
+            self.store_on_class(owner, attr, value, written)
+            return
         if isinstance(owner, NOT_TASKS):
             return
         reason = f"'{written} = ...' assigns to an object that cannot be followed, maybe this task"
         for task in self.tasks:
             task.overridden[attr] = Unknown(reason)
+
+    def store_on_class(self, cls: LocalClass, attr: str, value: Binding, written: str) -> None:
+        """``Settings.queue = ...``: the class attribute its instances (and the class) read
+        from now on; under a condition not decided, it may keep its old value."""
+        if self.uncertain:
+            value = Unknown(f"'{written}' is assigned under a condition that cannot be decided")
+        cls.attributes[attr] = value
 
     def qualify(self, name: str) -> str:
         return f"{self.module_name}.{name}" if self.module_name else name
