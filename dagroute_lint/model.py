@@ -139,6 +139,18 @@ MAX_CANDIDATES = 8
 Expr = Const | Unknown | Ref | SeqExpr | DictExpr | Subscript | Operation | OneOf
 
 
+def as_expr(value: object) -> Expr:
+    """A Python value (a folded one, a JSON one) as an expression: extraction is handed the
+    values of other modules' names it loops over, and the deployment's Variables, this way."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return Const(value)
+    if isinstance(value, (list, tuple)):
+        return SeqExpr(tuple(as_expr(item) for item in value))
+    if isinstance(value, dict):
+        return DictExpr(tuple((as_expr(key), as_expr(item)) for key, item in value.items()))
+    return Unknown("not a literal value")
+
+
 @record
 class Arguments:
     """Keyword arguments of a call: named ones are definitive, spreads are consulted for the rest.

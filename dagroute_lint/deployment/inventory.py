@@ -23,6 +23,11 @@ from dagroute_lint.catalog.providers import (
     canonical_name,
     known_provider_ids,
 )
+from dagroute_lint.deployment.parse_environment import (
+    SECRETS_BACKEND,
+    VARIABLE_PREFIX,
+    ParseEnvironment,
+)
 from dagroute_lint.deployment.executors import (
     DEFAULT_EXECUTOR_2,
     DEFAULT_EXECUTOR_3,
@@ -43,7 +48,12 @@ MULTI_EXECUTOR_SINCE = (2, 10)
 SUPPORTED_AIRFLOW_MAJORS = (2, 3)
 RUNTIME_LABELS = ("code_version", "runtime_version", "artifact_contract", "credential_source")
 
-_TOP_KEYS = ("deployment", "workers", "runtimes", "pools", "connections")
+_TOP_KEYS = (
+    "deployment", "workers", "runtimes", "pools", "connections", "environment", "variables",
+)  # fmt: skip
+# In ``[environment]`` and ``[variables]``, ``complete = true`` (a boolean, which neither an
+# environment variable nor a Variable's text is) says the table lists every name.
+COMPLETE = "complete"
 _DEPLOYMENT_KEYS = (
     "airflow_version",
     "executors",
@@ -129,9 +139,27 @@ class Inventory:
     runtimes: dict[str, Runtime]
     pools: dict[str, int] | None
     connections: frozenset[str] | None
+    # ``[environment]`` and ``[variables]`` (``None``: absent), what DAG files read at parse time.
+    environment: dict[str, str] | None = None
+    environment_complete: bool = False
+    variables: dict[str, object] | None = None
+    variables_complete: bool = False
     # The line of each table header (``deployment``, ``runtimes.base``), for reports about what
     # a table leaves open; not part of what the deployment is.
     lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def parse_environment(self) -> ParseEnvironment | None:
+        """What ``os.getenv`` and ``Variable.get`` return in the DAG processor, as far as the
+        inventory says; ``None`` when it has neither table (extraction is then as without one)."""
+        if self.environment is None and self.variables is None:
+            return None
+        return ParseEnvironment(
+            self.environment,
+            self.environment_complete,
+            self.variables,
+            self.variables_complete,
+        )
 
     def line_of(self, table: str) -> int:
         """The line of ``table``'s header, else of ``[deployment]``, else the first."""
@@ -379,6 +407,7 @@ class _Loader:
             connections=(
                 self.connections(document["connections"]) if "connections" in document else None
             ),
+            **self.parse_tables(document),  # type: ignore[arg-type]
             lines=self.lines,
         )
 
@@ -787,3 +816,74 @@ class _Loader:
                 self.fail(f"connections.ids[{index}]", f"{_quote(conn_id)} is listed twice")
             seen.add(conn_id)
         return frozenset(ids)
+
+    def parse_tables(self, document: Mapping[str, object]) -> dict[str, object]:
+        """``[environment]`` and ``[variables]``, as ``Inventory`` keywords."""
+        environment: dict[str, str] | None = None
+        variables: dict[str, object] | None = None
+        found: dict[str, object] = {}
+        if "environment" in document:
+            section = self.table(document["environment"], "environment")
+            found["environment_complete"] = self.complete(section)
+            environment = {}
+            for name, value in section.items():
+                if name == COMPLETE and isinstance(value, bool):
+                    continue
+                path = _join("environment", name)
+                if not name or "=" in name or "\0" in name:
+                    self.fail(path, f"{_quote(name)} is not an environment variable name")
+                environment[name] = self.string(value, path, "production")
+        if "variables" in document:
+            section = self.table(document["variables"], "variables")
+            found["variables_complete"] = self.complete(section)
+            variables = {}
+            for name, value in section.items():
+                if name == COMPLETE and isinstance(value, bool):
+                    continue
+                path = _join("variables", name)
+                if not name:
+                    self.fail(path, "a Variable key must not be empty")
+                self.json_value(value, path)
+                variables[name] = value
+        if environment is not None and variables is not None:
+            self.agree(environment, variables)
+        return {**found, "environment": environment, "variables": variables}
+
+    def complete(self, section: Mapping[str, object]) -> bool:
+        value = section.get(COMPLETE, False)
+        return value if isinstance(value, bool) else False
+
+    def json_value(self, value: object, path: str) -> None:
+        """A Variable's value: its text, or a JSON value (no dates: JSON has none)."""
+        if isinstance(value, (datetime, date, time)):
+            self.fail(path, f"expected a string or a JSON value, got {_describe(value)}")
+        if isinstance(value, list):
+            for index, item in enumerate(value):
+                self.json_value(item, f"{path}[{index}]")
+        if isinstance(value, dict):
+            for key, item in value.items():
+                self.json_value(item, _join(path, key))
+
+    def agree(self, environment: Mapping[str, str], variables: Mapping[str, object]) -> None:
+        """A Variable the inventory gives two values: ``AIRFLOW_VAR_<KEY>`` in
+        ``[environment]`` (which Airflow reads first) and another in ``[variables]``."""
+        if environment.get(SECRETS_BACKEND, "").strip():
+            return  # the backend is searched first: [variables] says what it holds
+        for key, value in variables.items():
+            name = VARIABLE_PREFIX + key.upper()
+            if name not in environment:
+                continue
+            text = environment[name]
+            if isinstance(value, str):
+                same = value == text
+            else:
+                try:
+                    same = json.loads(text) == value
+                except ValueError:
+                    same = False
+            if not same:
+                self.fail(
+                    _join("variables", key),
+                    f"contradicts environment.{name} {_quote(text)}, which Airflow reads first; "
+                    "keep one",
+                )

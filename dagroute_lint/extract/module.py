@@ -27,7 +27,9 @@ from dagroute_lint.extract.containers import (
     EXPR_TYPES,
     snapshot,
 )
+from dagroute_lint.deployment.parse_environment import ParseEnvironment
 from dagroute_lint.extract.evaluator.calls import Calls
+from dagroute_lint.extract.evaluator.deployed import Deployed
 from dagroute_lint.extract.evaluator.expressions import Expressions
 from dagroute_lint.extract.evaluator.functions import Functions
 from dagroute_lint.extract.evaluator.helpers import (
@@ -72,12 +74,14 @@ def extract_module(
     is_package: bool = False,
     externals: Mapping[str, Expr] | None = None,
     sources: Mapping[str, Source] | None = None,
+    parse_environment: ParseEnvironment | None = None,
 ) -> Module:
     """Build the model of one file. Never raises on bad input: problems become ``syntax_error``.
 
     ``externals`` gives the values of names from other modules that the file loops over (see
     ``Module.loop_refs``), folded by the caller from the repository's symbol table; ``sources``
-    the repository modules whose functions it calls (``Module.call_refs``), run where called.
+    the repository modules whose functions it calls (``Module.call_refs``), run where called;
+    ``parse_environment`` what ``os.getenv`` and ``Variable.get`` return (the inventory's).
     """
     text = decode(data)
     if isinstance(text, SyntaxProblem):
@@ -88,7 +92,7 @@ def extract_module(
         return Module(
             path=path, module_name=module_name, syntax_error=parsed, noqa=noqa, file_noqa=file_noqa
         )
-    walker = _Walker(module_name, is_package, path, externals or {}, sources)
+    walker = _Walker(module_name, is_package, path, externals or {}, sources, parse_environment)
     try:
         return _walked(walker, parsed, path, noqa, file_noqa)
     finally:
@@ -125,7 +129,7 @@ _FIRST_LINE = Position(1, 1)
 
 
 class _Walker(
-    Statements, Functions, Expressions, Calls, AirflowObjects, Instances, Records, Stores
+    Statements, Functions, Expressions, Calls, AirflowObjects, Instances, Records, Stores, Deployed
 ):
     """The whole walk; what it learned becomes the file's model in ``build``."""
 
@@ -142,7 +146,9 @@ class _Walker(
         parsed = parse(text) if isinstance(text, str) else text
         if isinstance(parsed, SyntaxProblem):
             return None
-        other = _Walker(name, source.is_package, source.path, {}, self.sources)
+        other = _Walker(
+            name, source.is_package, source.path, {}, self.sources, self.parse_environment
+        )
         other.foreign_scopes = self.foreign_scopes
         self.scopes += other.scopes
         other.scopes = self.scopes

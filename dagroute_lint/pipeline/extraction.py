@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import field
 from typing import TYPE_CHECKING, cast
 
+from dagroute_lint.deployment.parse_environment import ParseEnvironment
 from dagroute_lint.model import Expr, Module, Source
 from dagroute_lint.pipeline.cache import SummaryCache, summary_key
 from dagroute_lint.pipeline.collector import no_collections, settle
@@ -48,6 +49,8 @@ class Request:
     is_package: bool
     externals: Mapping[str, Expr] = field(default_factory=dict)
     sources: Mapping[str, Source] = field(default_factory=dict)
+    # The inventory's environment and Variables, which the file's reads of them answer from.
+    parse_environment: ParseEnvironment | None = None
 
     @property
     def key(self) -> str:
@@ -61,6 +64,8 @@ class Request:
                 digest.update(f"{name}\0{source.is_package}\0{source.path}\0".encode())
                 digest.update(hashlib.sha256(source.data).digest())
             data += b"\0sources\0" + digest.digest()
+        if self.parse_environment is not None:
+            data += b"\0environment\0" + self.parse_environment.key().encode("utf-8", "replace")
         return summary_key(data, self.display, self.module_name, self.is_package, self.externals)
 
 
@@ -161,6 +166,7 @@ def _extract(request: Request) -> Module:
             request.is_package,
             request.externals or None,
             request.sources or None,
+            request.parse_environment,
         )
 
 

@@ -23,12 +23,13 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import field
 from pathlib import Path
 
-from dagroute_lint.model import Expr, Module, Position, Ref, Source, SyntaxProblem
+from dagroute_lint.deployment.parse_environment import ParseEnvironment
+from dagroute_lint.model import Expr, Module, Position, Ref, Source, SyntaxProblem, as_expr
 from dagroute_lint.pipeline.extraction import Extractor, Request
 from dagroute_lint.pipeline.import_index import ImportIndex
 from dagroute_lint.pipeline.results import Probe, State, content_hash
 from dagroute_lint.records import record, replace
-from dagroute_lint.resolve.values import Known, SymbolTable, as_expr
+from dagroute_lint.resolve.values import Known, SymbolTable
 from dagroute_lint.sources.discovery import SourceFile, absolute, module_candidates, module_name
 from dagroute_lint.sources.files import DEFAULT_MAX_FILE_BYTES, read_source_status
 from dagroute_lint.sources.first_party import FirstParty
@@ -73,8 +74,12 @@ class World:
         max_bytes: int = DEFAULT_MAX_FILE_BYTES,
         imports: ImportIndex | None = None,
         project: ProjectModules | None = None,
+        parse_environment: ParseEnvironment | None = None,
     ) -> None:
         self.roots = list(dict.fromkeys(roots))
+        # What the DAG processor's environment and Variables are (the inventory's): every
+        # extraction answers ``os.getenv`` and ``Variable.get`` from it.
+        self.parse_environment = parse_environment
         # Where the repository's modules off the roots are looked for (the project folder).
         self.project = project
         self.extractor = extractor
@@ -122,7 +127,9 @@ class World:
 
     def request(self, source: SourceFile, data: bytes) -> Request:
         name, is_package = module_name(source.real, self.roots)
-        return Request(data, source.display, name, is_package)
+        return Request(
+            data, source.display, name, is_package, parse_environment=self.parse_environment
+        )
 
     def lookup(self, name: str) -> Module | None:
         """The plain summary of the module ``name``: a reported file's, else the first file on
@@ -168,7 +175,13 @@ class World:
 
     def _request_for(self, file: ReportedFile) -> Request:
         data = file.data if isinstance(file.data, bytes) else b""
-        return Request(data, file.source.display, file.name, file.is_package)
+        return Request(
+            data,
+            file.source.display,
+            file.name,
+            file.is_package,
+            parse_environment=self.parse_environment,
+        )
 
     def prepare_final(self, files: Sequence[ReportedFile]) -> None:
         """Final summaries of reported files: those that loop over other modules' names or call

@@ -9,6 +9,7 @@ from dataclasses import field
 
 import libcst as cst
 
+from dagroute_lint.deployment.parse_environment import ParseEnvironment
 from dagroute_lint.extract.bindings import (
     AssetDecorator,
     Binding,
@@ -199,6 +200,7 @@ class WalkerState(ABC):
         path: str,
         externals: Mapping[str, Expr],
         sources: Mapping[str, Source] | None = None,
+        parse_environment: ParseEnvironment | None = None,
     ) -> None:
         self.module_name = module_name
         self.is_package = is_package
@@ -249,6 +251,12 @@ class WalkerState(ABC):
         self.function_imports: dict[int, list[DraftImport]] = {}
         # Operator ``__init__``s being run: the instance, whose class's, at which call depth.
         self.constructing: list[tuple[Instance, LocalClass, int]] = []
+        # The deployment's environment and Variables, and what the walked code changed of them
+        # (``evaluator.deployed``).
+        self.parse_environment = parse_environment
+        self.environ_changes: dict[str, str | None | Unknown] = {}
+        self.environ_spoiled: str | None = None
+        self.variables_spoiled: str | None = None
 
     def new_scope(
         self,
@@ -347,6 +355,20 @@ class WalkerState(ABC):
 
     @abstractmethod
     def escape(self, positional: list[Binding], arguments: CallArguments, why: str) -> None: ...
+
+    @abstractmethod
+    def deployed_call(
+        self, qualname: str, positional: list[Binding], arguments: CallArguments
+    ) -> Binding | None: ...
+
+    @abstractmethod
+    def environ_item(self, key: Binding) -> Binding: ...
+
+    @abstractmethod
+    def environ_has(self, key: Binding) -> bool | None: ...
+
+    @abstractmethod
+    def environ_changed(self, key: Binding, value: Binding | None) -> None: ...
 
     @abstractmethod
     def extend(self, container: ListObject, items: Binding) -> None: ...
