@@ -27,6 +27,7 @@ from dagroute_lint.deployment.parse_environment import (
     SECRETS_BACKEND,
     VARIABLE_PREFIX,
     ParseEnvironment,
+    same_variable,
 )
 from dagroute_lint.deployment.executors import (
     DEFAULT_EXECUTOR_2,
@@ -874,14 +875,7 @@ class _Loader:
             if name not in environment:
                 continue
             text = environment[name]
-            if isinstance(value, str):
-                same = value == text
-            else:
-                try:
-                    same = json.loads(text) == value
-                except ValueError:
-                    same = False
-            if not same:
+            if not same_variable(text, value):
                 self.fail(
                     _join("variables", key),
                     f"contradicts environment.{name} {_quote(text)}, which Airflow reads first; "

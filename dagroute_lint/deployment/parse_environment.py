@@ -12,7 +12,7 @@ of anything extraction should not import.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from dagroute_lint.records import record
 
@@ -140,3 +140,26 @@ def _parsed(key: str, text: str, deserialize_json: bool) -> Answer:
         return Answer(json.loads(text))
     except ValueError:
         return Answer(reason=f"Variable '{key}' is not JSON: json.loads fails at parse time")
+
+
+def table_listing(table: str, names: Collection[str], complete: bool) -> str:
+    """``[environment] 2 names, complete (one not listed is unset): A, B``, for ``inventory
+    check``: the names only, since values may be secrets."""
+    what = "Variables" if table == "variables" else "names"
+    if complete:
+        reading = "complete: one not listed is unset"
+    else:
+        reading = "open: one not listed is not known"
+    listed = ", ".join(sorted(names)) or "none"
+    return f"[{table}] {len(names)} {what} ({reading}): {listed}"
+
+
+def same_variable(text: str, value: object) -> bool:
+    """Whether ``AIRFLOW_VAR_<KEY>``'s ``text`` is the Variable ``value`` (its text, or the JSON
+    value its text parses to)."""
+    if isinstance(value, str):
+        return value == text
+    try:
+        return bool(json.loads(text) == value)
+    except ValueError:
+        return False
