@@ -156,6 +156,10 @@ class _Walker(
             other.walk_block(parsed.module.body)
         except RecursionError:
             return None
+        if other.environ_changes or other.environ_spoiled:
+            self.spoil_environ(f"module {name}, which the file imports, changes os.environ")
+        if other.variables_spoiled:
+            self.variables_spoiled = f"module {name}, which the file imports, sets a Variable"
         self.foreign_scopes[name] = other.module_scope
         return other.module_scope
 

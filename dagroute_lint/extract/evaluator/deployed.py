@@ -51,7 +51,7 @@ class Deployed(WalkerState):
             self.variables_spoiled = f"the file calls {method}() before"
             return Unknown(f"{method}() changes a Variable", data=True)
         if qualname in names.ENVIRON_LOADERS:
-            self.environ_spoiled = f"the file calls {qualname}(), which changes os.environ, before"
+            self.spoil_environ(f"the file calls {qualname}(), which changes os.environ, before")
             return None
         owner, _, method = qualname.rpartition(".")
         if owner == names.ENVIRON and method not in _READS:
@@ -179,7 +179,7 @@ class Deployed(WalkerState):
     def environ_changed(self, key: Binding, value: Binding | None) -> None:
         """``os.environ[key] = value`` (``None``: ``del os.environ[key]``)."""
         if not isinstance(key, Const) or not isinstance(key.value, str):
-            self.environ_spoiled = "the file changes an item of os.environ before"
+            self.spoil_environ("the file changes an item of os.environ before")
             return
         if self.uncertain or (value is not None and not isinstance(value, Const)):
             self.environ_changes[key.value] = Unknown(
@@ -213,4 +213,9 @@ class Deployed(WalkerState):
                 elif isinstance(current, Unknown):
                     self.environ_changed(key, Unknown("os.environ.setdefault"))
                 return
-        self.environ_spoiled = f"the file calls os.environ.{method}() before"
+        self.spoil_environ(f"the file calls os.environ.{method}() before")
+
+    def spoil_environ(self, reason: str) -> None:
+        """Anything in ``os.environ`` may have changed: what the file set before too."""
+        self.environ_spoiled = reason
+        self.environ_changes.clear()

@@ -371,6 +371,9 @@ class WalkerState(ABC):
     def environ_changed(self, key: Binding, value: Binding | None) -> None: ...
 
     @abstractmethod
+    def spoil_environ(self, reason: str) -> None: ...
+
+    @abstractmethod
     def extend(self, container: ListObject, items: Binding) -> None: ...
 
     @abstractmethod
