@@ -964,7 +964,9 @@ def inventory_check(
         ("variables", deployment.variables, deployment.variables_complete),
     ):
         if names is not None:
-            click.echo(f"{path}:{deployment.line_of(table)}: {table_listing(table, names, complete)}")
+            click.echo(
+                f"{path}:{deployment.line_of(table)}: {table_listing(table, names, complete)}"
+            )
     from dagroute_lint.deployment.fill_in import open_facts
 
     left = open_facts(path)
@@ -1187,9 +1189,10 @@ def inventory_init(
     --worker, Helm values, compose files (with the builds, and the start scripts of the project
     they run), the Dockerfile of a pushed image (--dockerfile), requirements files, runtime
     contracts, the live Celery workers, .env files (--env-file) and a Variables export
-    (--variables). AIRFLOW__SECTION__KEY variables override airflow.cfg, as in Airflow. The current environment is read only when no other source describes a
-    runtime. A runtime on an official apache/airflow image holds that image's providers and
-    packages. Each fact no source establishes is a `# FILL IN` comment, and a line on stderr.
+    (--variables). AIRFLOW__SECTION__KEY variables override airflow.cfg, as in Airflow. The
+    current environment is read only when no other source describes a runtime. A runtime on an
+    official apache/airflow image holds that image's providers and packages. Each fact no source
+    establishes is a `# FILL IN` comment, and a line on stderr.
     """
     if output is not None and output.exists() and not force:
         raise ConfigError(f"{output}: already exists (use --force to overwrite it)")

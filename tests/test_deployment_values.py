@@ -52,7 +52,7 @@ settings = { queue = "q", slots = 2 }
     [
         (
             "[environment]\nPORT = 8080\n",
-            "dagroute.toml: environment.PORT: expected a string such as \"production\", got "
+            'dagroute.toml: environment.PORT: expected a string such as "production", got '
             "integer 8080",
         ),
         ('[environment]\n"A=B" = "x"\n', "environment.\"A=B\": 'A=B' is not an environment"),
@@ -166,11 +166,15 @@ with DAG(f"load_{ENV}"):
             queue="prod" if os.environ["ENVIRONMENT"] == "prod" else "dev",
         )
     if "ENVIRONMENT" in os.environ:
-        EmptyOperator(task_id="routed", queue=Variable.get("routing", deserialize_json=True)["queue"])
+        ROUTING = Variable.get("routing", deserialize_json=True)
+        EmptyOperator(task_id="routed", queue=ROUTING["queue"])
     EmptyOperator(task_id="fallback", pool=Variable.get("absent", default_var="spare"))
+    # airflow.models' Variable.get takes default_var: default= is a TypeError, never the value.
+    EmptyOperator(task_id="typo", pool=Variable.get("tables", default="x"))
 """,
     )
-    assert sorted(found) == ["fallback", "raw_orders", "raw_users", "routed"]
+    assert sorted(found) == ["fallback", "raw_orders", "raw_users", "routed", "typo"]
+    assert found["typo"].fields["pool"].reason == "Airflow Variable (Variable.get)"
     assert found["raw_orders"].dag_id == "load_prod"
     assert found["raw_orders"].fields["queue"].value == "prod"
     assert found["routed"].fields["queue"].value == "heavy"
@@ -184,7 +188,7 @@ def test_without_the_tables_reads_stay_unknown(tmp_path: Path) -> None:
         HEADER
         + """
 with DAG("d"):
-    EmptyOperator(task_id="t", queue=os.getenv("QUEUE", "q"), pool=Variable.get("p", default_var="x"))
+    EmptyOperator(task_id="t", queue=os.getenv("Q", "q"), pool=Variable.get("p", default_var="x"))
 """,
         inventory=CELERY_K8S,
     )

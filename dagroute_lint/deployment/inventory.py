@@ -23,12 +23,6 @@ from dagroute_lint.catalog.providers import (
     canonical_name,
     known_provider_ids,
 )
-from dagroute_lint.deployment.parse_environment import (
-    SECRETS_BACKEND,
-    VARIABLE_PREFIX,
-    ParseEnvironment,
-    same_variable,
-)
 from dagroute_lint.deployment.executors import (
     DEFAULT_EXECUTOR_2,
     DEFAULT_EXECUTOR_3,
@@ -37,6 +31,12 @@ from dagroute_lint.deployment.executors import (
     parse_executor_entries,
     parse_executor_list,
     resolve_executor,
+)
+from dagroute_lint.deployment.parse_environment import (
+    SECRETS_BACKEND,
+    VARIABLE_PREFIX,
+    ParseEnvironment,
+    same_variable,
 )
 from dagroute_lint.deployment.requirements import parse_requirement, release_tuple
 from dagroute_lint.deployment.toml import toml
@@ -141,9 +141,9 @@ class Inventory:
     pools: dict[str, int] | None
     connections: frozenset[str] | None
     # ``[environment]`` and ``[variables]`` (``None``: absent), what DAG files read at parse time.
-    environment: dict[str, str] | None = None
+    environment: Mapping[str, str] | None = None
     environment_complete: bool = False
-    variables: dict[str, object] | None = None
+    variables: Mapping[str, object] | None = None
     variables_complete: bool = False
     # The line of each table header (``deployment``, ``runtimes.base``), for reports about what
     # a table leaves open; not part of what the deployment is.
@@ -394,6 +394,7 @@ class _Loader:
         dag_processor_runtime = self.dag_processor(deployment, runtimes)
         has_triggerer, triggerer_runtime = self.triggerer(deployment, runtimes)
         workers = self.workers(document.get("workers", []), executors, default_queue, runtimes)
+        tables = self.parse_tables(document)
         return Inventory(
             path=self.filename,
             airflow_version=airflow_version,
@@ -408,7 +409,10 @@ class _Loader:
             connections=(
                 self.connections(document["connections"]) if "connections" in document else None
             ),
-            **self.parse_tables(document),  # type: ignore[arg-type]
+            environment=tables.environment,
+            environment_complete=tables.environment_complete,
+            variables=tables.variables,
+            variables_complete=tables.variables_complete,
             lines=self.lines,
         )
 
@@ -818,14 +822,14 @@ class _Loader:
             seen.add(conn_id)
         return frozenset(ids)
 
-    def parse_tables(self, document: Mapping[str, object]) -> dict[str, object]:
-        """``[environment]`` and ``[variables]``, as ``Inventory`` keywords."""
+    def parse_tables(self, document: Mapping[str, object]) -> ParseEnvironment:
+        """``[environment]`` and ``[variables]`` (``None`` each when absent)."""
         environment: dict[str, str] | None = None
         variables: dict[str, object] | None = None
-        found: dict[str, object] = {}
+        environment_complete = variables_complete = False
         if "environment" in document:
             section = self.table(document["environment"], "environment")
-            found["environment_complete"] = self.complete(section)
+            environment_complete = self.complete(section)
             environment = {}
             for name, value in section.items():
                 if name == COMPLETE and isinstance(value, bool):
@@ -836,7 +840,7 @@ class _Loader:
                 environment[name] = self.string(value, path, "production")
         if "variables" in document:
             section = self.table(document["variables"], "variables")
-            found["variables_complete"] = self.complete(section)
+            variables_complete = self.complete(section)
             variables = {}
             for name, value in section.items():
                 if name == COMPLETE and isinstance(value, bool):
@@ -848,7 +852,7 @@ class _Loader:
                 variables[name] = value
         if environment is not None and variables is not None:
             self.agree(environment, variables)
-        return {**found, "environment": environment, "variables": variables}
+        return ParseEnvironment(environment, environment_complete, variables, variables_complete)
 
     def complete(self, section: Mapping[str, object]) -> bool:
         value = section.get(COMPLETE, False)

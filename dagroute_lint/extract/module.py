@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Mapping
 
 import libcst as cst
 
+from dagroute_lint.deployment.parse_environment import ParseEnvironment
 from dagroute_lint.extract.airflow import AirflowObjects
 from dagroute_lint.extract.bindings import (
     DagHandle,
@@ -27,7 +28,6 @@ from dagroute_lint.extract.containers import (
     EXPR_TYPES,
     snapshot,
 )
-from dagroute_lint.deployment.parse_environment import ParseEnvironment
 from dagroute_lint.extract.evaluator.calls import Calls
 from dagroute_lint.extract.evaluator.deployed import Deployed
 from dagroute_lint.extract.evaluator.expressions import Expressions

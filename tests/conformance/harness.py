@@ -101,7 +101,9 @@ def environment_table(environment: dict[str, str]) -> str:
     so it is not complete)."""
     if not environment:
         return ""
-    lines = "".join(f"{json.dumps(name)} = {json.dumps(value)}\n" for name, value in environment.items())
+    lines = "".join(
+        f"{json.dumps(name)} = {json.dumps(value)}\n" for name, value in environment.items()
+    )
     return f"\n[environment]\n{lines}"
 
 

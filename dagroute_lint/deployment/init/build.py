@@ -638,7 +638,6 @@ class _Builder:
             DEFAULT_POOL, str(slots), _origin(setting, "[core] default_pool_task_slot_count")
         )
 
-
     # --- [environment] and [variables] ---------------------------------------------------
 
     def environment(self) -> None:

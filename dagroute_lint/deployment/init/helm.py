@@ -324,9 +324,7 @@ class _Reader:
                 return str(found)
         return None
 
-    def environment(
-        self, component: str, every: bool = False
-    ) -> list[tuple[str, str | None, str]]:
+    def environment(self, component: str, every: bool = False) -> list[tuple[str, str | None, str]]:
         """The variables a component's containers get: ``env``, then ``extraEnv`` (a YAML list
         in a string, as the chart takes it), then the component's own ``env`` (``workers.env``),
         later entries winning, as Kubernetes takes the last of one name. Those that matter to
@@ -352,7 +350,9 @@ class _Reader:
         environment, left = shared_environment(components)
         for index, entry in enumerate(self.get("secret", list, "a list of secret entries") or []):
             if isinstance(entry, dict) and isinstance(entry.get("envName"), str):
-                left[entry["envName"]] = f"from a Kubernetes secret ({self.where('secret')}[{index}])"
+                left[entry["envName"]] = (
+                    f"from a Kubernetes secret ({self.where('secret')}[{index}])"
+                )
         if self.get("extraEnvFrom", str, "a string of envFrom entries") is not None:
             self.notes.append(
                 f"{self.where('extraEnvFrom')} adds variables from config maps or secrets, not "

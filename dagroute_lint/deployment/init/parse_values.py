@@ -106,9 +106,10 @@ def variables_facts(path: Path) -> DeploymentFacts:
         raise ConfigError(f"{path}: expected the JSON object `airflow variables export` writes")
     variables: dict[str, Fact[object]] = {}
     left: dict[str, str] = {}
-    for key, value in document.items():
-        if isinstance(value, dict) and set(value) == {"value", "description"}:
-            value = value["value"]  # Airflow 3's form of a Variable with a description
+    for key, exported in document.items():
+        value = exported
+        if isinstance(exported, dict) and set(exported) == {"value", "description"}:
+            value = exported["value"]  # Airflow 3's form of a Variable with a description
         if withheld(key, value if isinstance(value, str) else json.dumps(value)):
             left[key] = "looks secret: not copied"
         elif value is None:

@@ -32,7 +32,7 @@ class Deployed(WalkerState):
     parse_environment: ParseEnvironment | None
     # ``os.environ`` as the walked code changed it: a name's text, ``None`` once removed, an
     # ``Unknown`` when it was changed in a way the walk cannot follow (under a condition).
-    environ_changes: dict[str, str | None | Unknown]
+    environ_changes: dict[str, str | Unknown | None]
     # Why anything in ``os.environ`` (or any Variable) may have changed, from then on.
     environ_spoiled: str | None
     variables_spoiled: str | None
@@ -63,12 +63,14 @@ class Deployed(WalkerState):
     ) -> Binding:
         """``os.getenv(name[, default])``, ``os.environ.get(name[, default])``."""
         reason = names.DYNAMIC_CALLS[qualname]
-        default = self.default_argument(positional, arguments, "default", Const(None))
+        takes, default = self.default_argument(positional, arguments, "default")
         name = positional[0] if positional else None
-        if default is None or not isinstance(name, Const) or not isinstance(name.value, str):
+        if not takes or not isinstance(name, Const) or not isinstance(name.value, str):
             return Unknown(reason, data=True)
         found = self.environ_value(name.value, reason)
-        return default if found is UNSET else found  # type: ignore[return-value]
+        if found is UNSET:
+            return Const(None) if default is None else default
+        return found  # type: ignore[return-value]
 
     def environ_item(self, key: Binding) -> Binding:
         """``os.environ[name]``: a name certainly unset fails the file's import (KeyError)."""
@@ -114,13 +116,15 @@ class Deployed(WalkerState):
         """``Variable.get(key[, default], deserialize_json=...)``."""
         reason = names.DYNAMIC_CALLS[qualname]
         keyword = names.VARIABLE_GETS[qualname]
-        default = self.default_argument(positional, arguments, keyword, None, ("deserialize_json",))
+        takes, default = self.default_argument(
+            positional, arguments, keyword, ("deserialize_json",)
+        )
         key = positional[0] if positional else None
-        as_json = arguments.named.get("deserialize_json", Const(False))
+        as_json: Binding = arguments.named.get("deserialize_json", Const(False))
         if len(positional) > 2:
             as_json = positional[2]
         if (
-            arguments.spreads
+            not takes
             or not isinstance(key, Const)
             or not isinstance(key.value, str)
             or not isinstance(as_json, Const)
@@ -161,20 +165,24 @@ class Deployed(WalkerState):
         positional: list[Binding],
         arguments: CallArguments,
         keyword: str,
-        absent: Binding | None,
         others: tuple[str, ...] = (),
-    ) -> Binding | None:
-        """The call's default (second positional or ``keyword``), ``absent`` when not given;
-        ``None`` when the call passes a keyword it does not take, or spreads (``**``)."""
-        if arguments.spreads or any(
-            name not in (keyword, *others) for name in arguments.named
+    ) -> tuple[bool, Binding | None]:
+        """Whether the call passes only what the function takes (else it raises ``TypeError``,
+        or spreads ``**`` the walk cannot check), and its default (the second positional, or
+        ``keyword``), ``None`` when not given."""
+        names_taken = (keyword, *others)
+        if (
+            arguments.spreads
+            or any(name not in names_taken for name in arguments.named)
+            or len(positional) > 1 + len(names_taken)
+            or any(name in arguments.named for name in names_taken[: len(positional) - 1])
         ):
-            return None
+            return False, None
         if len(positional) > 1:
-            return positional[1]
+            return True, positional[1]
         if keyword in arguments.bindings:
-            return arguments.bindings[keyword]
-        return arguments.named.get(keyword, absent)
+            return True, arguments.bindings[keyword]
+        return True, arguments.named.get(keyword)
 
     def environ_changed(self, key: Binding, value: Binding | None) -> None:
         """``os.environ[key] = value`` (``None``: ``del os.environ[key]``)."""
@@ -183,8 +191,7 @@ class Deployed(WalkerState):
             return
         if self.uncertain or (value is not None and not isinstance(value, Const)):
             self.environ_changes[key.value] = Unknown(
-                f"os.environ['{key.value}'] is changed by the file to a value not known "
-                "statically",
+                f"os.environ['{key.value}'] is changed by the file to a value not known statically",
                 data=True,
             )
             return

@@ -254,7 +254,7 @@ class WalkerState(ABC):
         # The deployment's environment and Variables, and what the walked code changed of them
         # (``evaluator.deployed``).
         self.parse_environment = parse_environment
-        self.environ_changes: dict[str, str | None | Unknown] = {}
+        self.environ_changes: dict[str, str | Unknown | None] = {}
         self.environ_spoiled: str | None = None
         self.variables_spoiled: str | None = None
 
