@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import field
 from datetime import date, datetime, time
 from pathlib import Path
-from typing import NoReturn
+from typing import NoReturn, TypeVar
 
 from dagroute_lint.catalog.airflow_defaults import DEFAULT_POOL, DEFAULT_POOL_SIZE, DEFAULT_QUEUE
 from dagroute_lint.catalog.official_images import (
@@ -43,6 +43,8 @@ from dagroute_lint.deployment.toml import toml
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.records import record
 from dagroute_lint.wording import close_matches, did_you_mean
+
+T = TypeVar("T")
 
 # Multiple executors (AIP-61) and the ``alias:`` syntax arrived in Airflow 2.10.
 MULTI_EXECUTOR_SINCE = (2, 10)
@@ -824,39 +826,45 @@ class _Loader:
 
     def parse_tables(self, document: Mapping[str, object]) -> ParseEnvironment:
         """``[environment]`` and ``[variables]`` (``None`` each when absent)."""
-        environment: dict[str, str] | None = None
-        variables: dict[str, object] | None = None
-        environment_complete = variables_complete = False
-        if "environment" in document:
-            section = self.table(document["environment"], "environment")
-            environment_complete = self.complete(section)
-            environment = {}
-            for name, value in section.items():
-                if name == COMPLETE and isinstance(value, bool):
-                    continue
-                path = _join("environment", name)
-                if not name or "=" in name or "\0" in name:
-                    self.fail(path, f"{_quote(name)} is not an environment variable name")
-                environment[name] = self.string(value, path, "production")
-        if "variables" in document:
-            section = self.table(document["variables"], "variables")
-            variables_complete = self.complete(section)
-            variables = {}
-            for name, value in section.items():
-                if name == COMPLETE and isinstance(value, bool):
-                    continue
-                path = _join("variables", name)
-                if not name:
-                    self.fail(path, "a Variable key must not be empty")
-                self.json_value(value, path)
-                variables[name] = value
+        environment, environment_complete = self.named_table(
+            document, "environment", self.environment_value
+        )
+        variables, variables_complete = self.named_table(document, "variables", self.variable_value)
         if environment is not None and variables is not None:
             self.agree(environment, variables)
         return ParseEnvironment(environment, environment_complete, variables, variables_complete)
 
+    def named_table(
+        self,
+        document: Mapping[str, object],
+        table: str,
+        check: Callable[[str, object, str], T],
+    ) -> tuple[dict[str, T] | None, bool]:
+        """A table of names to values (``None`` when absent), each checked, and its
+        ``complete`` flag."""
+        if table not in document:
+            return None, False
+        section = self.table(document[table], table)
+        found: dict[str, T] = {}
+        for name, value in section.items():
+            if name != COMPLETE or not isinstance(value, bool):
+                found[name] = check(name, value, _join(table, name))
+        return found, self.complete(section)
+
+    def environment_value(self, name: str, value: object, path: str) -> str:
+        if not name or "=" in name or "\0" in name:
+            self.fail(path, f"{_quote(name)} is not an environment variable name")
+        return self.string(value, path, "production")
+
     def complete(self, section: Mapping[str, object]) -> bool:
         value = section.get(COMPLETE, False)
         return value if isinstance(value, bool) else False
+
+    def variable_value(self, name: str, value: object, path: str) -> object:
+        if not name:
+            self.fail(path, "a Variable key must not be empty")
+        self.json_value(value, path)
+        return value
 
     def json_value(self, value: object, path: str) -> None:
         """A Variable's value: its text, or a JSON value (no dates: JSON has none)."""
