@@ -294,3 +294,19 @@ def test_inventory_check_lists_the_tables(tmp_path: Path) -> None:
     assert lines[1].endswith(
         "[variables] 2 Variables (complete: one not listed is unset): routing, tables"
     )
+
+
+def test_inventory_diff_names_what_changed_never_the_values() -> None:
+    from dagroute_lint.deployment.diff import inventory_changes
+
+    old = load_inventory_text(CELERY_K8S + '[environment]\nENV = "prod"\nGONE = "x"\n', "old.toml")
+    new = load_inventory_text(
+        CELERY_K8S + '[environment]\ncomplete = true\nENV = "staging"\n[variables]\nv = 1\n',
+        "new.toml",
+    )
+    changes = {change.what: change for change in inventory_changes(old, new)}
+    assert changes["environment"].removed == ("GONE", "ENV (its value)")
+    assert changes["environment"].added == ("(complete)", "ENV (another value)")
+    assert changes["variables"].removed == ("(variables not given: every name is unknown)",)
+    assert changes["variables"].added == ("v",)
+    assert "staging" not in repr(changes)
