@@ -346,6 +346,9 @@ class Module:
     ``unmodelled`` the places where tasks may be missing; ``rejected_calls`` the calls of Airflow
     functions with keywords they do not take (``@setup(queue=...)``); ``bound_at`` the first line
     binding each module-level name, for what a circular import finds already bound.
+    ``reads_deployment`` says a value came from the inventory's ``[environment]`` or
+    ``[variables]``, ``changes_deployment`` what the module does to them when imported
+    (``os.environ.update()``): a file importing such a module reads them changed.
     """
 
     path: str
@@ -364,3 +367,5 @@ class Module:
     unmodelled: tuple[Unmodelled, ...] = ()
     rejected_calls: tuple[RejectedCall, ...] = ()
     bound_at: dict[str, int] = field(default_factory=dict)
+    reads_deployment: bool = False
+    changes_deployment: str | None = None

@@ -310,3 +310,30 @@ def test_inventory_diff_names_what_changed_never_the_values() -> None:
     assert changes["variables"].removed == ("(variables not given: every name is unknown)",)
     assert changes["variables"].added == ("v",)
     assert "staging" not in repr(changes)
+
+
+def test_a_module_imported_that_changes_the_environment(tmp_path: Path) -> None:
+    report = lint_repo(
+        tmp_path,
+        {
+            "dags/common/__init__.py": "",
+            "dags/common/settings.py": "from dotenv import load_dotenv\nload_dotenv()\n",
+            "dags/common/names.py": "import os\nSCHEMA = os.getenv('ENVIRONMENT')\n",
+            "dags/changed.py": HEADER
+            + "import common.settings\n"
+            + 'with DAG("changed"):\n'
+            + '    EmptyOperator(task_id="t", queue=os.getenv("ENVIRONMENT"))\n',
+            "dags/kept.py": HEADER
+            + "from common.names import SCHEMA\n"
+            + 'with DAG("kept"):\n'
+            + '    EmptyOperator(task_id="t", queue=os.getenv("ENVIRONMENT"), pool=SCHEMA)\n',
+        },
+        inventory=DEPLOYMENT,
+    )
+    found = {task.dag_id: task for task in report.tasks}
+    assert "module common.settings, imported before, changes the environment" in str(
+        found["changed"].fields["queue"].reason
+    )
+    assert "dotenv.load_dotenv()" in str(found["changed"].fields["queue"].reason)
+    assert found["kept"].fields["queue"].value == "prod"
+    assert found["kept"].fields["pool"].value == "prod"

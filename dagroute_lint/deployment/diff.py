@@ -8,6 +8,8 @@ added; values are never printed, as they may be secrets).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from dagroute_lint.deployment.inventory import Inventory, Runtime, Worker
 from dagroute_lint.records import record
 
@@ -119,9 +121,9 @@ def _table_change(old: Inventory, new: Inventory, table: str) -> Change:
 
 
 def _table(inventory: Inventory, table: str) -> dict[str, object]:
-    if table == "environment":
-        values, complete = inventory.environment, inventory.environment_complete
-    else:
+    values: Mapping[str, object] | None = inventory.environment
+    complete = inventory.environment_complete
+    if table == "variables":
         values, complete = inventory.variables, inventory.variables_complete
     if values is None:
         return {f"({table} not given: every name is unknown)": None}

@@ -53,6 +53,8 @@ class ParseEnvironment:
     # A string is the Variable's text; any other JSON value is what its text parses to.
     variables: Mapping[str, object] | None = None
     variables_complete: bool = False
+    # Why every answer is unknown: a repository module the file imports changes them.
+    changed: str | None = None
 
     def key(self) -> str:
         """Everything extraction's answers depend on, for the cache key of a summary."""
@@ -62,6 +64,7 @@ class ParseEnvironment:
                 self.environment_complete,
                 self.variables,
                 self.variables_complete,
+                self.changed,
             ],
             sort_keys=True,
             default=repr,
@@ -69,6 +72,8 @@ class ParseEnvironment:
 
     def getenv(self, name: str) -> Answer:
         """``os.environ.get(name)``: its text, ``UNSET``, or why it is not known."""
+        if self.changed is not None:
+            return Answer(reason=self.changed)
         if self.environment is None:
             return Answer(reason=f"'{name}' is not known: the inventory has no [environment]")
         if name in self.environment:
@@ -85,6 +90,8 @@ class ParseEnvironment:
         environment's ``AIRFLOW_VAR_<KEY>``, when ``[environment]`` lists it, is searched before
         the metastore, as Airflow does, unless a secrets backend is configured, which Airflow
         searches before both: then only ``[variables]`` answers."""
+        if self.changed is not None:
+            return Answer(reason=self.changed)
         backend = self.getenv(SECRETS_BACKEND)
         with_backend = isinstance(backend.value, str) and bool(backend.value.strip())
         from_environment = self.getenv(VARIABLE_PREFIX + key.upper())

@@ -156,10 +156,14 @@ class _Walker(
             other.walk_block(parsed.module.body)
         except RecursionError:
             return None
-        if other.environ_changes or other.environ_spoiled:
-            self.spoil_environ(f"module {name}, which the file imports, changes os.environ")
-        if other.variables_spoiled:
-            self.variables_spoiled = f"module {name}, which the file imports, sets a Variable"
+        if other.deployment_changed_by is not None:
+            what = (
+                f"module {name}, which the file imports, changes the environment or the "
+                f"Variables ({other.deployment_changed_by})"
+            )
+            self.spoil_environ(what)
+            self.variables_spoiled = what
+            self.note_change(f"{other.deployment_changed_by} (in {name})")
         self.foreign_scopes[name] = other.module_scope
         return other.module_scope
 
@@ -325,6 +329,8 @@ class _Walker(
             file_noqa=file_noqa,
             loop_refs=tuple(self.loop_refs),
             call_refs=tuple(self.call_refs),
+            reads_deployment=self.deployment_read,
+            changes_deployment=self.deployment_changed_by,
             classes=dict(self.classes),
             unmodelled=tuple(
                 Unmodelled(at(node), message) for node, message in self.unmodelled.values()

@@ -80,6 +80,8 @@ class World:
         # What the DAG processor's environment and Variables are (the inventory's): every
         # extraction answers ``os.getenv`` and ``Variable.get`` from it.
         self.parse_environment = parse_environment
+        # The modules whose reads are not the inventory's (``settled``), by module name.
+        self._environments: dict[str, ParseEnvironment] = {}
         # Where the repository's modules off the roots are looked for (the project folder).
         self.project = project
         self.extractor = extractor
@@ -146,12 +148,51 @@ class World:
                 source = SourceFile(str(candidate), str(absolute(candidate)))
                 data = self.read(source)
                 if isinstance(data, bytes):
-                    found = self.extractor.extract([self.request(source, data)])[0]
+                    request = self.request(source, data)
+                    found = self._by_name[name] = self.extractor.extract([request])[0]
+                    found = self.settled(found, request)
                 else:
                     found = self.unreadable(source, data)
                 break
         self._by_name[name] = found
         return found
+
+    def settled(self, module: Module, request: Request) -> Module:
+        """``module`` as it reads the environment and the Variables: extracted again, with every
+        read unknown, when a repository module it imports changes them when imported."""
+        if self.parse_environment is None or not module.reads_deployment:
+            return module
+        changed = self.imported_change(module)
+        if changed is None:
+            return module
+        environment = replace(self.parse_environment, changed=changed)
+        self._environments[module.module_name] = environment
+        return self.extractor.extract([replace(request, parse_environment=environment)])[0]
+
+    def imported_change(self, module: Module, seen: set[str] | None = None) -> str | None:
+        """Why what ``module`` reads of the environment or the Variables may not be the
+        inventory's: a repository module it imports at module level (at any depth) changes
+        them when imported. Every module looked at is recorded as read."""
+        seen = set() if seen is None else seen
+        for site in module.imports:
+            if site.scope != "module":
+                continue
+            for name in (site.module, *(f"{site.module}.{part}" for part in site.names)):
+                if name in seen:
+                    continue
+                seen.add(name)
+                imported = self.lookup(name)
+                if imported is None:
+                    continue
+                if imported.changes_deployment is not None:
+                    return (
+                        f"module {name}, imported before, changes the environment or the "
+                        f"Variables ({imported.changes_deployment})"
+                    )
+                found = self.imported_change(imported, seen)
+                if found is not None:
+                    return found
+        return None
 
     def plain(self, file: ReportedFile) -> Module:
         """A reported file's summary as extraction alone gives it."""
@@ -172,6 +213,9 @@ class World:
             else:
                 module = next(extracted)
             self._plain[file.source.display] = module
+        for file in readable:
+            module = self._plain[file.source.display]
+            self._plain[file.source.display] = self.settled(module, self._request_for(file))
 
     def _request_for(self, file: ReportedFile) -> Request:
         data = file.data if isinstance(file.data, bytes) else b""
@@ -180,7 +224,7 @@ class World:
             file.source.display,
             file.name,
             file.is_package,
-            parse_environment=self.parse_environment,
+            parse_environment=self._environments.get(file.name, self.parse_environment),
         )
 
     def prepare_final(self, files: Sequence[ReportedFile]) -> None:

@@ -36,6 +36,8 @@ class Deployed(WalkerState):
     # Why anything in ``os.environ`` (or any Variable) may have changed, from then on.
     environ_spoiled: str | None
     variables_spoiled: str | None
+    deployment_read: bool
+    deployment_changed_by: str | None
 
     def deployed_call(
         self, qualname: str, positional: list[Binding], arguments: CallArguments
@@ -47,11 +49,13 @@ class Deployed(WalkerState):
         if qualname in names.VARIABLE_GETS:
             return self.variable_read(qualname, positional, arguments)
         if qualname in names.VARIABLE_CHANGES:
-            method = ".".join(qualname.rsplit(".", 2)[-2:])
-            self.variables_spoiled = f"the file calls {method}() before"
-            return Unknown(f"{method}() changes a Variable", data=True)
+            method = ".".join(qualname.rsplit(".", 2)[-2:]) + "()"
+            self.variables_spoiled = f"the file calls {method} before"
+            self.note_change(method)
+            return Unknown(f"{method} changes a Variable", data=True)
         if qualname in names.ENVIRON_LOADERS:
             self.spoil_environ(f"the file calls {qualname}(), which changes os.environ, before")
+            self.note_change(f"{qualname}()")
             return None
         owner, _, method = qualname.rpartition(".")
         if owner == names.ENVIRON and method not in _READS:
@@ -108,6 +112,7 @@ class Deployed(WalkerState):
         answer = self.parse_environment.getenv(name)
         if not answer.known:
             return Unknown(f"{reason}: {answer.reason}", data=True)
+        self.deployment_read = True
         return UNSET if answer.value is UNSET else Const(str(answer.value))
 
     def variable_read(
@@ -139,6 +144,7 @@ class Deployed(WalkerState):
         answer = self.parse_environment.variable(key.value, as_json.value)
         if not answer.known:
             return Unknown(f"{reason}: {answer.reason}", data=True)
+        self.deployment_read = True
         if answer.value is not UNSET:
             return as_expr(answer.value)
         if default is not None:
@@ -188,7 +194,9 @@ class Deployed(WalkerState):
         """``os.environ[key] = value`` (``None``: ``del os.environ[key]``)."""
         if not isinstance(key, Const) or not isinstance(key.value, str):
             self.spoil_environ("the file changes an item of os.environ before")
+            self.note_change("an item of os.environ")
             return
+        self.note_change(f"os.environ['{key.value}']")
         if self.uncertain or (value is not None and not isinstance(value, Const)):
             self.environ_changes[key.value] = Unknown(
                 f"os.environ['{key.value}'] is changed by the file to a value not known statically",
@@ -221,6 +229,13 @@ class Deployed(WalkerState):
                     self.environ_changed(key, Unknown("os.environ.setdefault"))
                 return
         self.spoil_environ(f"the file calls os.environ.{method}() before")
+        self.note_change(f"os.environ.{method}()")
+
+    def note_change(self, what: str) -> None:
+        """The first change the module makes to the environment or the Variables, for the
+        files that import it (``Module.changes_deployment``)."""
+        if self.deployment_changed_by is None:
+            self.deployment_changed_by = what
 
     def spoil_environ(self, reason: str) -> None:
         """Anything in ``os.environ`` may have changed: what the file set before too."""

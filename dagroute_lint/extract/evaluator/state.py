@@ -257,6 +257,9 @@ class WalkerState(ABC):
         self.environ_changes: dict[str, str | Unknown | None] = {}
         self.environ_spoiled: str | None = None
         self.variables_spoiled: str | None = None
+        # Whether a value came from the inventory; what the code first did to change them.
+        self.deployment_read = False
+        self.deployment_changed_by: str | None = None
 
     def new_scope(
         self,
@@ -372,6 +375,9 @@ class WalkerState(ABC):
 
     @abstractmethod
     def spoil_environ(self, reason: str) -> None: ...
+
+    @abstractmethod
+    def note_change(self, what: str) -> None: ...
 
     @abstractmethod
     def extend(self, container: ListObject, items: Binding) -> None: ...
