@@ -15,7 +15,6 @@ from dagroute_lint.deployment.parse_environment import (
     SECRETS_BACKEND,
     UNSET,
     VARIABLE_PREFIX,
-    ParseEnvironment,
 )
 from dagroute_lint.extract.bindings import Binding, CallArguments
 from dagroute_lint.extract.evaluator.state import WalkerState
@@ -28,16 +27,6 @@ _ENVIRONMENT_READS = frozenset({"os.getenv", "os.environ.get"})
 
 class Deployed(WalkerState):
     """Reads and changes of the deployment's environment and Variables."""
-
-    parse_environment: ParseEnvironment | None
-    # ``os.environ`` as the walked code changed it: a name's text, ``None`` once removed, an
-    # ``Unknown`` when it was changed in a way the walk cannot follow (under a condition).
-    environ_changes: dict[str, str | Unknown | None]
-    # Why anything in ``os.environ`` (or any Variable) may have changed, from then on.
-    environ_spoiled: str | None
-    variables_spoiled: str | None
-    deployment_read: bool
-    deployment_changed_by: str | None
 
     def deployed_call(
         self, qualname: str, positional: list[Binding], arguments: CallArguments

@@ -254,6 +254,9 @@ class WalkerState(ABC):
         # The deployment's environment and Variables, and what the walked code changed of them
         # (``evaluator.deployed``).
         self.parse_environment = parse_environment
+        # ``os.environ`` as the walked code changed it: a name's text, ``None`` once removed, an
+        # ``Unknown`` where the walk cannot follow the change (under a condition); and why
+        # anything in it, or any Variable, may have changed from some point on.
         self.environ_changes: dict[str, str | Unknown | None] = {}
         self.environ_spoiled: str | None = None
         self.variables_spoiled: str | None = None
