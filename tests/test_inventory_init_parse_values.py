@@ -215,3 +215,32 @@ def test_the_environment_wins_over_an_exported_variable(tmp_path: Path) -> None:
 )
 def test_what_looks_secret(name: str, value: str, secret: bool) -> None:
     assert withheld(name, value) is secret
+
+
+def test_a_local_executors_scheduler_runs_tasks_too(tmp_path: Path) -> None:
+    compose = write(
+        tmp_path / "docker-compose.yaml",
+        """
+        x-common: &common
+          image: apache/airflow:3.0.2
+          environment: &env
+            AIRFLOW__CORE__EXECUTOR: LocalExecutor
+            ENVIRONMENT: production
+        services:
+          airflow-dag-processor:
+            <<: *common
+            command: dag-processor
+          airflow-scheduler:
+            <<: *common
+            command: scheduler
+            environment:
+              <<: *env
+              ENVIRONMENT: staging
+        """,
+    )
+    document, text = generated("--compose", str(compose))
+    assert document["environment"] == {"AIRFLOW__CORE__EXECUTOR": "LocalExecutor"}
+    assert (
+        "# Left out: ENVIRONMENT: set differently for dag-processor airflow-dag-processor, "
+        "scheduler airflow-scheduler"
+    ) in text
