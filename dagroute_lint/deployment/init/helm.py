@@ -209,7 +209,7 @@ class _Reader:
                     self.image_runtime(POD_TEMPLATE_RUNTIME, pod_image.source, pod_image)
                 )
                 executor_runtimes["kubernetes"] = Fact(POD_TEMPLATE_RUNTIME, pod_image.source)
-        environment, left = self.parsed_in(bool(kinds & {"celery", "celery_kubernetes"}))
+        environment, left = self.parsed_in(kinds)
         return DeploymentFacts(
             sources=(f"Helm values {self.label} (apache-airflow chart)",),
             options=options,
@@ -335,17 +335,22 @@ class _Reader:
         own = self.get(f"{component}.env", list, "a list of {name, value} entries") or []
         return result + self.entries(own, f"{component}.env", every)
 
-    def parsed_in(self, celery: bool) -> tuple[dict[str, Fact[str]], dict[str, str]]:
+    def parsed_in(self, kinds: set[str]) -> tuple[dict[str, Fact[str]], dict[str, str]]:
         """The environment DAG files are parsed in: what the DAG processor (or the scheduler,
-        or both while the chart's default decides) and the Celery workers, which parse each
-        file again to run its tasks, share. Variables from Kubernetes secrets are not read."""
+        or both while the chart's default decides) and what runs tasks, which parses each file
+        again first, share: the Celery workers, the scheduler of a local executor (Kubernetes
+        pods are not compared). Variables from Kubernetes secrets are not read."""
         enabled = self.get("dagProcessor.enabled", bool, "true or false")
-        parsers = ["dagProcessor"] if enabled else ["scheduler"]
+        names = ["dagProcessor"] if enabled else ["scheduler"]
         if enabled is None:
-            parsers.append("dagProcessor")
+            names.append("dagProcessor")
+        if kinds & {"celery", "celery_kubernetes"}:
+            names.append("workers")
+        if kinds & {"local", "local_kubernetes", "sequential"}:
+            names.append("scheduler")
         components = [
             (name, {n: (value, where) for n, value, where in self.environment(name, every=True)})
-            for name in (*parsers, *(["workers"] if celery else []))
+            for name in dict.fromkeys(names)
         ]
         environment, left = shared_environment(components)
         for index, entry in enumerate(self.get("secret", list, "a list of secret entries") or []):
