@@ -139,6 +139,18 @@ MAX_CANDIDATES = 8
 Expr = Const | Unknown | Ref | SeqExpr | DictExpr | Subscript | Operation | OneOf
 
 
+def as_expr(value: object) -> Expr:
+    """A Python value (a folded one, a JSON one) as an expression: extraction is handed the
+    values of other modules' names it loops over, and the deployment's Variables, this way."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return Const(value)
+    if isinstance(value, (list, tuple)):
+        return SeqExpr(tuple(as_expr(item) for item in value))
+    if isinstance(value, dict):
+        return DictExpr(tuple((as_expr(key), as_expr(item)) for key, item in value.items()))
+    return Unknown("not a literal value")
+
+
 @record
 class Arguments:
     """Keyword arguments of a call: named ones are definitive, spreads are consulted for the rest.
@@ -340,6 +352,9 @@ class Module:
     ``unmodelled`` the places where tasks may be missing; ``rejected_calls`` the calls of Airflow
     functions with keywords they do not take (``@setup(queue=...)``); ``bound_at`` the first line
     binding each module-level name, for what a circular import finds already bound.
+    ``reads_deployment`` says a value came from the inventory's ``[environment]`` or
+    ``[variables]``, ``changes_deployment`` what the module does to them when imported
+    (``os.environ.update()``): a file importing such a module reads them changed.
     """
 
     path: str
@@ -359,3 +374,5 @@ class Module:
     unmodelled: tuple[Unmodelled, ...] = ()
     rejected_calls: tuple[RejectedCall, ...] = ()
     bound_at: dict[str, int] = field(default_factory=dict)
+    reads_deployment: bool = False
+    changes_deployment: str | None = None

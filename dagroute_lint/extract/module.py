@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import libcst as cst
 
+from dagroute_lint.deployment.parse_environment import ParseEnvironment
 from dagroute_lint.extract.airflow import AirflowObjects
 from dagroute_lint.extract.bindings import (
     DagHandle,
@@ -28,6 +29,7 @@ from dagroute_lint.extract.containers import (
     snapshot,
 )
 from dagroute_lint.extract.evaluator.calls import Calls
+from dagroute_lint.extract.evaluator.deployed import Deployed
 from dagroute_lint.extract.evaluator.expressions import Expressions
 from dagroute_lint.extract.evaluator.files import Files
 from dagroute_lint.extract.evaluator.functions import Functions
@@ -78,6 +80,7 @@ def extract_module(
     sources: Mapping[str, Source] | None = None,
     airflow_version: str | None = None,
     data_roots: Sequence[str] = (),
+    parse_environment: ParseEnvironment | None = None,
 ) -> Module:
     """Build the model of one file. Never raises on bad input: problems become ``syntax_error``.
 
@@ -86,6 +89,7 @@ def extract_module(
     the repository modules whose functions it calls (``Module.call_refs``), run where called;
     ``airflow_version`` the inventory's, which decides the conditions on Airflow's version;
     ``data_roots`` the folders whose data files the walk may read (``Module.data_reads``).
+    ``parse_environment`` what ``os.getenv`` and ``Variable.get`` return (the inventory's).
     """
     text = decode(data)
     if isinstance(text, SyntaxProblem):
@@ -98,7 +102,14 @@ def extract_module(
         )
     release = deployment_release(airflow_version)
     walker = _Walker(
-        module_name, is_package, path, externals or {}, sources, release, DataFiles(data_roots)
+        module_name,
+        is_package,
+        path,
+        externals or {},
+        sources,
+        release,
+        DataFiles(data_roots),
+        parse_environment,
     )
     try:
         return _walked(walker, parsed, path, noqa, file_noqa)
@@ -146,6 +157,7 @@ class _Walker(
     Records,
     Objects,
     Stores,
+    Deployed,
 ):
     """The whole walk; what it learned becomes the file's model in ``build``."""
 
@@ -170,6 +182,7 @@ class _Walker(
             self.sources,
             self.airflow_release,
             self.data_files,
+            self.parse_environment,
         )
         other.foreign_scopes = self.foreign_scopes
         self.scopes += other.scopes
@@ -178,6 +191,14 @@ class _Walker(
             other.walk_block(parsed.module.body)
         except RecursionError:
             return None
+        if other.deployment_changed_by is not None:
+            what = (
+                f"module {name}, which the file imports, changes the environment or the "
+                f"Variables ({other.deployment_changed_by})"
+            )
+            self.spoil_environ(what)
+            self.variables_spoiled = what
+            self.note_change(f"{other.deployment_changed_by} (in {name})")
         self.foreign_scopes[name] = other.module_scope
         return other.module_scope
 
@@ -345,6 +366,8 @@ class _Walker(
             loop_refs=tuple(self.loop_refs),
             call_refs=tuple(self.call_refs),
             data_reads=self.data_files.recorded(),
+            reads_deployment=self.deployment_read,
+            changes_deployment=self.deployment_changed_by,
             classes=dict(self.classes),
             unmodelled=tuple(
                 Unmodelled(at(node), message) for node, message in self.unmodelled.values()

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import field
 from typing import TYPE_CHECKING, cast
 
+from dagroute_lint.deployment.parse_environment import ParseEnvironment
 from dagroute_lint.model import Expr, Module, Source
 from dagroute_lint.pipeline.cache import SummaryCache, summary_key
 from dagroute_lint.pipeline.collector import no_collections, settle
@@ -53,6 +54,8 @@ class Request:
     airflow_version: str | None = None
     # The folders whose data files the walk may read (``sources.data_files``).
     data_roots: tuple[str, ...] = ()
+    # The inventory's environment and Variables, which the file's reads of them answer from.
+    parse_environment: ParseEnvironment | None = None
 
     @property
     def key(self) -> str:
@@ -69,6 +72,8 @@ class Request:
         if self.data_roots:  # and the folder relative paths (``os.path.abspath``) start from
             folders = (*self.data_roots, os.getcwd())
             data += b"\0data roots\0" + "\0".join(folders).encode("utf-8", "surrogateescape")
+        if self.parse_environment is not None:
+            data += b"\0environment\0" + self.parse_environment.key().encode("utf-8", "replace")
         return summary_key(
             data,
             self.display,
@@ -182,6 +187,7 @@ def _extract(request: Request) -> Module:
             request.sources or None,
             request.airflow_version,
             request.data_roots,
+            request.parse_environment,
         )
 
 

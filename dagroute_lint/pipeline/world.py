@@ -23,12 +23,13 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import field
 from pathlib import Path
 
-from dagroute_lint.model import Expr, Module, Position, Ref, Source, SyntaxProblem
+from dagroute_lint.deployment.parse_environment import ParseEnvironment
+from dagroute_lint.model import Expr, Module, Position, Ref, Source, SyntaxProblem, as_expr
 from dagroute_lint.pipeline.extraction import Extractor, Request
 from dagroute_lint.pipeline.import_index import ImportIndex
 from dagroute_lint.pipeline.results import Probe, State, content_hash
 from dagroute_lint.records import record, replace
-from dagroute_lint.resolve.values import Known, SymbolTable, as_expr
+from dagroute_lint.resolve.values import Known, SymbolTable
 from dagroute_lint.sources.data_files import data_state
 from dagroute_lint.sources.discovery import SourceFile, absolute, module_candidates, module_name
 from dagroute_lint.sources.files import DEFAULT_MAX_FILE_BYTES, read_source_status
@@ -76,12 +77,18 @@ class World:
         project: ProjectModules | None = None,
         airflow_version: str | None = None,
         data_roots: Sequence[Path] = (),
+        parse_environment: ParseEnvironment | None = None,
     ) -> None:
         self.roots = list(dict.fromkeys(roots))
         # The inventory's, given to every extraction: it decides conditions on the version.
         self.airflow_version = airflow_version
         # Where DAG files may read data files from: the repository and the import roots.
         self.data_roots = tuple(dict.fromkeys(str(absolute(root)) for root in data_roots))
+        # What the DAG processor's environment and Variables are (the inventory's): every
+        # extraction answers ``os.getenv`` and ``Variable.get`` from it.
+        self.parse_environment = parse_environment
+        # The modules whose reads are not the inventory's (``settled``), by module name.
+        self._environments: dict[str, ParseEnvironment] = {}
         # Where the repository's modules off the roots are looked for (the project folder).
         self.project = project
         self.extractor = extractor
@@ -136,6 +143,7 @@ class World:
             is_package,
             airflow_version=self.airflow_version,
             data_roots=self.data_roots,
+            parse_environment=self.parse_environment,
         )
 
     def lookup(self, name: str) -> Module | None:
@@ -153,12 +161,51 @@ class World:
                 source = SourceFile(str(candidate), str(absolute(candidate)))
                 data = self.read(source)
                 if isinstance(data, bytes):
-                    found = self.extractor.extract([self.request(source, data)])[0]
+                    request = self.request(source, data)
+                    found = self._by_name[name] = self.extractor.extract([request])[0]
+                    found = self.settled(found, request)
                 else:
                     found = self.unreadable(source, data)
                 break
         self._by_name[name] = found
         return self.read_data_of(found)
+
+    def settled(self, module: Module, request: Request) -> Module:
+        """``module`` as it reads the environment and the Variables: extracted again, with every
+        read unknown, when a repository module it imports changes them when imported."""
+        if self.parse_environment is None or not module.reads_deployment:
+            return module
+        changed = self.imported_change(module)
+        if changed is None:
+            return module
+        environment = replace(self.parse_environment, changed=changed)
+        self._environments[module.module_name] = environment
+        return self.extractor.extract([replace(request, parse_environment=environment)])[0]
+
+    def imported_change(self, module: Module, seen: set[str] | None = None) -> str | None:
+        """Why what ``module`` reads of the environment or the Variables may not be the
+        inventory's: a repository module it imports at module level (at any depth) changes
+        them when imported. Every module looked at is recorded as read."""
+        seen = set() if seen is None else seen
+        for site in module.imports:
+            if site.scope != "module":
+                continue
+            for name in (site.module, *(f"{site.module}.{part}" for part in site.names)):
+                if name in seen:
+                    continue
+                seen.add(name)
+                imported = self.lookup(name)
+                if imported is None:
+                    continue
+                if imported.changes_deployment is not None:
+                    return (
+                        f"module {name}, imported before, changes the environment or the "
+                        f"Variables ({imported.changes_deployment})"
+                    )
+                found = self.imported_change(imported, seen)
+                if found is not None:
+                    return found
+        return None
 
     def plain(self, file: ReportedFile) -> Module:
         """A reported file's summary as extraction alone gives it."""
@@ -179,6 +226,9 @@ class World:
             else:
                 module = next(extracted)
             self._plain[file.source.display] = module
+        for file in readable:
+            module = self._plain[file.source.display]
+            self._plain[file.source.display] = self.settled(module, self._request_for(file))
 
     def _request_for(self, file: ReportedFile) -> Request:
         data = file.data if isinstance(file.data, bytes) else b""
@@ -189,6 +239,7 @@ class World:
             file.is_package,
             airflow_version=self.airflow_version,
             data_roots=self.data_roots,
+            parse_environment=self._environments.get(file.name, self.parse_environment),
         )
 
     def prepare_final(self, files: Sequence[ReportedFile]) -> None:

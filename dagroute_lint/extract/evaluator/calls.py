@@ -493,8 +493,9 @@ class Calls(WalkerState):
             return folded
         if qualname.endswith(".format"):
             return self.format_call(Ref(qualname[: -len(".format")]), positional, arguments)
-        if qualname in names.DYNAMIC_CALLS:
-            return Unknown(names.DYNAMIC_CALLS[qualname], data=True)
+        deployed = self.deployed_call(qualname, positional, arguments)
+        if deployed is not None:
+            return deployed
         if qualname == names.PARTIAL and positional:
             return Partial(positional[0], tuple(positional[1:]), arguments)
         if qualname.split(".", maxsplit=1)[0] not in VALUE_LIBRARIES:

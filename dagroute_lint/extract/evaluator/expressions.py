@@ -167,6 +167,14 @@ class Expressions(WalkerState):
         for target in node.comparisons:
             right = self.value_of(target.comparator)
             decided = compare(target.operator, left, right)
+            if (
+                isinstance(target.operator, (cst.In, cst.NotIn))
+                and isinstance(right, Imported)
+                and right.qualname in names.DYNAMIC_MAPPINGS
+            ):
+                decided = self.environ_has(left)  # ``name in os.environ``
+                if decided is not None and isinstance(target.operator, cst.NotIn):
+                    decided = not decided
             if decided is False:
                 return Const(False)
             if decided is None:
@@ -306,7 +314,7 @@ class Expressions(WalkerState):
             return Unknown("a slice")
         key = self.value_of(node.slice[0].slice.value)
         if isinstance(base, Imported) and base.qualname in names.DYNAMIC_MAPPINGS:
-            return Unknown(names.DYNAMIC_MAPPINGS[base.qualname], data=True)
+            return self.environ_item(key)
         if isinstance(base, TaskHandles):
             index = list_index(key, len(base.indexes))
             if index is not None:

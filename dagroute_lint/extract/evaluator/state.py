@@ -9,6 +9,7 @@ from dataclasses import field
 
 import libcst as cst
 
+from dagroute_lint.deployment.parse_environment import ParseEnvironment
 from dagroute_lint.extract.bindings import (
     AssetDecorator,
     Binding,
@@ -204,6 +205,7 @@ class WalkerState(ABC):
         sources: Mapping[str, Source] | None = None,
         airflow_release: Release | None = None,
         data_files: DataFiles | None = None,
+        parse_environment: ParseEnvironment | None = None,
     ) -> None:
         self.module_name = module_name
         # Airflow's release on the deployment, from the inventory (``extract/versions.py``).
@@ -265,6 +267,18 @@ class WalkerState(ABC):
         self.consumed_files: set[int] = set()  # read or closed: a second read gets less
         # Loops and comprehensions run over listings whose order is not known (so far).
         self.unordered_runs = 0
+        # The deployment's environment and Variables, and what the walked code changed of them
+        # (``evaluator.deployed``).
+        self.parse_environment = parse_environment
+        # ``os.environ`` as the walked code changed it: a name's text, ``None`` once removed, an
+        # ``Unknown`` where the walk cannot follow the change (under a condition); and why
+        # anything in it, or any Variable, may have changed from some point on.
+        self.environ_changes: dict[str, str | Unknown | None] = {}
+        self.environ_spoiled: str | None = None
+        self.variables_spoiled: str | None = None
+        # Whether a value came from the inventory; what the code first did to change them.
+        self.deployment_read = False
+        self.deployment_changed_by: str | None = None
 
     def new_scope(
         self,
@@ -389,6 +403,26 @@ class WalkerState(ABC):
 
     @abstractmethod
     def escape(self, positional: list[Binding], arguments: CallArguments, why: str) -> None: ...
+
+    @abstractmethod
+    def deployed_call(
+        self, qualname: str, positional: list[Binding], arguments: CallArguments
+    ) -> Binding | None: ...
+
+    @abstractmethod
+    def environ_item(self, key: Binding) -> Binding: ...
+
+    @abstractmethod
+    def environ_has(self, key: Binding) -> bool | None: ...
+
+    @abstractmethod
+    def environ_changed(self, key: Binding, value: Binding | None) -> None: ...
+
+    @abstractmethod
+    def spoil_environ(self, reason: str) -> None: ...
+
+    @abstractmethod
+    def note_change(self, what: str) -> None: ...
 
     @abstractmethod
     def extend(self, container: ListObject, items: Binding) -> None: ...

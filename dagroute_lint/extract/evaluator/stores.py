@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
+from dagroute_lint.catalog import airflow_names as names
 from dagroute_lint.extract.bindings import (
     REMOVE,
     SET,
@@ -82,6 +83,9 @@ class Stores(WalkerState):
         key: Binding = Unknown("a slice")
         if len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index):
             key = self.value_of(target.slice[0].slice.value)
+        if isinstance(container, Imported) and container.qualname == names.ENVIRON:
+            self.environ_changed(key, value)
+            return
         if isinstance(container, DictObject):
             self.change(
                 container,
@@ -103,6 +107,8 @@ class Stores(WalkerState):
     def container_of(self, node: cst.BaseExpression) -> Binding:
         """The object an expression stores into; an imported dict becomes this file's object."""
         current = self.value_of(node)
+        if isinstance(current, Imported) and current.qualname == names.ENVIRON:
+            return current  # the process's, changed through ``environ_changed``
         if isinstance(current, (Imported, DictExpr, Ref, Subscript, Operation)):
             return self.adopt(current)
         return current
