@@ -29,6 +29,7 @@ from dagroute_lint.pipeline.import_index import ImportIndex
 from dagroute_lint.pipeline.results import Probe, State, content_hash
 from dagroute_lint.records import record, replace
 from dagroute_lint.resolve.values import Known, SymbolTable, as_expr
+from dagroute_lint.catalog.stdlib_first import found_before_roots
 from dagroute_lint.sources.discovery import SourceFile, absolute, module_candidates, module_name
 from dagroute_lint.sources.files import DEFAULT_MAX_FILE_BYTES, read_source_status
 from dagroute_lint.sources.first_party import FirstParty
@@ -128,6 +129,8 @@ class World:
         """The plain summary of the module ``name``: a reported file's, else the first file on
         the import roots (``None`` when there is none)."""
         self._reads.names.add(name)
+        if found_before_roots(name):
+            return None  # Python finds the standard library's module first
         file = self.reported.get(name)
         if file is not None:
             return self.plain(file)
@@ -220,7 +223,7 @@ class World:
     def final(self, name: str) -> Module | None:
         """The module ``name`` as resolution and rules see it; records the name."""
         self._reads.names.add(name)
-        file = self.reported.get(name)
+        file = None if found_before_roots(name) else self.reported.get(name)
         if file is None:
             return self.lookup(name)
         return self.final_of(file)
@@ -257,6 +260,8 @@ class World:
         return None
 
     def _source(self, name: str) -> Source | None:
+        if found_before_roots(name):
+            return None
         for candidate in module_candidates(name, self.roots):
             if candidate.is_file():
                 source = SourceFile(str(candidate), str(absolute(candidate)))
@@ -326,6 +331,11 @@ class RecordingRoots(FirstParty):
         self._world.probe(("off_roots", module), str(found) if found else None)
         return found
 
+    def shadowed(self, module: str) -> Path | None:
+        found = super().shadowed(module)
+        self._world.probe(("shadowed", module), str(found) if found else None)
+        return found
+
 
 class ProbeAnswers:
     """The answer each question gets now, as ``RecordingRoots`` recorded it; asked once each
@@ -350,8 +360,8 @@ def _answer(roots: FirstParty, question: Probe) -> object:
     if kind == "stray" and rest:
         found = roots.stray(module, Path(rest[0]))
         return str(found) if found else None
-    if kind == "off_roots":
-        found = roots.off_roots(module)
+    if kind in ("off_roots", "shadowed"):
+        found = getattr(roots, kind)(module)
         return str(found) if found else None
     return ("unknown question",)
 

@@ -33,6 +33,7 @@ from dagroute_lint.rules.parse_boundary import (
 from dagroute_lint.rules.pools import POOL_SLOTS_EXCEED_POOL, UNKNOWN_POOL
 from dagroute_lint.rules.providers import PROVIDER_MISSING_ON_WORKER
 from dagroute_lint.rules.secrets import HARDCODED_CREDENTIAL
+from dagroute_lint.rules.stdlib_shadow import STDLIB_SHADOW
 from dagroute_lint.rules.syntax import SYNTAX_ERROR
 from dagroute_lint.rules.unmodelled import UNMODELLED_TASKS
 
@@ -46,6 +47,7 @@ RULES: tuple[AnyRule, ...] = (
     POOL_SLOTS_TYPE,
     SETUP_TEARDOWN_ARGUMENTS,
     CIRCULAR_IMPORT,
+    STDLIB_SHADOW,
     UNSERVED_QUEUE,
     QUEUE_IGNORED,
     UNKNOWN_EXECUTOR,

@@ -1,4 +1,4 @@
-"""DRL002-DRL009 against Airflow's own DagBag, in Airflow 2.10.5 and 3.3.2.
+"""DRL002-DRL010 against Airflow's own DagBag, in Airflow 2.10.5 and 3.3.2.
 
 Every fixture case of these rules is loaded by DagBag in both pinned venvs (one process per
 version, a fresh DagBag per case, the case's ``dags/`` folder on ``sys.path``). A bad case of a rule
@@ -33,7 +33,10 @@ def _data(case: Case) -> list[bytes]:
     return [data if isinstance(data, bytes) else data.encode() for data in case.files().values()]
 
 
-CODES = ("DRL002", "DRL003", "DRL004", "DRL005", "DRL006", "DRL007", "DRL008", "DRL009")
+CODES = (
+    *("DRL002", "DRL003", "DRL004", "DRL005", "DRL006", "DRL007", "DRL008", "DRL009"),
+    "DRL010",
+)
 CHECKED = [
     case
     for case in CASES
@@ -79,6 +82,7 @@ ERRORS = {
     "DRL007": re.compile(r"pool_slots|not supported between instances"),
     "DRL008": re.compile(r"(setup|teardown)_task\(\) got an unexpected keyword argument"),
     "DRL009": re.compile(r"cannot import name .* from partially initialized module"),
+    "DRL010": re.compile(r"cannot import name '\w+' from '[\w.]+' \(.*python3\.\d+/|No module named"),
 }
 # The name a message quotes, that the error must quote too.
 NAMED = {
@@ -86,6 +90,7 @@ NAMED = {
     "DRL005": re.compile(r"given '([^']+)' twice"),
     "DRL008": re.compile(r"is given '([^']+)'"),
     "DRL009": re.compile(r"import ([A-Za-z_]\w*)' while"),
+    "DRL010": re.compile(r"\((?:ImportError: cannot import name|ModuleNotFoundError: No module named) '([^']+)'"),
 }
 
 
