@@ -1,5 +1,5 @@
-from airflow.providers.standard.operators.empty import EmptyOperator
-from airflow.sdk import DAG
+from airflow import DAG
+from airflow.operators.empty import EmptyOperator
 from email import recipients
 
 with DAG("report", schedule=None):
