@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dagroute_lint.rules.airflow_imports import IMPORT_REMOVED_IN_AIRFLOW
+from dagroute_lint.rules.argument_values import ARGUMENT_VALUE
 from dagroute_lint.rules.base import AnyRule, Context, DeploymentContext, DeploymentRule, Rule
 from dagroute_lint.rules.circular_imports import CIRCULAR_IMPORT
 from dagroute_lint.rules.connections import UNDECLARED_CONNECTION
@@ -48,6 +49,7 @@ RULES: tuple[AnyRule, ...] = (
     SETUP_TEARDOWN_ARGUMENTS,
     CIRCULAR_IMPORT,
     STDLIB_SHADOW,
+    ARGUMENT_VALUE,
     UNSERVED_QUEUE,
     QUEUE_IGNORED,
     UNKNOWN_EXECUTOR,

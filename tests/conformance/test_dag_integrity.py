@@ -24,6 +24,7 @@ from airflow_env import AIRFLOW_2, AIRFLOW_3, Oracle, airflow_home, ensure_airfl
 from click.testing import CliRunner
 
 from dagroute_lint.cli import main
+from dagroute_lint.deployment.toml import toml
 from tests.rules.test_fixtures import CASES, Case
 
 pytestmark = pytest.mark.conformance
@@ -35,7 +36,7 @@ def _data(case: Case) -> list[bytes]:
 
 CODES = (
     *("DRL002", "DRL003", "DRL004", "DRL005", "DRL006", "DRL007", "DRL008", "DRL009"),
-    "DRL010",
+    *("DRL010", "DRL011"),
 )
 CHECKED = [
     case
@@ -83,6 +84,10 @@ ERRORS = {
     "DRL008": re.compile(r"(setup|teardown)_task\(\) got an unexpected keyword argument"),
     "DRL009": re.compile(r"cannot import name .* from partially initialized module"),
     "DRL010": re.compile(r"cannot import name '\w+' from '[\w.]+' \(.*python3\.\d+/|No module named"),
+    "DRL011": re.compile(
+        r"expects <|has an invalid type|must be timedelta|type must be int|trigger_rule must be "
+        r"one of|only accepts integers|timedelta seconds component|utcoffset"
+    ),
 }
 # The name a message quotes, that the error must quote too.
 NAMED = {
@@ -136,6 +141,13 @@ def _load(oracle: Oracle, folders: dict[str, Path], root: Path) -> dict[tuple[st
     return {(oracle.version, key): result[str(folder)] for key, folder in folders.items()}
 
 
+def _judged_major(case: Case) -> int | None:
+    """The Airflow major the case's inventory names, if it names one."""
+    text = case.inventory()
+    version = toml.loads(text).get("deployment", {}).get("airflow_version") if text else None
+    return int(str(version).split(".")[0]) if version else None
+
+
 def _ours(case: Case) -> dict[str, list[str]]:
     """The files the rule reports, with its messages."""
     reported: dict[str, list[str]] = {}
@@ -154,6 +166,9 @@ def test_airflow_rejects_what_the_rule_reports(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    judged = _judged_major(case)
+    if judged is not None and judged != int(oracle.version.split(".")[0]):
+        pytest.skip(f"the case is judged for Airflow {judged} only")
     airflow = loaded[(oracle.version, case.id + case.kind)]
     errors: dict[str, str] = airflow["errors"]
     ours = _ours(case)

@@ -31,6 +31,7 @@ EXPECTED: dict[str, tuple[frozenset[str], bool]] = {
     "DRL008": (frozenset({"parse"}), True),
     "DRL009": (frozenset({"parse"}), True),
     "DRL010": (frozenset({"parse"}), True),
+    "DRL011": (frozenset({"parse"}), True),
     "DRL101": (frozenset({"queue"}), True),
     "DRL102": (frozenset({"queue"}), True),
     "DRL103": (frozenset({"executor"}), True),

@@ -1,0 +1,63 @@
+"""DRL011's judgement across Airflow versions: what fails on one version only is reported under
+an inventory of that version, and never without a version (the other version loads it)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import lint_source
+
+SOURCE = """
+from datetime import datetime
+
+from airflow import DAG
+from airflow.operators.bash import BashOperator
+
+with DAG("reports", schedule=None, start_date=datetime(2024, 1, 1)):
+    BashOperator(task_id="build", bash_command="make", {argument})
+"""
+INVENTORY = """
+[deployment]
+airflow_version = "{version}"
+executors = ["CeleryExecutor"]
+dag_processor = {{ runtime = "base" }}
+
+[runtimes.base]
+python = "3.11"
+providers = ["standard", "celery"]
+
+[[workers]]
+name = "celery"
+queues = ["default"]
+runtime = "base"
+"""
+
+# argument -> whether DRL011 reports it under Airflow 2 and 3. Each report is a rejection
+# measured with DagBag 2.10.5 / 3.3.2 (tests/conformance/test_dag_integrity.py, the rule's
+# docstring); a dotted weight rule also fails on 2.10.5 unless a plugin registers it, which the
+# linter does not see: never reported.
+CASES = [
+    ('trigger_rule="dummy"', False, True),
+    ('trigger_rule="none_failed_or_skipped"', False, True),
+    ('trigger_rule="all_done_min_one_success"', True, False),
+    ('weight_rule="heavy"', True, False),
+    ('weight_rule="my_plugin.Strategy"', False, False),
+    ('start_date="2024-01-01"', False, True),
+    ("priority_weight=None", False, True),
+    ("retry_exponential_backoff=2.0", True, False),
+    ('email={"a": 1}', False, True),
+    ('trigger_rule="all_sucess"', True, True),
+]
+
+
+def _codes(argument: str, version: str | None) -> list[str]:
+    inventory = INVENTORY.format(version=version) if version else None
+    found = lint_source(SOURCE.format(argument=argument), inventory, select=("DRL011",))
+    return [diagnostic.code for diagnostic in found]
+
+
+@pytest.mark.parametrize(("argument", "on_2", "on_3"), CASES)
+def test_each_version_judges_its_own(argument: str, on_2: bool, on_3: bool) -> None:
+    assert bool(_codes(argument, "2.10")) is on_2
+    assert bool(_codes(argument, "3.3")) is on_3
+    assert bool(_codes(argument, None)) is (on_2 and on_3)
