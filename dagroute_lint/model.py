@@ -190,6 +190,8 @@ class Dag:
     ``registered`` is false for a DAG Airflow may not collect: built outside a ``with`` block and
     held by no module-level name at the end (``dag = DAG("x"); dag = DAG("x")``: the first).
     ``conditional`` marks a DAG built under a condition (or in a loop) the walk could not decide.
+    ``arguments`` are the keywords of a call of Airflow's own ``DAG`` or ``@dag`` (``None`` for a
+    DAG a repository subclass builds, which may take other keywords).
     """
 
     dag_id: Expr
@@ -197,6 +199,7 @@ class Dag:
     default_args: Expr | None
     registered: bool = True
     conditional: bool = False
+    arguments: Arguments | None = None
 
 
 @record

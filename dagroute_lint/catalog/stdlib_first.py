@@ -95,5 +95,3 @@ def _in_stdlib(origin: str | None) -> bool:
 def _stdlib_folder() -> Path | None:
     folder = Path(sysconfig.get_paths()["stdlib"])
     return folder if (folder / "os.py").is_file() else None
-
-

@@ -44,7 +44,11 @@ from dagroute_lint.records import replace
 
 class AirflowObjects(WalkerState):
     def create_dag(
-        self, node: cst.Call, positional: list[Binding], arguments: CallArguments
+        self,
+        node: cst.Call,
+        positional: list[Binding],
+        arguments: CallArguments,
+        own_class: bool = False,
     ) -> DagHandle:
         dag_id = arguments.named.get("dag_id")
         if dag_id is None and positional:
@@ -52,7 +56,10 @@ class AirflowObjects(WalkerState):
         if dag_id is None:
             dag_id = keyword(arguments, "dag_id", Unknown("DAG without dag_id"))
             assert dag_id is not None
-        self.dags.append(DraftDag(dag_id, self.here(node), default_args(arguments)))
+        judged = arguments if own_class else None
+        self.dags.append(
+            DraftDag(dag_id, self.here(node), default_args(arguments), arguments=judged)
+        )
         self.dags[-1].level = self.uncertain
         return DagHandle(len(self.dags) - 1)
 
@@ -88,7 +95,13 @@ class AirflowObjects(WalkerState):
         dag_id = keyword(arguments, "dag_id", Const(factory.function.name))
         assert dag_id is not None
         self.dags.append(
-            DraftDag(dag_id, self.here(node), default_args(arguments), registered=True)
+            DraftDag(
+                dag_id,
+                self.here(node),
+                default_args(arguments),
+                registered=True,
+                arguments=arguments,
+            )
         )
         self.dags[-1].level = self.uncertain
         index = len(self.dags) - 1

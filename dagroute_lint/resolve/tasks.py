@@ -218,6 +218,24 @@ class Resolver:
         for dag in module.dags:
             yield self._string(dag.dag_id)
 
+    def dag_arguments(self, module: Module) -> Iterator[tuple[Setting, ...] | None]:
+        """The keywords each DAG of the module is built with, folded (``None`` for a DAG a
+        repository subclass builds)."""
+        for dag in module.dags:
+            arguments = dag.arguments
+            if arguments is None:
+                yield None
+                continue
+            yield tuple(
+                Setting(
+                    name,
+                    self.partial(expr),
+                    "argument",
+                    arguments.positions.get(name, dag.position),
+                )
+                for name, expr in arguments.named.items()
+            )
+
     def _dags_defined_twice(self, module: Module) -> set[int]:
         """DAGs of the file that share their id with another one Airflow collects: which of
         them Airflow keeps is not decided by the file, so their tasks are conditional."""

@@ -7,6 +7,7 @@ from dagroute_lint.rules.argument_values import ARGUMENT_VALUE
 from dagroute_lint.rules.base import AnyRule, Context, DeploymentContext, DeploymentRule, Rule
 from dagroute_lint.rules.circular_imports import CIRCULAR_IMPORT
 from dagroute_lint.rules.connections import UNDECLARED_CONNECTION
+from dagroute_lint.rules.dag_arguments import DAG_ARGUMENT
 from dagroute_lint.rules.dag_integrity import DUPLICATE_DAG_ID, DUPLICATE_TASK_ID, INVALID_ID
 from dagroute_lint.rules.deferral import DEFERRABLE_WITHOUT_TRIGGERER, POKE_SENSOR_HOLDS_SLOT
 from dagroute_lint.rules.dispatch import (
@@ -50,6 +51,7 @@ RULES: tuple[AnyRule, ...] = (
     CIRCULAR_IMPORT,
     STDLIB_SHADOW,
     ARGUMENT_VALUE,
+    DAG_ARGUMENT,
     UNSERVED_QUEUE,
     QUEUE_IGNORED,
     UNKNOWN_EXECUTOR,

@@ -22,7 +22,7 @@ from dagroute_lint.resolve.tasks import ResolvedTask, Setting
 from dagroute_lint.rules.base import Context, Rule
 
 # What the walk folds a literal to: only such values are judged.
-_JUDGED = (str, bytes, int, float, list, tuple, dict, timedelta, type(None))
+JUDGED = (str, bytes, int, float, list, tuple, dict, timedelta, type(None))
 _MAJORS = (2, 3)
 
 # ``BaseOperator`` keywords whose attribute ``validate_instance_args`` checks (``None`` passes).
@@ -67,7 +67,7 @@ def _not(shown: str, value: object) -> str:
     return f"expects {shown}, not {given} (TypeError)"
 
 
-def _expects(kinds: tuple[type, ...], shown: str, none_fails: tuple[int, ...] = ()) -> Judge:
+def expects(kinds: tuple[type, ...], shown: str, none_fails: tuple[int, ...] = ()) -> Judge:
     def judge(value: object, major: int) -> str | None:
         if (value is None and major not in none_fails) or isinstance(value, kinds):
             return None
@@ -76,7 +76,7 @@ def _expects(kinds: tuple[type, ...], shown: str, none_fails: tuple[int, ...] = 
     return judge
 
 
-def _bool_only(value: object, major: int) -> str | None:
+def bool_only(value: object, major: int) -> str | None:
     del major
     # ``True`` is an int, but no int is a bool: ``depends_on_past=1`` fails.
     return None if value is None or isinstance(value, bool) else _not("a bool", value)
@@ -84,8 +84,8 @@ def _bool_only(value: object, major: int) -> str | None:
 
 def _backoff(value: object, major: int) -> str | None:
     if major == 2:
-        return _bool_only(value, major)
-    return _expects((int, float), "a number")(value, major)
+        return bool_only(value, major)
+    return expects((int, float), "a number")(value, major)
 
 
 def _email(value: object, major: int) -> str | None:
@@ -150,10 +150,10 @@ def _weight_rule(value: object, major: int) -> str | None:
 
 
 JUDGES: dict[str, Judge] = {
-    **{name: _bool_only for name in _BOOL},
-    **{name: _expects((str,), "a string") for name in _STR},
-    **{name: _expects((int,), "an int") for name in _INT},
-    "priority_weight": _expects((int,), "an int", none_fails=(3,)),
+    **{name: bool_only for name in _BOOL},
+    **{name: expects((str,), "a string") for name in _STR},
+    **{name: expects((int,), "an int") for name in _INT},
+    "priority_weight": expects((int,), "an int", none_fails=(3,)),
     "retry_exponential_backoff": _backoff,
     "email": _email,
     "retries": _retries,
@@ -175,11 +175,11 @@ def _winning(task: ResolvedTask) -> Iterator[Setting]:
         if setting.origin == "assignment" or setting.name in seen:
             continue
         seen.add(setting.name)
-        if setting.name in JUDGES and isinstance(setting.value, _JUDGED):
+        if setting.name in JUDGES and isinstance(setting.value, JUDGED):
             yield setting
 
 
-def _problem(judge: Judge, value: object, major: int | None) -> str | None:
+def problem(judge: Judge, value: object, major: int | None) -> str | None:
     """What the inventory's Airflow says; without a version, what both say (the newest's
     words), else nothing."""
     if major in _MAJORS:
@@ -194,15 +194,15 @@ def check_argument_values(context: Context) -> Iterator[Diagnostic]:
         if task.task.mapped:
             continue
         for setting in _winning(task):
-            problem = _problem(JUDGES[setting.name], setting.value, major)
-            if problem is None:
+            found = problem(JUDGES[setting.name], setting.value, major)
+            if found is None:
                 continue
             shown = repr(setting.value)
             shown = shown if len(shown) <= 40 else shown[:37] + "..."
             yield context.report(
                 setting.position,
                 f"{task.label} sets {setting.name}={shown} ({setting.origin}); Airflow refuses "
-                f"it when the file is parsed: {setting.name} {problem}, so the file does not "
+                f"it when the file is parsed: {setting.name} {found}, so the file does not "
                 "load",
                 kind="parse",
                 item=setting.name,

@@ -1,4 +1,4 @@
-"""DRL002-DRL010 against Airflow's own DagBag, in Airflow 2.10.5 and 3.3.2.
+"""DRL002-DRL012 against Airflow's own DagBag, in Airflow 2.10.5 and 3.3.2.
 
 Every fixture case of these rules is loaded by DagBag in both pinned venvs (one process per
 version, a fresh DagBag per case, the case's ``dags/`` folder on ``sys.path``). A bad case of a rule
@@ -36,7 +36,7 @@ def _data(case: Case) -> list[bytes]:
 
 CODES = (
     *("DRL002", "DRL003", "DRL004", "DRL005", "DRL006", "DRL007", "DRL008", "DRL009"),
-    *("DRL010", "DRL011"),
+    *("DRL010", "DRL011", "DRL012"),
 )
 CHECKED = [
     case
@@ -87,6 +87,10 @@ ERRORS = {
     "DRL011": re.compile(
         r"expects <|has an invalid type|must be timedelta|type must be int|trigger_rule must be "
         r"one of|only accepts integers|timedelta seconds component|utcoffset"
+    ),
+    "DRL012": re.compile(
+        r"unexpected keyword argument|has an invalid type|must be <|tag cannot be longer|"
+        r"AirflowTimetableInvalid|utcoffset|endswith|not supported between"
     ),
 }
 # The name a message quotes, that the error must quote too.

@@ -32,6 +32,7 @@ EXPECTED: dict[str, tuple[frozenset[str], bool]] = {
     "DRL009": (frozenset({"parse"}), True),
     "DRL010": (frozenset({"parse"}), True),
     "DRL011": (frozenset({"parse"}), True),
+    "DRL012": (frozenset({"parse"}), True),
     "DRL101": (frozenset({"queue"}), True),
     "DRL102": (frozenset({"queue"}), True),
     "DRL103": (frozenset({"executor"}), True),
