@@ -61,3 +61,39 @@ def test_each_version_judges_its_own(argument: str, on_2: bool, on_3: bool) -> N
     assert bool(_codes(argument, "2.10")) is on_2
     assert bool(_codes(argument, "3.3")) is on_3
     assert bool(_codes(argument, None)) is (on_2 and on_3)
+
+
+DAG_SOURCE = """
+from datetime import datetime
+
+from airflow import DAG
+from airflow.operators.empty import EmptyOperator
+
+with DAG("reports", start_date=datetime(2024, 1, 1), {argument}):
+    EmptyOperator(task_id="build")
+"""
+
+# DAG keyword -> whether DRL012 reports it under Airflow 2 and 3 (each report measured as a
+# rejection by DagBag; see tests/conformance/test_dag_integrity.py and the rule's docstring).
+DAG_CASES = [
+    ('schedule_interval="@daily"', False, True),
+    ("schedule=None, timetable=None", False, True),
+    ("schedule=None, fail_fast=True", True, False),
+    ('schedule=None, catchup="False"', True, False),
+    ('schedule=None, tags="etl"', True, False),
+    ('schedule="0 6 * * * *"', False, False),
+    ('schedule="@ANNUALLY"', False, False),
+    ('schedule="@reboot"', True, True),
+]
+
+
+@pytest.mark.parametrize(("argument", "on_2", "on_3"), DAG_CASES)
+def test_each_version_judges_its_own_dag_keywords(argument: str, on_2: bool, on_3: bool) -> None:
+    def codes(version: str | None) -> list[str]:
+        inventory = INVENTORY.format(version=version) if version else None
+        source = DAG_SOURCE.format(argument=argument)
+        return [d.code for d in lint_source(source, inventory, select=("DRL012",))]
+
+    assert bool(codes("2.10")) is on_2
+    assert bool(codes("3.3")) is on_3
+    assert bool(codes(None)) is (on_2 and on_3)
