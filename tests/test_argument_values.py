@@ -50,17 +50,19 @@ CASES = [
 ]
 
 
-def _codes(argument: str, version: str | None) -> list[str]:
-    inventory = INVENTORY.format(version=version) if version else None
-    found = lint_source(SOURCE.format(argument=argument), inventory, select=("DRL011",))
-    return [diagnostic.code for diagnostic in found]
+def _reported(source: str, code: str) -> tuple[bool, bool, bool]:
+    """Whether ``code`` reports ``source`` under Airflow 2.10, 3.3 and no version."""
+    found = []
+    for version in ("2.10", "3.3", None):
+        inventory = INVENTORY.format(version=version) if version else None
+        found.append(bool(lint_source(source, inventory, select=(code,))))
+    return found[0], found[1], found[2]
 
 
 @pytest.mark.parametrize(("argument", "on_2", "on_3"), CASES)
 def test_each_version_judges_its_own(argument: str, on_2: bool, on_3: bool) -> None:
-    assert bool(_codes(argument, "2.10")) is on_2
-    assert bool(_codes(argument, "3.3")) is on_3
-    assert bool(_codes(argument, None)) is (on_2 and on_3)
+    source = SOURCE.format(argument=argument)
+    assert _reported(source, "DRL011") == (on_2, on_3, on_2 and on_3)
 
 
 DAG_SOURCE = """
@@ -89,11 +91,5 @@ DAG_CASES = [
 
 @pytest.mark.parametrize(("argument", "on_2", "on_3"), DAG_CASES)
 def test_each_version_judges_its_own_dag_keywords(argument: str, on_2: bool, on_3: bool) -> None:
-    def codes(version: str | None) -> list[str]:
-        inventory = INVENTORY.format(version=version) if version else None
-        source = DAG_SOURCE.format(argument=argument)
-        return [d.code for d in lint_source(source, inventory, select=("DRL012",))]
-
-    assert bool(codes("2.10")) is on_2
-    assert bool(codes("3.3")) is on_3
-    assert bool(codes(None)) is (on_2 and on_3)
+    source = DAG_SOURCE.format(argument=argument)
+    assert _reported(source, "DRL012") == (on_2, on_3, on_2 and on_3)

@@ -166,7 +166,11 @@ def test_a_block_naming_a_path_is_a_file_beside_the_examples() -> None:
         "# DRL9 x\n\n```python dags/queue.py\nQ = 1\n```\n\n```python bad\nbad()\n```\n\n"
         "```python good\ngood()\n```\n",
     )
-    assert (page.bad, page.good, page.beside) == ("bad()\n", "good()\n", (("dags/queue.py", "Q = 1\n"),))
+    assert (page.bad, page.good, page.beside) == (
+        "bad()\n",
+        "good()\n",
+        (("dags/queue.py", "Q = 1\n"),),
+    )
 
 
 def test_pages_ship_in_the_wheel_and_explain_reads_them_there(tmp_path: Path) -> None:

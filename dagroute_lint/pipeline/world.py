@@ -23,13 +23,13 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import field
 from pathlib import Path
 
+from dagroute_lint.catalog.stdlib_first import found_before_roots
 from dagroute_lint.model import Expr, Module, Position, Ref, Source, SyntaxProblem
 from dagroute_lint.pipeline.extraction import Extractor, Request
 from dagroute_lint.pipeline.import_index import ImportIndex
 from dagroute_lint.pipeline.results import Probe, State, content_hash
 from dagroute_lint.records import record, replace
 from dagroute_lint.resolve.values import Known, SymbolTable, as_expr
-from dagroute_lint.catalog.stdlib_first import found_before_roots
 from dagroute_lint.sources.discovery import SourceFile, absolute, module_candidates, module_name
 from dagroute_lint.sources.files import DEFAULT_MAX_FILE_BYTES, read_source_status
 from dagroute_lint.sources.first_party import FirstParty

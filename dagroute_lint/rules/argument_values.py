@@ -150,7 +150,7 @@ def _weight_rule(value: object, major: int) -> str | None:
 
 
 JUDGES: dict[str, Judge] = {
-    **{name: bool_only for name in _BOOL},
+    **dict.fromkeys(_BOOL, bool_only),
     **{name: expects((str,), "a string") for name in _STR},
     **{name: expects((int,), "an int") for name in _INT},
     "priority_weight": expects((int,), "an int", none_fails=(3,)),
@@ -179,6 +179,17 @@ def _winning(task: ResolvedTask) -> Iterator[Setting]:
             yield setting
 
 
+def shown(value: object) -> str:
+    """A value as a message quotes it: its repr, cut at 40 characters."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def refused(name: str, found: str) -> str:
+    """The end of every message of DRL011 and DRL012: what Airflow says, and what it costs."""
+    return f"Airflow refuses it when the file is parsed: {name} {found}, so the file does not load"
+
+
 def problem(judge: Judge, value: object, major: int | None) -> str | None:
     """What the inventory's Airflow says; without a version, what both say (the newest's
     words), else nothing."""
@@ -197,13 +208,10 @@ def check_argument_values(context: Context) -> Iterator[Diagnostic]:
             found = problem(JUDGES[setting.name], setting.value, major)
             if found is None:
                 continue
-            shown = repr(setting.value)
-            shown = shown if len(shown) <= 40 else shown[:37] + "..."
             yield context.report(
                 setting.position,
-                f"{task.label} sets {setting.name}={shown} ({setting.origin}); Airflow refuses "
-                f"it when the file is parsed: {setting.name} {found}, so the file does not "
-                "load",
+                f"{task.label} sets {setting.name}={shown(setting.value)} ({setting.origin}); "
+                f"{refused(setting.name, found)}",
                 kind="parse",
                 item=setting.name,
                 task=task,

@@ -19,7 +19,15 @@ from datetime import timedelta
 
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.resolve.tasks import Setting
-from dagroute_lint.rules.argument_values import JUDGED, Judge, bool_only, expects, problem
+from dagroute_lint.rules.argument_values import (
+    JUDGED,
+    Judge,
+    bool_only,
+    expects,
+    problem,
+    refused,
+    shown,
+)
 from dagroute_lint.rules.base import Context, Rule
 from dagroute_lint.wording import close_matches
 
@@ -148,13 +156,10 @@ def check_dag_arguments(context: Context) -> Iterator[Diagnostic]:
         label = f"dag '{dag_id}'" if dag_id is not None else "this DAG"
         maybe = " (if this DAG is created)" if dag.conditional else ""
         for setting, found in _findings(settings, major):
-            shown = repr(setting.value)
-            shown = shown if len(shown) <= 40 else shown[:37] + "..."
-            value = "" if found.startswith("is not an argument") else f"={shown}"
+            value = "" if found.startswith("is not an argument") else f"={shown(setting.value)}"
             yield context.report(
                 setting.position,
-                f"{label}{maybe} is given {setting.name}{value}; Airflow refuses it when the "
-                f"file is parsed: {setting.name} {found}, so the file does not load",
+                f"{label}{maybe} is given {setting.name}{value}; {refused(setting.name, found)}",
                 kind="parse",
                 item=setting.name,
                 dag_id=dag_id,

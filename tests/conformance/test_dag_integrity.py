@@ -83,7 +83,9 @@ ERRORS = {
     "DRL007": re.compile(r"pool_slots|not supported between instances"),
     "DRL008": re.compile(r"(setup|teardown)_task\(\) got an unexpected keyword argument"),
     "DRL009": re.compile(r"cannot import name .* from partially initialized module"),
-    "DRL010": re.compile(r"cannot import name '\w+' from '[\w.]+' \(.*python3\.\d+/|No module named"),
+    "DRL010": re.compile(
+        r"cannot import name '\w+' from '[\w.]+' \(.*python3\.\d+/|No module named"
+    ),
     "DRL011": re.compile(
         r"expects <|has an invalid type|must be timedelta|type must be int|trigger_rule must be "
         r"one of|only accepts integers|timedelta seconds component|utcoffset"
@@ -99,7 +101,9 @@ NAMED = {
     "DRL005": re.compile(r"given '([^']+)' twice"),
     "DRL008": re.compile(r"is given '([^']+)'"),
     "DRL009": re.compile(r"import ([A-Za-z_]\w*)' while"),
-    "DRL010": re.compile(r"\((?:ImportError: cannot import name|ModuleNotFoundError: No module named) '([^']+)'"),
+    "DRL010": re.compile(
+        r"\((?:ImportError: cannot import name|ModuleNotFoundError: No module named) '([^']+)'"
+    ),
 }
 
 
