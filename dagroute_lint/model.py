@@ -209,7 +209,8 @@ class TaskGroup:
     ``suffix_on_collision`` is set for ``@task_group`` calls, which Airflow renames ``g__1``,
     ``g__2``... when called again, where a repeated ``TaskGroup("g")`` is an error. The DAG's
     task ids count as used too, so the suffix depends on the tasks made before the group:
-    ``created`` orders groups and tasks as the walk made them.
+    ``created`` orders groups and tasks as the walk made them. ``conditional`` marks a group
+    made under a condition (or in a loop) the walk could not decide.
     """
 
     group_id: Expr
@@ -220,6 +221,7 @@ class TaskGroup:
     prefix_group_id: Expr
     suffix_on_collision: bool = False
     created: int = 0
+    conditional: bool = False
 
 
 @record

@@ -153,6 +153,7 @@ class AirflowObjects(WalkerState):
                 arguments.named.get("prefix_group_id", Const(True)),
                 suffix_on_collision,
                 self.next_made(),
+                self.uncertain,
             )
         )
         return GroupHandle(len(self.groups) - 1)

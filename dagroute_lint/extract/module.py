@@ -297,6 +297,7 @@ class _Walker(
                     place(group.prefix_group_id),
                     group.suffix_on_collision,
                     group.created,
+                    group.level > 0,
                 )
                 for group in self.groups
             ),

@@ -76,6 +76,20 @@ class Field:
 
 
 @record
+class IdClash:
+    """A task group, or a task, whose full id its DAG already uses for a group or a task made
+    before it: Airflow raises ``DuplicateTaskIdFound`` (a task meeting a task is DRL003's own
+    comparison, not one of these). ``earlier`` is where the first one is made."""
+
+    kind: str  # "task group" or "task"
+    full_id: str
+    position: Position
+    dag: int
+    earlier_kind: str
+    earlier: Position
+
+
+@record
 class Setting:
     """One keyword the task is given, at one level of precedence, with where it was written.
 
@@ -212,6 +226,42 @@ class Resolver:
         return task.dag is not None and (
             task.operator is None or self.symbols.can_be_operator(task.operator)
         )
+
+    def id_clashes(self, module: Module, tasks: Iterable[ResolvedTask]) -> Iterator[IdClash]:
+        """Classic ``TaskGroup``s whose full id meets a task or group id their DAG used before,
+        and tasks whose id meets a group's, in the order the file made them (Airflow 2.10.5 and
+        3.3.2 check both: ``_check_for_group_id_collisions``, ``TaskGroup.add``). Only what
+        certainly happens counts: a task or group made under a condition the walk could not
+        decide, inside a decorator it did not follow, or with an id it cannot know is left out
+        (``@task_group`` renames itself instead). Runs after ``tasks(module)``, whose group ids
+        (with their ``__N`` suffixes) it reads."""
+        task_ids = {id(task.task): task.task_id for task in tasks}
+        used: dict[int, dict[str, tuple[str, Position]]] = {}
+        made = sorted(
+            [(group.created, 0, index) for index, group in enumerate(module.groups)]
+            + [(task.created, 1, index) for index, task in enumerate(module.tasks)]
+        )
+        for _, kind, index in made:
+            if kind:
+                task = module.tasks[index]
+                full = task_ids.get(id(task))
+                if task.dag is None or full is None or task.conditional or task.wrapped:
+                    continue
+                seen = used.setdefault(task.dag, {})
+                earlier = seen.get(full)
+                if earlier is not None and earlier[0] == "task group":
+                    yield IdClash("task", full, task.position, task.dag, *earlier)
+                seen.setdefault(full, ("task", task.position))
+                continue
+            group = module.groups[index]
+            group_id = self._group_id(module, index)
+            if group.dag is None or group_id is None or group.conditional:
+                continue
+            seen = used.setdefault(group.dag, {})
+            earlier = seen.get(group_id)
+            if earlier is not None and not group.suffix_on_collision:
+                yield IdClash("task group", group_id, group.position, group.dag, *earlier)
+            seen.setdefault(group_id, ("task group", group.position))
 
     def dag_ids(self, module: Module) -> Iterator[str | None]:
         """The id of each DAG of the module, ``None`` where it cannot be known."""

@@ -109,6 +109,7 @@ class DraftGroup:
     prefix_group_id: Expr
     suffix_on_collision: bool = False
     created: int = 0
+    level: int = 0
 
 
 @record(frozen=False)
