@@ -175,6 +175,15 @@ class ResolvedTask:
 UNKNOWN_DAG = "a dag whose id is not known statically"
 
 
+def _made_order(module: Module) -> list[tuple[int, int, int]]:
+    """The module's groups (kind 0) and tasks (kind 1) as ``(created, kind, index)``, in the
+    order the walk made them: the order Airflow meets their ids."""
+    return sorted(
+        [(group.created, 0, index) for index, group in enumerate(module.groups)]
+        + [(task.created, 1, index) for index, task in enumerate(module.tasks)]
+    )
+
+
 class Resolver:
     """Resolves the tasks of modules against a repository-wide symbol table."""
 
@@ -237,10 +246,7 @@ class Resolver:
         (with their ``__N`` suffixes) it reads."""
         task_ids = {id(task.task): task.task_id for task in tasks}
         used: dict[int, dict[str, tuple[str, Position]]] = {}
-        made = sorted(
-            [(group.created, 0, index) for index, group in enumerate(module.groups)]
-            + [(task.created, 1, index) for index, task in enumerate(module.tasks)]
-        )
+        made = _made_order(module)
         for _, kind, index in made:
             if kind:
                 task = module.tasks[index]
@@ -642,10 +648,7 @@ class Resolver:
         taskflow_ids: dict[int | None, set[str]] = {}  # the DAG's task_dict, for get_unique_task_id
         unknown_task: set[int | None] = set()  # DAGs with a task id that cannot be known
         task_ids: dict[int, str | None] = {}
-        made = sorted(
-            [(group.created, 0, index) for index, group in enumerate(module.groups)]
-            + [(task.created, 1, index) for index, task in enumerate(module.tasks)]
-        )
+        made = _made_order(module)
         for _, kind, index in made:
             if kind:
                 task = module.tasks[index]

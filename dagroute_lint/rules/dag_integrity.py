@@ -5,9 +5,9 @@ a DAG id defined by two files makes DagBag keep the file it reads first and reco
 ``AirflowDagDuplicatedIdException`` for the other; two DAGs of one id in one file load without
 an error, DagBag keeping either one (it collects them in a set: the choice changes from
 one run to the next, in both versions); a task id used twice in a DAG is
-``DuplicateTaskIdFound``, and so is a ``TaskGroup`` whose id its DAG already uses for a task or a
-group (or a task taking a group's id); ``validate_key`` rejects an id of more than 250 characters or with a
-character outside ``[\\w.-]`` (the task id with its TaskGroup prefixes).
+``DuplicateTaskIdFound``, and so is a ``TaskGroup`` whose id its DAG already uses for a task or
+a group (or a task taking a group's id); ``validate_key`` rejects an id of more than 250
+characters or with a character outside ``[\\w.-]`` (the task id with its TaskGroup prefixes).
 """
 
 from __future__ import annotations
