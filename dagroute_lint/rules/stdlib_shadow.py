@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from dagroute_lint.catalog.stdlib_first import has_name, has_submodule
+from dagroute_lint.catalog.stdlib_first import has_name
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.model import ImportSite
 from dagroute_lint.rules.base import Context, Rule
@@ -25,10 +25,14 @@ from dagroute_lint.rules.base import Context, Rule
 def _lacking(site: ImportSite) -> str | None:
     """What of ``site`` the standard library lacks, as Python names it; ``None``: it loads (or
     this cannot be decided here)."""
-    if "." in site.module and has_submodule(site.module) is False:
-        return f"ModuleNotFoundError: No module named '{site.module}'"
-    if "." in site.module and has_submodule(site.module) is None:
-        return None
+    parts = site.module.split(".")
+    for end in range(1, len(parts)):
+        # ``os.path`` is no file of the standard library, but ``os`` binds it: a name counts.
+        found = has_name(".".join(parts[:end]), parts[end])
+        if found is None:
+            return None
+        if not found:
+            return f"ModuleNotFoundError: No module named '{'.'.join(parts[: end + 1])}'"
     for name in site.names:
         if name != "*" and has_name(site.module, name) is False:
             return f"ImportError: cannot import name '{name}' from '{site.module}'"
