@@ -202,6 +202,8 @@ class Dag:
     ``registered`` is false for a DAG Airflow may not collect: built outside a ``with`` block and
     held by no module-level name at the end (``dag = DAG("x"); dag = DAG("x")``: the first).
     ``conditional`` marks a DAG built under a condition (or in a loop) the walk could not decide.
+    ``arguments`` are the keywords of a call of Airflow's own ``DAG`` or ``@dag`` (``None`` for a
+    DAG a repository subclass builds, which may take other keywords).
     """
 
     dag_id: Expr
@@ -209,6 +211,7 @@ class Dag:
     default_args: Expr | None
     registered: bool = True
     conditional: bool = False
+    arguments: Arguments | None = None
 
 
 @record
@@ -218,7 +221,8 @@ class TaskGroup:
     ``suffix_on_collision`` is set for ``@task_group`` calls, which Airflow renames ``g__1``,
     ``g__2``... when called again, where a repeated ``TaskGroup("g")`` is an error. The DAG's
     task ids count as used too, so the suffix depends on the tasks made before the group:
-    ``created`` orders groups and tasks as the walk made them.
+    ``created`` orders groups and tasks as the walk made them. ``conditional`` marks a group
+    made under a condition (or in a loop) the walk could not decide.
     """
 
     group_id: Expr
@@ -229,6 +233,7 @@ class TaskGroup:
     prefix_group_id: Expr
     suffix_on_collision: bool = False
     created: int = 0
+    conditional: bool = False
 
 
 @record

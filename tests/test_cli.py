@@ -83,8 +83,8 @@ def test_missing_inventory_is_said_on_stderr(repo: Path) -> None:
     assert (code, out) == (0, "")
     assert "no inventory" in err
     assert (
-        "only DRL001, DRL002, DRL003, DRL004, DRL005, DRL006, DRL007, DRL008, DRL009, DRL104, "
-        "DRL105, DRL106, DRL204, DRL206, DRL302, DRL401 run" in err
+        "only DRL001, DRL002, DRL003, DRL004, DRL005, DRL006, DRL007, DRL008, DRL009, DRL010, "
+        "DRL011, DRL012, DRL104, DRL105, DRL106, DRL204, DRL206, DRL302, DRL401 run" in err
     )
 
 
@@ -221,6 +221,9 @@ def test_rules_lists_every_code() -> None:
         "DRL007",
         "DRL008",
         "DRL009",
+        "DRL010",
+        "DRL011",
+        "DRL012",
         "DRL101",
         "DRL102",
         "DRL103",

@@ -69,7 +69,7 @@ def test_explain_ends_a_page_with_one_newline(monkeypatch: pytest.MonkeyPatch) -
             "unknown rule 'drl3': it is a prefix of DRL301..DRL304; explain takes one "
             "rule's code or name",
         ),
-        ("drl1011", "unknown rule 'drl1011'; did you mean DRL101, DRL102, DRL103?" + HINT),
+        ("drl1011", "unknown rule 'drl1011'; did you mean DRL101, DRL011, DRL102?" + HINT),
         (
             "provider-missing-on-work",
             "unknown rule 'provider-missing-on-work'; did you mean DRL202, DRL201?" + HINT,

@@ -37,6 +37,9 @@ def lint_example(root: Path, page: RulePage, source: str, monkeypatch: pytest.Mo
     """Diagnostics (as JSON objects) of ``source`` linted as the page prescribes."""
     (root / "dags").mkdir()
     (root / "dags" / "example.py").write_text(source, encoding="utf-8")
+    for path, text in page.beside:
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text, encoding="utf-8")
     if page.inventory is not None:
         (root / "dagroute.toml").write_text(page.inventory, encoding="utf-8")
     monkeypatch.chdir(root)
@@ -154,6 +157,20 @@ def test_blocks_are_told_apart_by_language() -> None:
     )
     assert (page.inventory, page.bad, page.good) == ("[deployment]\n", "bad()\n", "good()\n")
     assert page.description == "Says."
+    assert page.beside == ()
+
+
+def test_a_block_naming_a_path_is_a_file_beside_the_examples() -> None:
+    page = parse_page(
+        "DRL9",
+        "# DRL9 x\n\n```python dags/queue.py\nQ = 1\n```\n\n```python bad\nbad()\n```\n\n"
+        "```python good\ngood()\n```\n",
+    )
+    assert (page.bad, page.good, page.beside) == (
+        "bad()\n",
+        "good()\n",
+        (("dags/queue.py", "Q = 1\n"),),
+    )
 
 
 def test_pages_ship_in_the_wheel_and_explain_reads_them_there(tmp_path: Path) -> None:

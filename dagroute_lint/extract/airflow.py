@@ -48,7 +48,11 @@ TYPE_CHECKED_ROUTING = ("queue", "pool", "pool_slots", "executor")
 
 class AirflowObjects(WalkerState):
     def create_dag(
-        self, node: cst.Call, positional: list[Binding], arguments: CallArguments
+        self,
+        node: cst.Call,
+        positional: list[Binding],
+        arguments: CallArguments,
+        own_class: bool = False,
     ) -> DagHandle:
         dag_id = arguments.named.get("dag_id")
         if dag_id is None and positional:
@@ -56,7 +60,10 @@ class AirflowObjects(WalkerState):
         if dag_id is None:
             dag_id = keyword(arguments, "dag_id", Unknown("DAG without dag_id"))
             assert dag_id is not None
-        self.dags.append(DraftDag(dag_id, self.here(node), default_args(arguments)))
+        judged = arguments if own_class else None
+        self.dags.append(
+            DraftDag(dag_id, self.here(node), default_args(arguments), arguments=judged)
+        )
         self.dags[-1].level = self.uncertain
         return DagHandle(len(self.dags) - 1)
 
@@ -92,7 +99,13 @@ class AirflowObjects(WalkerState):
         dag_id = keyword(arguments, "dag_id", Const(factory.function.name))
         assert dag_id is not None
         self.dags.append(
-            DraftDag(dag_id, self.here(node), default_args(arguments), registered=True)
+            DraftDag(
+                dag_id,
+                self.here(node),
+                default_args(arguments),
+                registered=True,
+                arguments=arguments,
+            )
         )
         self.dags[-1].level = self.uncertain
         index = len(self.dags) - 1
@@ -170,6 +183,7 @@ class AirflowObjects(WalkerState):
                 arguments.named.get("prefix_group_id", Const(True)),
                 suffix_on_collision,
                 self.next_made(),
+                self.uncertain,
             )
         )
         return GroupHandle(len(self.groups) - 1)

@@ -41,6 +41,7 @@ from dagroute_lint.extract.evaluator.objects import Objects
 from dagroute_lint.extract.evaluator.records import Records
 from dagroute_lint.extract.evaluator.state import (
     MAX_FOREIGN_MODULES,
+    DraftDag,
     DraftImport,
     DraftTask,
     Scope,
@@ -235,6 +236,8 @@ class _Walker(
             defaults = dag.current_defaults()[1]
             if defaults is not None:
                 yield defaults
+            if dag.arguments is not None:
+                yield from dag.arguments.named.values()
         for group in self.groups:
             yield group.group_id
             yield group.prefix_group_id
@@ -268,6 +271,8 @@ class _Walker(
         for task in self.tasks:
             wanted += [site.node for site in task.imports]
             wanted += list(task.arguments.nodes.values())
+        for dag in self.dags:
+            wanted += list(dag.arguments.nodes.values()) if dag.arguments is not None else []
         constants = self.constants()
         causes = kept(self.model_values(constants), self.unknown_at)
         wanted += causes.values()
@@ -287,6 +292,18 @@ class _Walker(
 
         def argument_positions(task: DraftTask) -> dict[str, Position]:
             return {key: at(node, at(task.node)) for key, node in task.arguments.nodes.items()}
+
+        def dag_arguments(dag: DraftDag) -> Arguments | None:
+            """The keywords of Airflow's own ``DAG``/``@dag`` call; spreads are not judged."""
+            if dag.arguments is None:
+                return None
+            named = dag.arguments.named
+            nodes = dag.arguments.nodes
+            return Arguments(
+                {key: place(value) for key, value in named.items()},
+                tuple(place(spread) for spread in dag.arguments.spreads),
+                {key: at(node, at(dag.node)) for key, node in nodes.items()},
+            )
 
         def import_site(draft: DraftImport) -> ImportSite:
             return ImportSite(
@@ -315,6 +332,7 @@ class _Walker(
                     _placed(place, dag.current_defaults()[1]),
                     dag.registered or index in held,
                     dag.level > 0,
+                    dag_arguments(dag),
                 )
                 for index, dag in enumerate(self.dags)
             ),
@@ -328,6 +346,7 @@ class _Walker(
                     place(group.prefix_group_id),
                     group.suffix_on_collision,
                     group.created,
+                    group.level > 0,
                 )
                 for group in self.groups
             ),

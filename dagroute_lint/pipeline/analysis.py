@@ -226,7 +226,10 @@ class Analysis:
             inventory = self.inventory
             placed = place_dispatched(tasks, inventory) if inventory is not None else ()
             dag_ids = tuple(resolver.dag_ids(module))
-        return AnalysedFile(file.source, module, tasks, placed, dag_ids), reads
+            dag_arguments = tuple(resolver.dag_arguments(module))
+            clashes = tuple(resolver.id_clashes(module, tasks))
+        found = AnalysedFile(file.source, module, tasks, placed, dag_ids, dag_arguments, clashes)
+        return found, reads
 
     def certain_dags(self, file: ReportedFile) -> tuple[Definition, ...]:
         """The DAGs of a file that another file's DAG id can clash with (DRL002): only their

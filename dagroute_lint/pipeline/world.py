@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import field
 from pathlib import Path
 
+from dagroute_lint.catalog.stdlib_first import found_before_roots
 from dagroute_lint.deployment.parse_environment import ParseEnvironment
 from dagroute_lint.model import Expr, Module, Position, Ref, Source, SyntaxProblem, as_expr
 from dagroute_lint.pipeline.extraction import Extractor, Request
@@ -150,6 +151,8 @@ class World:
         """The plain summary of the module ``name``: a reported file's, else the first file on
         the import roots (``None`` when there is none)."""
         self._reads.names.add(name)
+        if found_before_roots(name):
+            return None  # Python finds the standard library's module first
         file = self.reported.get(name)
         if file is not None:
             return self.read_data_of(self.plain(file))
@@ -302,7 +305,7 @@ class World:
     def final(self, name: str) -> Module | None:
         """The module ``name`` as resolution and rules see it; records the name."""
         self._reads.names.add(name)
-        file = self.reported.get(name)
+        file = None if found_before_roots(name) else self.reported.get(name)
         if file is None:
             return self.lookup(name)
         return self.final_of(file)
@@ -339,6 +342,8 @@ class World:
         return None
 
     def _source(self, name: str) -> Source | None:
+        if found_before_roots(name):
+            return None
         for candidate in module_candidates(name, self.roots):
             if candidate.is_file():
                 source = SourceFile(str(candidate), str(absolute(candidate)))
@@ -408,6 +413,11 @@ class RecordingRoots(FirstParty):
         self._world.probe(("off_roots", module), str(found) if found else None)
         return found
 
+    def shadowed(self, module: str) -> Path | None:
+        found = super().shadowed(module)
+        self._world.probe(("shadowed", module), str(found) if found else None)
+        return found
+
 
 class ProbeAnswers:
     """The answer each question gets now, as ``RecordingRoots`` recorded it; asked once each
@@ -442,8 +452,8 @@ def _answer(roots: FirstParty, question: Probe) -> object:
     if kind == "stray" and rest:
         found = roots.stray(module, Path(rest[0]))
         return str(found) if found else None
-    if kind == "off_roots":
-        found = roots.off_roots(module)
+    if kind in ("off_roots", "shadowed"):
+        found = getattr(roots, kind)(module)
         return str(found) if found else None
     return ("unknown question",)
 

@@ -11,7 +11,7 @@ from dagroute_lint.model import Module, Position
 from dagroute_lint.records import record
 from dagroute_lint.resolve.coverage import Coverage, coverage
 from dagroute_lint.resolve.placement import PlacedTask
-from dagroute_lint.resolve.tasks import ResolvedTask
+from dagroute_lint.resolve.tasks import IdClash, ResolvedTask, Setting
 from dagroute_lint.sources.discovery import SourceFile
 from dagroute_lint.sources.first_party import FirstParty
 
@@ -20,13 +20,17 @@ from dagroute_lint.sources.first_party import FirstParty
 class AnalysedFile:
     """One reported file: its model, its resolved tasks, and, with an inventory, where each
     dispatched task lands (``placed``; empty without an inventory). ``dag_ids`` are the ids of
-    ``module.dags``, one each, ``None`` where it cannot be known."""
+    ``module.dags``, one each, ``None`` where it cannot be known; ``dag_arguments`` the keywords
+    each is built with, folded (``None`` for a DAG a repository subclass builds);
+    ``id_clashes`` the task groups and tasks whose id their DAG already uses (DRL003)."""
 
     source: SourceFile
     module: Module
     tasks: tuple[ResolvedTask, ...]
     placed: tuple[PlacedTask, ...] = ()
     dag_ids: tuple[str | None, ...] = ()
+    dag_arguments: tuple[tuple[Setting, ...] | None, ...] = ()
+    id_clashes: tuple[IdClash, ...] = ()
 
     def certain_dags(self) -> tuple[Definition, ...]:
         """The DAGs of the file that Airflow certainly collects, with a known id: the ones

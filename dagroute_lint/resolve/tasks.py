@@ -76,6 +76,20 @@ class Field:
 
 
 @record
+class IdClash:
+    """A task group, or a task, whose full id its DAG already uses for a group or a task made
+    before it: Airflow raises ``DuplicateTaskIdFound`` (a task meeting a task is DRL003's own
+    comparison, not one of these). ``earlier`` is where the first one is made."""
+
+    kind: str  # "task group" or "task"
+    full_id: str
+    position: Position
+    dag: int
+    earlier_kind: str
+    earlier: Position
+
+
+@record
 class Setting:
     """One keyword the task is given, at one level of precedence, with where it was written.
 
@@ -161,6 +175,15 @@ class ResolvedTask:
 UNKNOWN_DAG = "a dag whose id is not known statically"
 
 
+def _made_order(module: Module) -> list[tuple[int, int, int]]:
+    """The module's groups (kind 0) and tasks (kind 1) as ``(created, kind, index)``, in the
+    order the walk made them: the order Airflow meets their ids."""
+    return sorted(
+        [(group.created, 0, index) for index, group in enumerate(module.groups)]
+        + [(task.created, 1, index) for index, task in enumerate(module.tasks)]
+    )
+
+
 class Resolver:
     """Resolves the tasks of modules against a repository-wide symbol table."""
 
@@ -213,10 +236,61 @@ class Resolver:
             task.operator is None or self.symbols.can_be_operator(task.operator)
         )
 
+    def id_clashes(self, module: Module, tasks: Iterable[ResolvedTask]) -> Iterator[IdClash]:
+        """Classic ``TaskGroup``s whose full id meets a task or group id their DAG used before,
+        and tasks whose id meets a group's, in the order the file made them (Airflow 2.10.5 and
+        3.3.2 check both: ``_check_for_group_id_collisions``, ``TaskGroup.add``). Only what
+        certainly happens counts: a task or group made under a condition the walk could not
+        decide, inside a decorator it did not follow, or with an id it cannot know is left out
+        (``@task_group`` renames itself instead). Runs after ``tasks(module)``, whose group ids
+        (with their ``__N`` suffixes) it reads."""
+        task_ids = {id(task.task): task.task_id for task in tasks}
+        used: dict[int, dict[str, tuple[str, Position]]] = {}
+        made = _made_order(module)
+        for _, kind, index in made:
+            if kind:
+                task = module.tasks[index]
+                full = task_ids.get(id(task))
+                if task.dag is None or full is None or task.conditional or task.wrapped:
+                    continue
+                seen = used.setdefault(task.dag, {})
+                earlier = seen.get(full)
+                if earlier is not None and earlier[0] == "task group":
+                    yield IdClash("task", full, task.position, task.dag, *earlier)
+                seen.setdefault(full, ("task", task.position))
+                continue
+            group = module.groups[index]
+            group_id = self._group_id(module, index)
+            if group.dag is None or group_id is None or group.conditional:
+                continue
+            seen = used.setdefault(group.dag, {})
+            earlier = seen.get(group_id)
+            if earlier is not None and not group.suffix_on_collision:
+                yield IdClash("task group", group_id, group.position, group.dag, *earlier)
+            seen.setdefault(group_id, ("task group", group.position))
+
     def dag_ids(self, module: Module) -> Iterator[str | None]:
         """The id of each DAG of the module, ``None`` where it cannot be known."""
         for dag in module.dags:
             yield self._string(dag.dag_id)
+
+    def dag_arguments(self, module: Module) -> Iterator[tuple[Setting, ...] | None]:
+        """The keywords each DAG of the module is built with, folded (``None`` for a DAG a
+        repository subclass builds)."""
+        for dag in module.dags:
+            arguments = dag.arguments
+            if arguments is None:
+                yield None
+                continue
+            yield tuple(
+                Setting(
+                    name,
+                    self.partial(expr),
+                    "argument",
+                    arguments.positions.get(name, dag.position),
+                )
+                for name, expr in arguments.named.items()
+            )
 
     def _dags_defined_twice(self, module: Module) -> set[int]:
         """DAGs of the file that share their id with another one Airflow collects: which of
@@ -574,10 +648,7 @@ class Resolver:
         taskflow_ids: dict[int | None, set[str]] = {}  # the DAG's task_dict, for get_unique_task_id
         unknown_task: set[int | None] = set()  # DAGs with a task id that cannot be known
         task_ids: dict[int, str | None] = {}
-        made = sorted(
-            [(group.created, 0, index) for index, group in enumerate(module.groups)]
-            + [(task.created, 1, index) for index, task in enumerate(module.tasks)]
-        )
+        made = _made_order(module)
         for _, kind, index in made:
             if kind:
                 task = module.tasks[index]

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dagroute_lint.rules.airflow_imports import IMPORT_REMOVED_IN_AIRFLOW
+from dagroute_lint.rules.argument_values import ARGUMENT_VALUE
 from dagroute_lint.rules.base import AnyRule, Context, DeploymentContext, DeploymentRule, Rule
 from dagroute_lint.rules.circular_imports import CIRCULAR_IMPORT
 from dagroute_lint.rules.connections import UNDECLARED_CONNECTION
+from dagroute_lint.rules.dag_arguments import DAG_ARGUMENT
 from dagroute_lint.rules.dag_integrity import DUPLICATE_DAG_ID, DUPLICATE_TASK_ID, INVALID_ID
 from dagroute_lint.rules.deferral import DEFERRABLE_WITHOUT_TRIGGERER, POKE_SENSOR_HOLDS_SLOT
 from dagroute_lint.rules.dispatch import (
@@ -33,6 +35,7 @@ from dagroute_lint.rules.parse_boundary import (
 from dagroute_lint.rules.pools import POOL_SLOTS_EXCEED_POOL, UNKNOWN_POOL
 from dagroute_lint.rules.providers import PROVIDER_MISSING_ON_WORKER
 from dagroute_lint.rules.secrets import HARDCODED_CREDENTIAL
+from dagroute_lint.rules.stdlib_shadow import STDLIB_SHADOW
 from dagroute_lint.rules.syntax import SYNTAX_ERROR
 from dagroute_lint.rules.unmodelled import UNMODELLED_TASKS
 
@@ -46,6 +49,9 @@ RULES: tuple[AnyRule, ...] = (
     POOL_SLOTS_TYPE,
     SETUP_TEARDOWN_ARGUMENTS,
     CIRCULAR_IMPORT,
+    STDLIB_SHADOW,
+    ARGUMENT_VALUE,
+    DAG_ARGUMENT,
     UNSERVED_QUEUE,
     QUEUE_IGNORED,
     UNKNOWN_EXECUTOR,

@@ -5,8 +5,9 @@ a DAG id defined by two files makes DagBag keep the file it reads first and reco
 ``AirflowDagDuplicatedIdException`` for the other; two DAGs of one id in one file load without
 an error, DagBag keeping either one (it collects them in a set: the choice changes from
 one run to the next, in both versions); a task id used twice in a DAG is
-``DuplicateTaskIdFound``; ``validate_key`` rejects an id of more than 250 characters or with a
-character outside ``[\\w.-]`` (the task id with its TaskGroup prefixes).
+``DuplicateTaskIdFound``, and so is a ``TaskGroup`` whose id its DAG already uses for a task or
+a group (or a task taking a group's id); ``validate_key`` rejects an id of more than 250
+characters or with a character outside ``[\\w.-]`` (the task id with its TaskGroup prefixes).
 """
 
 from __future__ import annotations
@@ -93,6 +94,19 @@ def check_duplicate_task_id(context: Context) -> Iterator[Diagnostic]:
                 item=task.task_id,
                 task=task,
             )
+    for clash in context.file.id_clashes:
+        dag_id = context.file.dag_ids[clash.dag]
+        where = f"dag '{dag_id}'" if dag_id is not None else "its dag"
+        again = _loop(clash.earlier, clash.position)
+        yield context.report(
+            clash.position,
+            f"{clash.kind} '{clash.full_id}' in {where} reuses the id of the {clash.earlier_kind} "
+            f"made at line {clash.earlier.line}{again}; Airflow rejects the file when it parses "
+            "it (DuplicateTaskIdFound), so none of its DAGs load",
+            kind="parse",
+            item=clash.full_id,
+            dag_id=dag_id,
+        )
 
 
 def _loop(earlier: Position, position: Position) -> str:
@@ -154,7 +168,7 @@ DUPLICATE_DAG_ID = Rule(
 DUPLICATE_TASK_ID = Rule(
     code="DRL003",
     name="duplicate-task-id",
-    summary="a task id used twice in one DAG (DuplicateTaskIdFound: the file does not load)",
+    summary="a task or TaskGroup id used twice in one DAG (DuplicateTaskIdFound: no load)",
     boundary="parse",
     check=check_duplicate_task_id,
 )

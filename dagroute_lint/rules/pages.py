@@ -5,7 +5,9 @@ A page is ``rules/DRLnnn.md`` at the repository root. The wheel carries the fold
 see force-included files, so a checkout falls back to the ``rules/`` folder beside the package.
 
 The machine contract of a page: at most one ```toml block (the inventory the examples assume)
-and exactly two ```python blocks, the first reported (bad), the second fixed (good).
+and exactly two ```python blocks, the first reported (bad), the second fixed (good). A
+```python block whose info string names a path (```python dags/queue.py) is a file of the
+repository both examples lie in, not an example: a rule about a module beside the DAG file.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ class RulePage:
     inventory: str | None
     bad: str
     good: str
+    beside: tuple[tuple[str, str], ...] = ()
 
 
 def page_file(code: str) -> Traversable | None:
@@ -67,8 +70,9 @@ def parse_page(code: str, text: str) -> RulePage:
     if not lines or not lines[0].startswith("# "):
         raise PageError(f"{code}.md: the first line must be the title '# {code} <name>'")
     blocks = _fenced_blocks(code, lines)
-    toml = [body for language, body in blocks if language == "toml"]
-    python = [body for language, body in blocks if language == "python"]
+    toml = [body for language, _, body in blocks if language == "toml"]
+    python = [body for language, path, body in blocks if language == "python" and not path]
+    beside = tuple((path, body) for language, path, body in blocks if language == "python" and path)
     if len(toml) > 1:
         raise PageError(f"{code}.md: {len(toml)} ```toml blocks; at most one (the inventory)")
     if len(python) != 2:
@@ -83,23 +87,25 @@ def parse_page(code: str, text: str) -> RulePage:
         inventory=toml[0] if toml else None,
         bad=python[0],
         good=python[1],
+        beside=beside,
     )
 
 
-def _fenced_blocks(code: str, lines: list[str]) -> list[tuple[str, str]]:
-    """(language, body) of every fenced block; the language is the first word of the info string."""
-    blocks: list[tuple[str, str]] = []
-    opened: tuple[int, str] | None = None
+def _fenced_blocks(code: str, lines: list[str]) -> list[tuple[str, str, str]]:
+    """(language, path, body) of every fenced block: the first word of the info string, and the
+    second when it names a path (holds a ``/``), else ``""``."""
+    blocks: list[tuple[str, str, str]] = []
+    opened: tuple[int, str, str] | None = None
     body: list[str] = []
     for number, line in enumerate(lines, start=1):
         fence = _FENCE.match(line)
         if opened is None:
             if fence:
-                words = fence.group(1).split()
-                opened = (number, words[0] if words else "")
+                words = [*fence.group(1).split(), "", ""]
+                opened = (number, words[0], words[1] if "/" in words[1] else "")
                 body = []
         elif fence and not fence.group(1).strip():
-            blocks.append((opened[1], "\n".join(body) + "\n"))
+            blocks.append((opened[1], opened[2], "\n".join(body) + "\n"))
             opened = None
         else:
             body.append(line)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from dagroute_lint.catalog.stdlib_first import found_before_roots
 from dagroute_lint.sources.project_modules import ProjectModules
 
 
@@ -14,6 +15,9 @@ class FirstParty:
     Only the top-level name is looked at: ``common.routing`` is first-party when ``common.py`` or
     a ``common`` folder (a package, or a namespace package without ``__init__.py``) sits on one of
     the roots. Whether the rest of the dotted path exists is not a question of installed packages.
+    A name the standard library holds on every supported Python is never first-party, whatever
+    the roots hold: Airflow appends them to ``sys.path``, after the standard library
+    (``shadowed`` says where the repository's module of that name lies).
     """
 
     def __init__(self, roots: Sequence[Path], project: ProjectModules | None = None) -> None:
@@ -25,11 +29,24 @@ class FirstParty:
         top = module.partition(".")[0]
         found = self._known.get(top)
         if found is None:
-            found = any(
-                (root / top).is_dir() or (root / f"{top}.py").is_file() for root in self.roots
-            )
+            found = not found_before_roots(top) and self._on_roots(top) is not None
             self._known[top] = found
         return found
+
+    def shadowed(self, module: str) -> Path | None:
+        """The repository's module or package named like the standard-library module that
+        ``import module`` finds instead (``dags/queue.py`` for ``queue``); ``None`` when the
+        name is not the standard library's or the roots hold no such module."""
+        top = module.partition(".")[0]
+        return self._on_roots(top) if found_before_roots(top) else None
+
+    def _on_roots(self, top: str) -> Path | None:
+        for root in self.roots:
+            if (root / top).is_dir():
+                return root / top
+            if (root / f"{top}.py").is_file():
+                return root / f"{top}.py"
+        return None
 
     def missing_part(self, module: str) -> str | None:
         """The first dotted prefix of a first-party ``module`` that Python cannot find, or ``None``.

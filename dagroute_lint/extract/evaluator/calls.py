@@ -444,7 +444,7 @@ class Calls(WalkerState):
         arguments: CallArguments,
     ) -> Binding:
         if qualname in names.DAG_CLASSES:
-            return self.create_dag(node, positional, arguments)
+            return self.create_dag(node, positional, arguments, own_class=True)
         if qualname in names.TASK_GROUP_CLASSES:
             return self.create_group_from_call(node, positional, arguments)
         record_class = self.named_tuple_class(qualname, positional, arguments)

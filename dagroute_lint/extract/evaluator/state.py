@@ -79,6 +79,8 @@ AUGMENTED: dict[type[cst.CSTNode], type[cst.CSTNode]] = {
 class DraftDag:
     """``defaults`` is the DAG's own copy of ``default_args``, made when ``dag.default_args`` is
     used (to change it); ``snapshots`` caches its contents per version for the tasks built.
+    ``arguments``: the keywords Airflow's own ``DAG`` (or ``@dag``) is called with; ``None`` for
+    a DAG a repository subclass builds, whose ``__init__`` may take other keywords.
     ``registered``: Airflow certainly collects it (a ``with`` block, a ``@dag`` call, a store
     into ``globals()``); otherwise only if a module-level name holds it at the end."""
 
@@ -86,6 +88,7 @@ class DraftDag:
     node: cst.CSTNode
     default_args: Expr | None
     registered: bool = False
+    arguments: CallArguments | None = None
     defaults: DictObject | None = None
     level: int = 0
     snapshots: dict[int, Expr | None] = field(default_factory=dict)
@@ -109,6 +112,7 @@ class DraftGroup:
     prefix_group_id: Expr
     suffix_on_collision: bool = False
     created: int = 0
+    level: int = 0
 
 
 @record(frozen=False)
@@ -358,7 +362,11 @@ class WalkerState(ABC):
 
     @abstractmethod
     def create_dag(
-        self, node: cst.Call, positional: list[Binding], arguments: CallArguments
+        self,
+        node: cst.Call,
+        positional: list[Binding],
+        arguments: CallArguments,
+        own_class: bool = False,
     ) -> DagHandle: ...
 
     @abstractmethod

@@ -1,0 +1,1 @@
+ROUTING_QUEUE = "reports"
