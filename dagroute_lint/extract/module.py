@@ -10,7 +10,7 @@ layer (``extract.airflow``) recognises DAGs, TaskGroups, operators and TaskFlow 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 import libcst as cst
 
@@ -44,15 +44,23 @@ from dagroute_lint.extract.evaluator.state import (
 from dagroute_lint.extract.evaluator.statements import Statements
 from dagroute_lint.extract.evaluator.stores import Stores
 from dagroute_lint.extract.imports import imported_names, is_relative
+from dagroute_lint.extract.policies import (
+    SETTINGS_MODULE,
+    DraftEffect,
+    PolicyReader,
+    policy_functions,
+)
 from dagroute_lint.extract.positions import anchored_positions
 from dagroute_lint.extract.source import Parsed, decode, noqa_comments, parse
 from dagroute_lint.model import (
     Arguments,
+    ClusterPolicy,
     Dag,
     DictExpr,
     Expr,
     ImportSite,
     Module,
+    PolicyEffect,
     Position,
     Ref,
     RejectedCall,
@@ -108,6 +116,7 @@ def _walked(
             # escapes (a SyntaxWarning on Python 3.12+): not ours to print, nor to fail on.
             warnings.simplefilter("ignore")
             walker.walk_block(parsed.module.body)
+            drafts = PolicyReader(walker).read() if walker.module_name == SETTINGS_MODULE else None
     except RecursionError:
         return Module(
             path=path,
@@ -118,7 +127,7 @@ def _walked(
                 "too deeply nested to analyse", Position(1, 1), skipped=True
             ),
         )
-    return walker.build(parsed, path, noqa, file_noqa)
+    return walker.build(parsed, path, noqa, file_noqa, drafts)
 
 
 _FIRST_LINE = Position(1, 1)
@@ -206,8 +215,12 @@ class _Walker(
         path: str,
         noqa: dict[int, frozenset[str] | None],
         file_noqa: dict[int, frozenset[str] | None],
+        drafts: list[DraftEffect] | None = None,
     ) -> Module:
         wanted: list[cst.CSTNode] = [dag.node for dag in self.dags]
+        if drafts is not None:
+            wanted += [draft.node for draft in drafts]
+            wanted += [hook.node for _, hook in policy_functions(self.module_scope) if hook.node]
         wanted += [group.node for group in self.groups]
         wanted += [task.node for task in self.tasks]
         wanted += [site.node for site in self.imports]
@@ -324,7 +337,23 @@ class _Walker(
                 RejectedCall(at(node), callee, keywords, level > 0)
                 for node, callee, keywords, level in self.rejected_calls.values()
             ),
+            policy=None if drafts is None else self.policy(drafts, at),
         )
+
+    def policy(
+        self, drafts: list[DraftEffect], at: Callable[[cst.CSTNode], Position]
+    ) -> ClusterPolicy:
+        """The settings module's cluster policy: its effects placed, and its hooks' lines."""
+        effects = tuple(
+            PolicyEffect(draft.hook, draft.when, draft.field, draft.value, at(draft.node).line)
+            for draft in drafts
+        )
+        hooks = {
+            hook: at(function.node).line
+            for hook, function in policy_functions(self.module_scope)
+            if function.node is not None
+        }
+        return ClusterPolicy(effects, hooks)
 
 
 def _placed(place: Placement, expr: Expr | None) -> Expr | None:
