@@ -23,7 +23,6 @@ from dagroute_lint.catalog.operator_classes import class_chain
 from dagroute_lint.model import (
     ClusterPolicy,
     Condition,
-    PolicyEffect,
     Position,
     Ref,
     SeqExpr,
@@ -49,17 +48,20 @@ class SettingsPolicy:
 @record
 class PolicyStep:
     """An effect of a cluster policy that reached a task's ``field``: the hook, where it is
-    written, and whether it certainly applied (otherwise it may have)."""
+    written, whether it certainly applied (otherwise it may have), and the value it sets (for
+    ``reject``, the exception's name)."""
 
     field: str
     hook: str
     site: Site
     certain: bool
+    value: Resolved = Unresolved("")
 
     @property
     def label(self) -> str:
-        """``task_policy (airflow_local_settings.py:7)``: the layer, as messages name it."""
-        return f"{self.hook} ({os.path.basename(self.site.path)}:{self.site.position.line})"
+        """``task_policy (config/airflow_local_settings.py:7)``: the layer, as ``routes`` and
+        ``trace`` name it (``Field.origin``)."""
+        return f"{self.hook} ({self.site.path}:{self.site.position.line})"
 
 
 @record
@@ -110,14 +112,15 @@ def apply_policy(settings: SettingsPolicy, subject: Subject, symbols: SymbolTabl
             continue
         site = Site(path, Position(effect.line, 1))
         certain = applies is True
+        value = symbols.evaluate(effect.value)
         if effect.field == "reject":
-            step = PolicyStep("reject", effect.hook, site, certain)
+            step = PolicyStep("reject", effect.hook, site, certain, value)
             rejected = rejected if rejected is not None and rejected.certain else step
             continue
         names = POLICY_FIELDS if effect.field == "*" else (effect.field,)
         for name in names:
-            routing[name] = _changed(routing[name], effect, site, certain, symbols)
-            steps.append(PolicyStep(name, effect.hook, site, certain))
+            routing[name] = _changed(routing[name], value, site, certain)
+            steps.append(PolicyStep(name, effect.hook, site, certain, value))
     return Outcome(routing, tuple(steps), rejected)
 
 
@@ -126,11 +129,9 @@ def may_change(path: str, line: int) -> str:
     return f"a cluster policy may change it ({os.path.basename(path)}:{line})"
 
 
-def _changed(
-    before: Resolved, effect: PolicyEffect, site: Site, certain: bool, symbols: SymbolTable
-) -> Resolved:
+def _changed(before: Resolved, new: Resolved, site: Site, certain: bool) -> Resolved:
+    """A field ``before`` an effect that sets it to ``new`` (``certain``: it surely applies)."""
     where = f"{os.path.basename(site.path)}:{site.position.line}"
-    new = symbols.evaluate(effect.value)
     if isinstance(new, Unresolved) and not new.candidates:
         how = "changes" if certain else "may change"
         return Unresolved(f"a cluster policy {how} it ({where}): {new.reason}")

@@ -788,14 +788,22 @@ def _as_resolved(found: Field) -> Resolved:
 def _dropped_dags(tasks: list[ResolvedTask]) -> list[ResolvedTask]:
     """The tasks, those of a DAG a cluster policy may reject made conditional: ``bag_dag``
     drops the whole DAG when a policy raises for any of its tasks."""
-    dropped = {
-        task.task.dag for task in tasks if any(step.field == "reject" for step in task.policy)
-    }
+    dropped: dict[int | None, PolicyStep] = {}
+    for task in tasks:
+        for step in task.policy:
+            if step.field == "reject":
+                dropped.setdefault(task.task.dag, step)
     if not dropped:
         return tasks
     return [
-        replace(task, task=replace(task.task, conditional=True))
-        if task.task.dag in dropped and not task.task.conditional
+        replace(
+            task,
+            task=replace(task.task, conditional=True),
+            policy=task.policy
+            if any(step.field == "reject" for step in task.policy)
+            else (*task.policy, dropped[task.task.dag]),
+        )
+        if task.task.dag in dropped
         else task
         for task in tasks
     ]
