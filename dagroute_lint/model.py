@@ -322,10 +322,19 @@ class SyntaxProblem:
 
 # --- cluster policies (airflow_local_settings.py) -------------------------------------------
 
+# The hooks of ``airflow_local_settings`` that may change routing, in the order Airflow runs
+# them; ``policy`` is Airflow 2's old name of ``task_policy`` (run when there is no
+# ``task_policy``; 3.x no longer runs it).
+DAG_POLICY = "dag_policy"
+TASK_POLICY = "task_policy"
+TI_HOOK = "task_instance_mutation_hook"
+POLICY_HOOKS = (DAG_POLICY, TASK_POLICY, TI_HOOK)
+LEGACY_TASK_POLICY = "policy"
+
 # What a policy condition tests of a task's attribute (``Condition.test``).
 PolicyTest = Literal[
-    "eq", "ne", "in", "not_in", "contains", "not_contains", "startswith", "endswith",
-    "isinstance", "truth", "is_none", "is_not_none",
+    "eq", "ne", "lt", "le", "gt", "ge", "in", "not_in", "contains", "not_contains",
+    "startswith", "endswith", "isinstance", "truth", "is_none", "is_not_none",
 ]  # fmt: skip
 
 
@@ -353,7 +362,8 @@ class PolicyEffect:
     """One thing a cluster policy does to a task when ``when`` holds.
 
     ``hook`` is the policy function (``task_policy``, ``dag_policy``,
-    ``task_instance_mutation_hook``); ``field`` a routing field it assigns ``value`` to,
+    ``task_instance_mutation_hook``, or ``policy``: Airflow 2's name of ``task_policy``, which
+    3.x no longer runs); ``field`` a routing field it assigns ``value`` to,
     ``*`` for any of them (a statement the policy runs on the task that is not followed;
     ``value`` is then an ``Unknown`` saying which), or ``reject`` for a raise, which makes
     Airflow drop the task's DAG (``value``: the exception's name). ``line`` is in the policy's

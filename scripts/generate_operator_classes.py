@@ -1,7 +1,8 @@
 """Write ``catalog/data/operator_classes.tsv``: the classes each operator class is an instance of.
 
 A cluster policy that tests ``isinstance(task, KubernetesPodOperator)`` is decided for a task
-only when the linter knows its operator's whole class chain (``resolve/policies.py``). Run with
+only when the linter knows its operator's whole class chain (``resolve/policies.py``); a
+TaskFlow task's row is ``task.<kind>``, the class its decorator builds. Run with
 the Python of an Airflow venv (it imports the operator modules of that venv and reads each
 class's ``__mro__``); the rows of that Airflow major version are replaced, the other version's
 rows kept:
@@ -22,6 +23,34 @@ from generate_operator_arguments import _modules
 DATA = Path(__file__).resolve().parents[1] / "dagroute_lint" / "catalog" / "data"
 TABLE = DATA / "operator_classes.tsv"
 COLUMNS = "operator\tairflow\tclasses"
+
+
+def _taskflow_rows() -> dict[str, list[str]]:
+    """``task.<kind>`` (how routes names a TaskFlow task) -> the chain of the operator class the
+    decorator builds, read by decorating a throw-away function (as the conformance dump does)."""
+    try:
+        from airflow.sdk import task
+    except ImportError:
+        from airflow.decorators import task
+    from airflow.providers_manager import ProvidersManager
+
+    def probe() -> None:
+        """A function to decorate."""
+
+    kinds = {name for name in dir(task) if not name.startswith("_")}
+    kinds.update(ProvidersManager().taskflow_decorators)
+    rows: dict[str, list[str]] = {}
+    for kind in sorted(kinds):
+        for args in ({}, {"python": sys.executable}):
+            try:
+                decorator = getattr(task, kind)(**args) if args else getattr(task, kind)
+                cls = getattr(decorator(probe), "operator_class", None)
+            except Exception:  # an optional provider is not installed, or it takes other input
+                continue
+            if inspect.isclass(cls):
+                rows[f"task.{kind}"] = sorted(k.__name__ for k in cls.__mro__ if k is not object)
+                break
+    return rows
 
 
 def main() -> None:
@@ -45,6 +74,7 @@ def main() -> None:
                 continue
             chain = sorted({klass.__name__ for klass in cls.__mro__ if klass is not object})
             rows[f"{module_name}.{name}"] = chain
+    rows.update(_taskflow_rows())
     kept = []
     if TABLE.is_file():
         for line in TABLE.read_text(encoding="utf-8").splitlines():

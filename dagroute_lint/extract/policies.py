@@ -25,22 +25,27 @@ from typing import Protocol
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-from dagroute_lint.extract.bindings import Binding, Function, Imported
+from dagroute_lint.extract.bindings import Binding, Function, Imported, SetObject
 from dagroute_lint.extract.containers import snapshot
 from dagroute_lint.extract.evaluator.state import Scope
 from dagroute_lint.extract.folding import truth
-from dagroute_lint.model import Condition, Const, Expr, PolicyTest, Ref, SeqExpr, Unknown
+from dagroute_lint.model import (
+    DAG_POLICY,
+    LEGACY_TASK_POLICY,
+    POLICY_HOOKS,
+    TASK_POLICY,
+    TI_HOOK,
+    Condition,
+    Const,
+    Expr,
+    PolicyTest,
+    Ref,
+    SeqExpr,
+    Unknown,
+)
 
 # The module Airflow imports its cluster policies from.
 SETTINGS_MODULE = "airflow_local_settings"
-# The hooks that may change routing, in the order Airflow runs them; ``policy`` is Airflow 2's
-# old name of ``task_policy``, used when the module defines no ``task_policy``.
-TASK_POLICY = "task_policy"
-DAG_POLICY = "dag_policy"
-TI_HOOK = "task_instance_mutation_hook"
-HOOKS = (DAG_POLICY, TASK_POLICY, TI_HOOK)
-LEGACY_TASK_POLICY = "policy"
-
 ROUTING = frozenset({"queue", "pool", "pool_slots", "executor"})
 # Task attributes a condition may test, as the resolver knows them (``resolve/policies.py``).
 KNOWN_ATTRIBUTES = frozenset({"task_id", "dag_id", "owner", "task_type", *ROUTING})
@@ -124,14 +129,31 @@ class _Roles:
 
 
 def policy_functions(module: Scope) -> Iterator[tuple[str, Function]]:
-    """The hooks the module defines, by the name Airflow calls them, in Airflow's order."""
+    """The hooks the module defines, in Airflow's order, by their own names: ``policy`` (which
+    only Airflow 2 runs, as ``task_policy``, when there is no ``task_policy``) included. Only
+    the names in ``__all__`` when the module has one, as ``import_local_settings`` reads them."""
     names = module.names
-    for hook in HOOKS:
-        found = names.get(hook)
-        if hook == TASK_POLICY and found is None:
-            found = names.get(LEGACY_TASK_POLICY)
+    exported = _exported(names.get("__all__"))
+    for hook in POLICY_HOOKS:
+        name = hook
+        if hook == TASK_POLICY and hook not in names:
+            name = LEGACY_TASK_POLICY
+        found = names.get(name)
+        if exported is not None and name not in exported:
+            continue
         if isinstance(found, Function) and found.node is not None:
-            yield hook, found
+            yield name, found
+
+
+def _exported(value: Binding | None) -> frozenset[str] | None:
+    """The names of ``__all__`` (``None``: no ``__all__``, or one that cannot be read, which
+    leaves every hook in: the safer reading, since a hook may then run)."""
+    if value is None:
+        return None
+    expr = snapshot(value)
+    if isinstance(expr, SeqExpr) and all(isinstance(item, Const) for item in expr.items):
+        return frozenset(str(item.value) for item in expr.items if isinstance(item, Const))
+    return None
 
 
 class PolicyReader:
@@ -148,7 +170,7 @@ class PolicyReader:
         for hook, function in policy_functions(self.walk.module_scope):
             self.hook = hook
             self.changed = set()
-            self.run(function, hook, TRUE)
+            self.run(function, TASK_POLICY if hook == LEGACY_TASK_POLICY else hook, TRUE)
         return self.effects
 
     def run(self, function: Function, role: str, alive: Condition) -> None:
@@ -344,7 +366,7 @@ class PolicyReader:
         from the task itself is unknown."""
         if self.mentions((node,), roles):
             return Unknown(f"`{_code(node)}`, computed from the task by the policy")
-        return snapshot(self.walk.value_of(node))
+        return operand(self.walk.value_of(node))
 
     def attribute_of(self, node: cst.CSTNode, roles: _Roles) -> str | None:
         """The task attribute ``node`` reads (``task.queue``, ``ti.task.pool``,
@@ -415,6 +437,10 @@ class PolicyReader:
             cst.NotEqual: ("ne", "ne"),
             cst.In: ("in", "contains"),
             cst.NotIn: ("not_in", "not_contains"),
+            cst.LessThan: ("lt", "gt"),
+            cst.LessThanEqual: ("le", "ge"),
+            cst.GreaterThan: ("gt", "lt"),
+            cst.GreaterThanEqual: ("ge", "le"),
         }
         if isinstance(operator, (cst.Is, cst.IsNot)):
             attribute = self.tested(left, roles)
@@ -472,6 +498,17 @@ class PolicyReader:
                 return True
             stack.extend(node.children)
         return False
+
+
+def operand(value: Binding) -> Expr:
+    """A value the policy assigns or tests against, as an expression; a set of literals (what
+    ``task.task_id in {"a", "b"}`` tests) as the sequence of its elements, which the membership
+    tests read alike."""
+    if isinstance(value, SetObject) and value.spoiled is None:
+        items = tuple(item for item in value.values.values() if isinstance(item, Const))
+        if len(items) == len(value.values):
+            return SeqExpr(items)
+    return snapshot(value)
 
 
 def _statements(body: cst.BaseSuite) -> Sequence[cst.CSTNode]:

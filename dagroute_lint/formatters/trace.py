@@ -19,7 +19,7 @@ from dagroute_lint.catalog.airflow_defaults import DEFAULT_POOL, DEFAULT_POOL_SL
 from dagroute_lint.deployment.inventory import Inventory, Requirement, Runtime, Worker
 from dagroute_lint.formatters.escape import printable
 from dagroute_lint.formatters.routes import served
-from dagroute_lint.model import Module
+from dagroute_lint.model import LEGACY_TASK_POLICY, POLICY_HOOKS, Module
 from dagroute_lint.records import record
 from dagroute_lint.resolve.origins import argument_label, field_keys, level_label, settings_of
 from dagroute_lint.resolve.placement import PlacedTask
@@ -184,8 +184,6 @@ class Deployment:
         return self._file_needs[module.path]
 
 
-# The hooks of ``airflow_local_settings`` that may change a task's routing after the DAG file ran.
-POLICY_HOOKS = ("task_policy", "dag_policy", "task_instance_mutation_hook")
 GENERIC_POLICY_NOTE = (
     "cluster policies (airflow_local_settings.py) are not known here: one may still rewrite "
     "queue, pool or executor"
@@ -648,7 +646,14 @@ def field_summary(found: FieldTrace) -> str:
     if layer is None:
         return value
     where = f" (line {layer.line})" if layer.line is not None and layer.origin != "default" else ""
+    if _from_policy(layer) and layer.file is not None:
+        where = f" ({os.path.basename(layer.file)}:{layer.line})"  # not the task's file
     return f"{value}, set by {layer.label}{where}"
+
+
+def _from_policy(layer: Layer) -> bool:
+    """Whether a cluster policy's hook is the level (``task_policy (FILE:LINE)``)."""
+    return layer.origin.split(" ", 1)[0] in (*POLICY_HOOKS, LEGACY_TASK_POLICY)
 
 
 def _where(layer: Layer) -> str:

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 
 from dagroute_lint.catalog.operator_classes import class_chain
 from dagroute_lint.model import (
+    LEGACY_TASK_POLICY,
     ClusterPolicy,
     Condition,
     Position,
@@ -100,13 +101,18 @@ class Outcome:
     rejected: PolicyStep | None = None
 
 
-def apply_policy(settings: SettingsPolicy, subject: Subject, symbols: SymbolTable) -> Outcome:
-    """The effects of the run's cluster policy on the task ``subject``."""
+def apply_policy(
+    settings: SettingsPolicy, subject: Subject, symbols: SymbolTable, airflow_major: int
+) -> Outcome:
+    """The effects of the run's cluster policy on the task ``subject``, under Airflow
+    ``airflow_major`` (3.x no longer runs a ``policy`` function as ``task_policy``)."""
     routing = dict(subject.routing)
     steps: list[PolicyStep] = []
     rejected: PolicyStep | None = None
     path = settings.path
     for effect in settings.policy.effects:
+        if effect.hook == LEGACY_TASK_POLICY and airflow_major >= 3:
+            continue
         applies = decide(effect.when, subject, routing, symbols)
         if applies is False:
             continue
@@ -209,6 +215,10 @@ def _attribute(name: str, subject: Subject, routing: dict[str, Resolved]) -> Att
 _TESTS: dict[str, Callable[[object, object], object]] = {
     "eq": lambda value, operand: value == operand,
     "ne": lambda value, operand: value != operand,
+    "lt": lambda value, operand: value < operand,  # type: ignore[operator]
+    "le": lambda value, operand: value <= operand,  # type: ignore[operator]
+    "gt": lambda value, operand: value > operand,  # type: ignore[operator]
+    "ge": lambda value, operand: value >= operand,  # type: ignore[operator]
     "in": lambda value, operand: value in operand,  # type: ignore[operator]
     "not_in": lambda value, operand: value not in operand,  # type: ignore[operator]
     "contains": lambda value, operand: operand in value,  # type: ignore[operator]
@@ -247,9 +257,10 @@ def operator_classes(
     operator: str | None, major: int, symbols: SymbolTable, canonical: Callable[[str], str]
 ) -> frozenset[str] | None:
     """Every class name an instance of ``operator`` (as Airflow ``major`` holds it) is an
-    instance of, where its whole chain is known: from the table, through the repository's own
-    classes. ``None`` for a class not known, and for no class at all (a TaskFlow task's is
-    Airflow's private one, a mapped task is a ``MappedOperator``: the caller passes ``None``).
+    instance of, where its whole chain is known: from the table (``task.<kind>`` for the class
+    a TaskFlow decorator builds), through the repository's own classes. ``None`` for a class
+    not known (a mapped task is a ``MappedOperator``, no instance of it: the caller passes
+    ``None`` for one).
     ``canonical`` names an Airflow class by the path Airflow holds it under (a 3.x shim)."""
     if operator is None:
         return None

@@ -315,12 +315,12 @@ class Resolver:
             },
             {name: _as_resolved(fields[name]) for name in POLICY_FIELDS},
             None
-            if task.taskflow is not None or task.mapped
+            if task.mapped
             else operator_classes(
                 self.operator_name(task), self.airflow_major, self.symbols, self.class_path
             ),
         )
-        outcome = apply_policy(self.policy, subject, self.symbols)
+        outcome = apply_policy(self.policy, subject, self.symbols, self.airflow_major)
         changed = dict(fields)
         for name in POLICY_FIELDS:
             steps = [step for step in outcome.steps if step.field == name]
