@@ -10,8 +10,10 @@ It loads the folder the way the DAG processor of the installed Airflow does (3.x
 ``sys.path``, every file is imported, each DAG validated, including its executor names, and
 serialized) and records, for every task, the values the parsed operator holds: ``task.queue``,
 ``task.executor``, ``task.pool``, ``task.pool_slots``, whether it defers, its operator class,
-whether it is mapped and whether the scheduler dispatches it at all. No metadata database is
-needed.
+whether it is mapped and whether the scheduler dispatches it at all. When the deployment's
+``airflow_local_settings`` defines ``task_instance_mutation_hook``, the routing recorded is that
+of a ``TaskInstance`` built from the task, which runs the hook (the parsed values are kept under
+``parsed``). No metadata database is needed.
 This file is imported by nothing; it must run on the Airflow venv's Python (3.10+), but keeps
 to 3.9 syntax like the rest of the test code.
 """
