@@ -20,7 +20,7 @@ unknown, with the line: never silence, never a value the policy may have changed
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Protocol
+from typing import Literal, Protocol
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -72,19 +72,24 @@ class PolicyWalk(Protocol):
 
 
 def both(left: Condition, right: Condition) -> Condition:
-    if left.op == "true" or right.op == "false":
-        return right
-    if right.op == "true" or left.op == "false":
-        return left
-    return Condition("and", (left, right))
+    return _joined("and", left, right)
 
 
 def either(left: Condition, right: Condition) -> Condition:
-    if left.op == "false" or right.op == "true":
+    return _joined("or", left, right)
+
+
+def _joined(op: Literal["and", "or"], left: Condition, right: Condition) -> Condition:
+    """``left op right``, folded where a side decides it (``x and false`` is ``false``) or
+    leaves the other to (``true and x`` is ``x``)."""
+    neutral, absorbing = (TRUE, FALSE) if op == "and" else (FALSE, TRUE)
+    if absorbing.op in (left.op, right.op):
+        return absorbing
+    if left.op == neutral.op:
         return right
-    if right.op == "false" or left.op == "true":
+    if right.op == neutral.op:
         return left
-    return Condition("or", (left, right))
+    return Condition(op, (left, right))
 
 
 def negated(condition: Condition) -> Condition:
