@@ -323,3 +323,30 @@ def test_routes_and_the_result_cache_follow_the_policy(tmp_path: Path) -> None:
     assert "queue 'gpu'" in again  # the warm run re-lints: the policy changed
     assert "queue 'heavy'" not in again
     assert _routes(tmp_path, "--inventory", "dagroute.toml")["ml_train.train"]["queue"] == "gpu"
+
+
+def test_a_policy_statement_not_followed_is_one_drl105_for_every_task(tmp_path: Path) -> None:
+    policy = """
+    def task_policy(task):
+        route(task)
+    """
+    write_repo(tmp_path, {"config/airflow_local_settings.py": policy})
+    report = lint_repo(tmp_path, {"dags/dag.py": DAGS}, select=("DRL105",))
+    (diagnostic,) = report.diagnostics
+    assert diagnostic.message.startswith("a value that cannot be known statically (a cluster ")
+    assert "of 6 tasks in 2 dags" in diagnostic.message  # one cause, one line
+    assert "airflow_local_settings.py:2" in diagnostic.message
+    assert diagnostic.related[0].path.endswith("config/airflow_local_settings.py")
+
+
+def test_a_diagnostic_about_a_value_a_policy_set_points_at_the_policy(tmp_path: Path) -> None:
+    write_repo(tmp_path, {"config/airflow_local_settings.py": POLICY})
+    report = lint_repo(tmp_path, {"dags/dag.py": DAGS}, select=("DRL101",))
+    heavy = [d for d in report.diagnostics if "'heavy'" in d.message]
+    assert heavy, [d.message for d in report.diagnostics]
+    (related,) = heavy[0].related
+    assert related.path.endswith("config/airflow_local_settings.py")
+    assert (related.line, related.message) == (
+        17,
+        "queue 'heavy' set here, by the cluster policy's task_policy",
+    )

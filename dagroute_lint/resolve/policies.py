@@ -130,9 +130,13 @@ def apply_policy(
     return Outcome(routing, tuple(steps), rejected)
 
 
+# How the reason of a field a cluster policy leaves unknown begins.
+POLICY_CAUSE = "a cluster policy"
+
+
 def may_change(path: str, line: int) -> str:
     """The reason of a field a policy may or may not change."""
-    return f"a cluster policy may change it ({os.path.basename(path)}:{line})"
+    return f"{POLICY_CAUSE} may change it ({os.path.basename(path)}:{line})"
 
 
 def _changed(before: Resolved, new: Resolved, site: Site, certain: bool) -> Resolved:
@@ -140,7 +144,8 @@ def _changed(before: Resolved, new: Resolved, site: Site, certain: bool) -> Reso
     where = f"{os.path.basename(site.path)}:{site.position.line}"
     if isinstance(new, Unresolved) and not new.candidates:
         how = "changes" if certain else "may change"
-        return Unresolved(f"a cluster policy {how} it ({where}): {new.reason}")
+        # placed at the policy: one cause, said once for every task it reaches (DRL105)
+        return Unresolved(f"{POLICY_CAUSE} {how} it ({where}): {new.reason}", at=site)
     if certain:
         if isinstance(new, Unresolved):
             return Unresolved(
@@ -150,7 +155,7 @@ def _changed(before: Resolved, new: Resolved, site: Site, certain: bool) -> Reso
     old, values = choices(before), choices(new)
     reason = may_change(site.path, site.position.line)
     if old is None or values is None:
-        return Unresolved(reason)
+        return Unresolved(reason, at=site)
     return candidates([*old, *values], reason)
 
 
