@@ -350,3 +350,32 @@ def test_a_diagnostic_about_a_value_a_policy_set_points_at_the_policy(tmp_path: 
         17,
         "queue 'heavy' set here, by the cluster policy's task_policy",
     )
+
+
+def test_dag_policy_changing_default_args_routes_no_task(tmp_path: Path) -> None:
+    """``dag_policy`` runs in ``bag_dag``, after the tasks took their ``default_args``."""
+    policy = """
+    def dag_policy(dag):
+        dag.default_args["queue"] = "late"
+        dag.default_args.update({"pool": "late"})
+        dag.tags.append("policed")
+    """
+    tasks = tasks_under(tmp_path, policy)
+    assert value(tasks["ml_train.train"], "pool") == "default_pool"
+    assert value(tasks["ml_train.train"], "queue") == "manual"
+    reaching = policy + '    dag.get_task("extract").queue = "direct"\n'
+    executor = tasks_under(tmp_path, reaching)["ml_train.train"].fields["executor"]
+    assert not executor.known  # a statement that reaches a task: not followed
+    assert "dag.get_task(" in executor.reason
+
+
+def test_airflow_2_runs_the_old_policy_name(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {"config/airflow_local_settings.py": "def policy(task):\n    task.queue = 'old'\n"},
+    )
+    inventory = CELERY_K8S.replace('airflow_version = "3.3"', 'airflow_version = "2.10"')
+    report = lint_repo(tmp_path, {"dags/dag.py": DAGS}, inventory=inventory, select=("DRL101",))
+    tasks = {f"{t.dag_id}.{t.task_id}": t for t in report.tasks}
+    assert value(tasks["etl.extract"], "queue") == "old"
+    assert tasks["etl.extract"].fields["queue"].origin.startswith("policy (")

@@ -51,6 +51,16 @@ ROUTING = frozenset({"queue", "pool", "pool_slots", "executor"})
 KNOWN_ATTRIBUTES = frozenset({"task_id", "dag_id", "owner", "task_type", *ROUTING})
 # A task instance's own names for them (``ti.operator`` is the class name).
 _TI_ATTRIBUTES = {"operator": "task_type", "task_id": "task_id", "dag_id": "dag_id"}
+# DAG attributes that no task reads after it is built (``_dag_setting``).
+DAG_SETTINGS = frozenset(
+    {
+        "default_args", "params", "tags", "max_active_runs", "max_active_tasks", "catchup",
+        "max_consecutive_failed_dag_runs", "description", "doc_md", "access_control",
+        "owner_links", "dagrun_timeout", "is_paused_upon_creation", "on_failure_callback",
+        "on_success_callback", "sla_miss_callback", "fail_stop", "fail_fast", "start_date",
+        "end_date", "dag_display_name", "render_template_as_native_obj",
+    }
+)  # fmt: skip
 # Helpers of the module the policy calls with the task, followed this deep.
 MAX_HELPER_DEPTH = 3
 
@@ -501,6 +511,8 @@ class PolicyReader:
             node = stack.pop()
             if isinstance(node, cst.Name) and node.value in names:
                 return True
+            if _dag_setting(node, roles):
+                continue
             stack.extend(node.children)
         return False
 
@@ -514,6 +526,17 @@ def operand(value: Binding) -> Expr:
         if len(items) == len(value.values):
             return SeqExpr(items)
     return snapshot(value)
+
+
+def _dag_setting(node: cst.CSTNode, roles: _Roles) -> bool:
+    """``dag.default_args``, ``dag.tags``...: a DAG attribute no task reads once it is built.
+    ``dag_policy`` runs after the tasks exist, so changing one cannot route a task."""
+    return (
+        isinstance(node, cst.Attribute)
+        and isinstance(node.value, cst.Name)
+        and node.value.value in roles.dags
+        and node.attr.value in DAG_SETTINGS
+    )
 
 
 def _statements(body: cst.BaseSuite) -> Sequence[cst.CSTNode]:
