@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from dagroute_lint.catalog.operator_classes import class_chain
 from dagroute_lint.model import (
@@ -34,8 +34,6 @@ from dagroute_lint.resolve.values import Resolved, SymbolTable, Unresolved, cand
 
 # The fields an effect on ``*`` (a statement the policy runs on the task, not followed) reaches.
 POLICY_FIELDS = ("queue", "executor", "pool", "pool_slots")
-# Airflow's class every operator is an instance of, whatever its own class.
-_EVERY_OPERATOR = frozenset({"BaseOperator"})
 
 
 @record
@@ -120,8 +118,9 @@ def apply_policy(
         certain = applies is True
         value = symbols.evaluate(effect.value)
         if effect.field == "reject":
-            step = PolicyStep("reject", effect.hook, site, certain, value)
-            rejected = rejected if rejected is not None and rejected.certain else step
+            rejected = PolicyStep("reject", effect.hook, site, certain, value)
+            if certain:
+                break  # the exception ends the hooks: Airflow drops the DAG
             continue
         names = POLICY_FIELDS if effect.field == "*" else (effect.field,)
         for name in names:
@@ -149,7 +148,7 @@ def _changed(before: Resolved, new: Resolved, site: Site, certain: bool) -> Reso
     if certain:
         if isinstance(new, Unresolved):
             return Unresolved(
-                f"a cluster policy sets it to one of several values ({where})", new.candidates
+                f"{POLICY_CAUSE} sets it to one of several values ({where})", new.candidates
             )
         return new
     old, values = choices(before), choices(new)
@@ -251,8 +250,6 @@ def _isinstance(condition: Condition, subject: Subject) -> bool | None:
     operand = condition.operand
     assert isinstance(operand, SeqExpr)
     wanted = {item.qualname.rsplit(".", 1)[-1] for item in operand.items if isinstance(item, Ref)}
-    if wanted & _EVERY_OPERATOR and subject.classes is not None:
-        return True
     if subject.classes is None:
         return None
     return bool(wanted & subject.classes)
@@ -287,9 +284,3 @@ def operator_classes(
             return None
         names.update(chain)
     return frozenset(names)
-
-
-def steps_of(outcome: Outcome | None, name: str) -> Iterator[PolicyStep]:
-    """The steps of ``outcome`` on field ``name``, in the order Airflow runs them."""
-    if outcome is not None:
-        yield from (step for step in outcome.steps if step.field == name)
