@@ -379,3 +379,14 @@ def test_airflow_2_runs_the_old_policy_name(tmp_path: Path) -> None:
     tasks = {f"{t.dag_id}.{t.task_id}": t for t in report.tasks}
     assert value(tasks["etl.extract"], "queue") == "old"
     assert tasks["etl.extract"].fields["queue"].origin.startswith("policy (")
+
+
+def test_a_hook_imported_from_elsewhere_may_change_every_field(tmp_path: Path) -> None:
+    policy = "from company.policies import task_policy\n"
+    load = tasks_under(tmp_path, policy)["etl.load"]
+    queue = load.fields["queue"]
+    assert not queue.known
+    assert queue.reason == (
+        "a cluster policy changes it (airflow_local_settings.py:1): the policy's task_policy "
+        "is 'company.policies.task_policy', whose code is not read"
+    )

@@ -17,6 +17,7 @@ import libcst as cst
 from dagroute_lint.extract.airflow import AirflowObjects
 from dagroute_lint.extract.bindings import (
     DagHandle,
+    Function,
     Imported,
     LocalClass,
 )
@@ -219,8 +220,8 @@ class _Walker(
     ) -> Module:
         wanted: list[cst.CSTNode] = [dag.node for dag in self.dags]
         if drafts is not None:
-            wanted += [draft.node for draft in drafts]
-            wanted += [hook.node for _, hook in policy_functions(self.module_scope) if hook.node]
+            wanted += [draft.node for draft in drafts if draft.node is not None]
+            wanted += list(_hook_nodes(self.module_scope))
         wanted += [group.node for group in self.groups]
         wanted += [task.node for task in self.tasks]
         wanted += [site.node for site in self.imports]
@@ -262,6 +263,7 @@ class _Walker(
                 is_relative(draft.node),
             )
 
+        bound_at = _first_lines((name, at(node).line) for name, node in bindings)
         held = {
             binding.index
             for binding in self.module_scope.names.values()
@@ -332,28 +334,46 @@ class _Walker(
             unmodelled=tuple(
                 Unmodelled(at(node), message) for node, message in self.unmodelled.values()
             ),
-            bound_at=_first_lines((name, at(node).line) for name, node in bindings),
+            bound_at=bound_at,
             rejected_calls=tuple(
                 RejectedCall(at(node), callee, keywords, level > 0)
                 for node, callee, keywords, level in self.rejected_calls.values()
             ),
-            policy=None if drafts is None else self.policy(drafts, at),
+            policy=None if drafts is None else self.policy(drafts, at, bound_at),
         )
 
     def policy(
-        self, drafts: list[DraftEffect], at: Callable[[cst.CSTNode], Position]
+        self,
+        drafts: list[DraftEffect],
+        at: Callable[[cst.CSTNode], Position],
+        bound_at: Mapping[str, int],
     ) -> ClusterPolicy:
-        """The settings module's cluster policy: its effects placed, and its hooks' lines."""
+        """The settings module's cluster policy: its effects placed, and its hooks' lines (a
+        function's ``def``; a hook bound otherwise, the line binding it)."""
+        hooks = {
+            hook: at(bound.node).line
+            if isinstance(bound, Function) and bound.node is not None
+            else bound_at.get(hook, 1)
+            for hook, bound in policy_functions(self.module_scope)
+        }
         effects = tuple(
-            PolicyEffect(draft.hook, draft.when, draft.field, draft.value, at(draft.node).line)
+            PolicyEffect(
+                draft.hook,
+                draft.when,
+                draft.field,
+                draft.value,
+                at(draft.node).line if draft.node is not None else hooks.get(draft.hook, 1),
+            )
             for draft in drafts
         )
-        hooks = {
-            hook: at(function.node).line
-            for hook, function in policy_functions(self.module_scope)
-            if function.node is not None
-        }
         return ClusterPolicy(effects, hooks)
+
+
+def _hook_nodes(module: Scope) -> Iterator[cst.CSTNode]:
+    """The ``def`` of each hook the settings module defines, to place it."""
+    for _, bound in policy_functions(module):
+        if isinstance(bound, Function) and bound.node is not None:
+            yield bound.node
 
 
 def _placed(place: Placement, expr: Expr | None) -> Expr | None:

@@ -115,10 +115,11 @@ def unknown(reason: str) -> Condition:
 
 
 class DraftEffect:
-    """A ``PolicyEffect`` before positions are known: the node it is written at."""
+    """A ``PolicyEffect`` before positions are known: the node it is written at (``None``: the
+    line that binds the hook)."""
 
     def __init__(
-        self, hook: str, when: Condition, field: str, value: Expr, node: cst.CSTNode
+        self, hook: str, when: Condition, field: str, value: Expr, node: cst.CSTNode | None
     ) -> None:
         self.hook = hook
         self.when = when
@@ -143,10 +144,12 @@ class _Roles:
         return _Roles(self.tasks | {name}, self.dags, self.instances)
 
 
-def policy_functions(module: Scope) -> Iterator[tuple[str, Function]]:
-    """The hooks the module defines, in Airflow's order, by their own names: ``policy`` (which
+def policy_functions(module: Scope) -> Iterator[tuple[str, Binding]]:
+    """The hooks the module binds, in Airflow's order, by their own names: ``policy`` (which
     only Airflow 2 runs, as ``task_policy``, when there is no ``task_policy``) included. Only
-    the names in ``__all__`` when the module has one, as ``import_local_settings`` reads them."""
+    the names in ``__all__`` when the module has one, as ``import_local_settings`` reads them.
+    A hook may be bound to a function the module defines, or to anything else (imported from
+    another module), whose code is then not read."""
     names = module.names
     exported = _exported(names.get("__all__"))
     for hook in POLICY_HOOKS:
@@ -156,7 +159,7 @@ def policy_functions(module: Scope) -> Iterator[tuple[str, Function]]:
         found = names.get(name)
         if exported is not None and name not in exported:
             continue
-        if isinstance(found, Function) and found.node is not None:
+        if found is not None:
             yield name, found
 
 
@@ -185,7 +188,12 @@ class PolicyReader:
         for hook, function in policy_functions(self.walk.module_scope):
             self.hook = hook
             self.changed = set()
-            self.run(function, TASK_POLICY if hook == LEGACY_TASK_POLICY else hook, TRUE)
+            if isinstance(function, Function) and function.node is not None:
+                self.run(function, TASK_POLICY if hook == LEGACY_TASK_POLICY else hook, TRUE)
+                continue
+            what = f"'{function.qualname}'" if isinstance(function, Imported) else "a value"
+            why = f"the policy's {hook} is {what}, whose code is not read"
+            self.effects.append(DraftEffect(hook, TRUE, "*", Unknown(why), None))
         return self.effects
 
     def run(self, function: Function, role: str, alive: Condition) -> None:
