@@ -390,3 +390,9 @@ def test_a_hook_imported_from_elsewhere_may_change_every_field(tmp_path: Path) -
         "a cluster policy changes it (airflow_local_settings.py:1): the policy's task_policy "
         "is 'company.policies.task_policy', whose code is not read"
     )
+
+
+def test_a_settings_file_that_cannot_be_parsed_leaves_routing_unknown(tmp_path: Path) -> None:
+    load = tasks_under(tmp_path, "def task_policy(task):\n    task.queue = (\n")["etl.load"]
+    assert not load.fields["queue"].known
+    assert "airflow_local_settings.py cannot be analysed: " in load.fields["queue"].reason

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from dagroute_lint.config import Settings
 from dagroute_lint.deployment.inventory import LOCAL_SETTINGS_MODULE, Inventory
+from dagroute_lint.model import TASK_POLICY, ClusterPolicy, Condition, PolicyEffect, Unknown
 from dagroute_lint.pipeline.extraction import Request
 from dagroute_lint.pipeline.world import World
 from dagroute_lint.resolve.policies import SettingsPolicy
@@ -55,6 +56,12 @@ def read_policy(path: Path | None, world: World) -> tuple[SettingsPolicy | None,
         0
     ]
     identity = f"{path}\0{hashlib.sha256(data).hexdigest()}"
+    problem = module.syntax_error
+    if problem is not None:
+        # Airflow cannot start with it; whatever it meant for routing is not known
+        why = Unknown(f"{FILENAME} cannot be analysed: {problem.message}")
+        effect = PolicyEffect(TASK_POLICY, Condition("true"), "*", why, problem.position.line)
+        return SettingsPolicy(source.display, ClusterPolicy((effect,))), identity
     if module.policy is None:
         return None, identity
     return SettingsPolicy(source.display, module.policy), identity
