@@ -396,3 +396,25 @@ def test_a_settings_file_that_cannot_be_parsed_leaves_routing_unknown(tmp_path: 
     load = tasks_under(tmp_path, "def task_policy(task):\n    task.queue = (\n")["etl.load"]
     assert not load.fields["queue"].known
     assert "airflow_local_settings.py cannot be analysed: " in load.fields["queue"].reason
+
+
+def test_a_loop_over_a_known_table_is_unrolled(tmp_path: Path) -> None:
+    policy = """
+    ROUTES = {"ml_": "heavy", "et": "io_fast", "etl": "never: the loop broke before"}
+
+    def task_policy(task):
+        for prefix, queue in ROUTES.items():
+            if not task.dag_id.startswith(prefix):
+                continue
+            task.queue = queue
+            break
+        else:
+            task.pool = "unrouted"
+    """
+    tasks = tasks_under(tmp_path, policy)
+    assert value(tasks["ml_train.train"], "queue") == "heavy"
+    assert value(tasks["etl.load"], "queue") == "io_fast"
+    assert value(tasks["etl.load"], "pool") == "default_pool"
+    unknown_loop = "def task_policy(task):\n    for q in QUEUES():\n        task.queue = q\n"
+    load = tasks_under(tmp_path, unknown_loop)["etl.load"]
+    assert "for q in QUEUES()" in load.fields["queue"].reason

@@ -19,6 +19,7 @@ unknown, with the line: never silence, never a value the policy may have changed
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from typing import Literal, Protocol
 
@@ -61,6 +62,8 @@ DAG_SETTINGS = frozenset(
         "end_date", "dag_display_name", "render_template_as_native_obj",
     }
 )  # fmt: skip
+# Loops of a hook over known sequences longer than this are not unrolled.
+MAX_UNROLLED = 32
 # Helpers of the module the policy calls with the task, followed this deep.
 MAX_HELPER_DEPTH = 3
 
@@ -79,6 +82,12 @@ class PolicyWalk(Protocol):
     def walk_import(self, statement: cst.Import | cst.ImportFrom) -> None: ...
 
     def new_scope(self, parent: Scope | None = None) -> Scope: ...
+
+    def iterated_value(self, node: cst.BaseExpression) -> Binding: ...
+
+    def iteration_items(self, value: Binding) -> list[Binding] | Unknown: ...
+
+    def bind(self, target: cst.BaseExpression, value: Binding) -> None: ...
 
 
 def both(left: Condition, right: Condition) -> Condition:
@@ -183,6 +192,9 @@ class PolicyReader:
         self.hook = ""
         self.changed: set[str] = set()  # attributes the policy assigned, other than routing
         self.depth = 0
+        # For each loop being unrolled, the conditions under which it meets ``break`` and
+        # ``continue`` (``loops[-1][0]`` and ``[1]``).
+        self.loops: list[tuple[list[Condition], list[Condition]]] = []
 
     def read(self) -> list[DraftEffect]:
         for hook, function in policy_functions(self.walk.module_scope):
@@ -243,6 +255,10 @@ class PolicyReader:
             return self.branch(statement, alive, roles)
         if isinstance(statement, cst.For) and self.over_dag_tasks(statement, roles):
             return self.dag_loop(statement, alive, roles)
+        if isinstance(statement, cst.For) and not self.mentions((statement.iter,), roles):
+            unrolled = self.unrolled(statement, alive, roles)
+            if unrolled is not None:
+                return unrolled
         if isinstance(statement, cst.Try):
             after = self.block(_statements(statement.body), alive, roles)
             for handler in statement.handlers:
@@ -256,8 +272,7 @@ class PolicyReader:
         if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
             return alive  # defined, not run: a call of it is what may change the task
         if self.mentions((statement,), roles):
-            kind = type(statement).__name__.lower()
-            self.anything(alive, f"the policy's '{kind}' statement is not followed", statement)
+            self.anything(alive, f"the policy's `{_head(statement)}` is not followed", statement)
         return alive
 
     def branch(self, statement: cst.If, alive: Condition, roles: _Roles) -> Condition:
@@ -300,6 +315,9 @@ class PolicyReader:
                 return alive
         if isinstance(small, cst.Expr) and self.helper_call(small.value, alive, roles):
             return alive
+        if isinstance(small, (cst.Break, cst.Continue)) and self.loops:
+            self.loops[-1][isinstance(small, cst.Continue)].append(alive)
+            return FALSE
         if isinstance(small, (cst.Pass, cst.Global, cst.Nonlocal, cst.Continue)):
             return FALSE if isinstance(small, cst.Continue) else alive
         if self.mentions((small,), roles):
@@ -358,6 +376,28 @@ class PolicyReader:
             self.hook, self.depth = saved_hook, self.depth - 1
         return True
 
+    def unrolled(self, statement: cst.For, alive: Condition, roles: _Roles) -> Condition | None:
+        """A loop over a known sequence (``for prefix, queue in ROUTES.items():``), read once
+        per item with the target bound to it, as Python runs it: ``break`` leaves the loop,
+        ``continue`` goes on to the next item. ``None`` for a loop over anything else (or over
+        more than ``MAX_UNROLLED`` items): the caller then says it is not followed."""
+        items = self.walk.iteration_items(self.walk.iterated_value(statement.iter))
+        if isinstance(items, Unknown) or len(items) > MAX_UNROLLED:
+            return None
+        left: list[Condition] = []
+        for item in items:
+            self.walk.bind(statement.target, item)
+            self.loops.append(([], []))
+            try:
+                end = self.block(_statements(statement.body), alive, roles)
+            finally:
+                breaks, continues = self.loops.pop()
+            left += breaks
+            alive = functools.reduce(either, continues, end)
+        if statement.orelse is not None:
+            alive = self.block(_statements(statement.orelse.body), alive, roles)
+        return functools.reduce(either, left, alive)
+
     def over_dag_tasks(self, statement: cst.For, roles: _Roles) -> bool:
         """``for task in dag.tasks`` (or ``dag.task_dict.values()``) in ``dag_policy``."""
         if not isinstance(statement.target, cst.Name) or statement.orelse is not None:
@@ -376,7 +416,11 @@ class PolicyReader:
         self.walk.scope.names[statement.target.value] = Unknown("a task of the DAG")
         if _breaks(statement.body):
             alive = both(alive, unknown("the policy's loop over the DAG's tasks may stop early"))
-        self.block(_statements(statement.body), alive, inner)
+        self.loops.append(([], []))  # its ``continue`` ends one task's turn, no more
+        try:
+            self.block(_statements(statement.body), alive, inner)
+        finally:
+            self.loops.pop()
         return alive
 
     def anything(self, alive: Condition, reason: str, node: cst.CSTNode) -> None:
@@ -552,6 +596,15 @@ def _statements(body: cst.BaseSuite) -> Sequence[cst.CSTNode]:
         return body.body
     assert isinstance(body, cst.SimpleStatementSuite)
     return [cst.SimpleStatementLine(body=body.body)]
+
+
+def _head(statement: cst.CSTNode) -> str:
+    """How a message names a compound statement: ``for q in QUEUES()``, ``while ...``."""
+    if isinstance(statement, cst.For):
+        return f"for {_code(statement.target)} in {_code(statement.iter)}"
+    if isinstance(statement, cst.While):
+        return f"while {_code(statement.test)}"
+    return f"{type(statement).__name__.lower()} statement"
 
 
 def _breaks(body: cst.BaseSuite) -> bool:

@@ -9,6 +9,8 @@ from airflow.exceptions import AirflowClusterPolicySkipDag
 HEAVY_QUEUE = "heavy"
 GPU_POOL = "gpu"
 KUBERNETES = "KubernetesExecutor"
+# The first prefix a DAG id starts with gives its tasks a pool, when they have none.
+PREFIX_POOLS = (("etl_", "etl_pool"), ("legacy_", "legacy_batch_pool"), ("", "unreachable"))
 
 
 def _reports_pool(task):
@@ -34,6 +36,12 @@ def task_policy(task):
     _reports_pool(task)
     if task.task_id == "flaky" and task.retries > 2:  # retries is not modelled: may apply
         task.queue = "retrying"
+    for prefix, pool in PREFIX_POOLS:
+        if not task.dag_id.startswith(prefix):
+            continue
+        if task.pool == "default_pool":
+            task.pool = pool
+        break
 
 
 def dag_policy(dag):
