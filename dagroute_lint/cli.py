@@ -19,6 +19,7 @@ from dagroute_lint import __version__, api
 from dagroute_lint.config import Settings, load_settings
 from dagroute_lint.deployment.init import DEFAULT_RUNTIME
 from dagroute_lint.deployment.inventory import load_inventory
+from dagroute_lint.deployment.parse_environment import table_listing
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.formatters import FORMAT_NAMES, ROUTE_FORMAT_NAMES, formatter, route_formatter
@@ -958,6 +959,14 @@ def inventory_check(
         f"{path}: ok ({len(deployment.executors)} executors, {len(deployment.workers)} workers, "
         f"{len(deployment.runtimes)} runtimes)"
     )
+    for table, names, complete in (
+        ("environment", deployment.environment, deployment.environment_complete),
+        ("variables", deployment.variables, deployment.variables_complete),
+    ):
+        if names is not None:
+            click.echo(
+                f"{path}:{deployment.line_of(table)}: {table_listing(table, names, complete)}"
+            )
     from dagroute_lint.deployment.fill_in import open_facts
 
     left = open_facts(path)
@@ -1122,6 +1131,20 @@ def _runtime_file(
     help="A runtime contract record (JSON) of a runtime (repeatable).",
 )
 @click.option(
+    "--env-file",
+    "env_files",
+    multiple=True,
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="A .env file the DAG processor's environment is loaded from (repeatable, later files "
+    "win), as the Astro CLI loads a project's .env: into [environment], secrets left out.",
+)
+@click.option(
+    "--variables",
+    "variables_export",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="The JSON `airflow variables export` writes: into [variables], secrets left out.",
+)
+@click.option(
     "--celery-broker",
     metavar="URL",
     help="Ask the Celery workers on this broker which queues they consume (read-only).",
@@ -1151,6 +1174,8 @@ def inventory_init(
     dockerfiles: tuple[str, ...],
     requirements: list[tuple[str | None, Path]],
     contracts: list[tuple[str | None, Path]],
+    env_files: tuple[Path, ...],
+    variables_export: Path | None,
     celery_broker: str | None,
     celery_timeout: float,
     runtime: str,
@@ -1163,10 +1188,11 @@ def inventory_init(
     Sources combine: an installed environment (this one, or --python), airflow.cfg,
     --worker, Helm values, compose files (with the builds, and the start scripts of the project
     they run), the Dockerfile of a pushed image (--dockerfile), requirements files, runtime
-    contracts and the live Celery workers. AIRFLOW__SECTION__KEY variables override airflow.cfg,
-    as in Airflow. The current environment is read only when no other source describes a
-    runtime. A runtime on an official apache/airflow image holds that image's providers and
-    packages. Each fact no source establishes is a `# FILL IN` comment, and a line on stderr.
+    contracts, the live Celery workers, .env files (--env-file) and a Variables export
+    (--variables). AIRFLOW__SECTION__KEY variables override airflow.cfg, as in Airflow. The
+    current environment is read only when no other source describes a runtime. A runtime on an
+    official apache/airflow image holds that image's providers and packages. Each fact no source
+    establishes is a `# FILL IN` comment, and a line on stderr.
     """
     if output is not None and output.exists() and not force:
         raise ConfigError(f"{output}: already exists (use --force to overwrite it)")
@@ -1194,6 +1220,13 @@ def inventory_init(
         celery_timeout,
         runtime,
     )
+    if env_files or variables_export is not None:
+        from dagroute_lint.deployment.init.parse_values import env_file_facts, variables_facts
+
+        if env_files:
+            sources.append(env_file_facts(env_files))
+        if variables_export is not None:
+            sources.append(variables_facts(variables_export))
     environment = None
     label = ""
     if python is not None:

@@ -139,6 +139,18 @@ MAX_CANDIDATES = 8
 Expr = Const | Unknown | Ref | SeqExpr | DictExpr | Subscript | Operation | OneOf
 
 
+def as_expr(value: object) -> Expr:
+    """A Python value (a folded one, a JSON one) as an expression: extraction is handed the
+    values of other modules' names it loops over, and the deployment's Variables, this way."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return Const(value)
+    if isinstance(value, (list, tuple)):
+        return SeqExpr(tuple(as_expr(item) for item in value))
+    if isinstance(value, dict):
+        return DictExpr(tuple((as_expr(key), as_expr(item)) for key, item in value.items()))
+    return Unknown("not a literal value")
+
+
 @record
 class Arguments:
     """Keyword arguments of a call: named ones are definitive, spreads are consulted for the rest.
@@ -242,6 +254,9 @@ class Task:
     up to Airflow's base class, so ``arguments`` and ``overridden`` already hold what that code
     does to routing (otherwise every routing field the class mentions is unresolved).
     ``created`` orders the file's tasks and groups as the walk made them (see ``TaskGroup``).
+    ``group_expanded``: routing fields given an argument that the mapped task group around the
+    task expands (a ``MappedArgument``, which Airflow's type check of operator arguments
+    rejects when the file is parsed).
     """
 
     task_id: Expr
@@ -263,6 +278,7 @@ class Task:
     wrapped: bool = False
     constructed: bool = False
     created: int = 0
+    group_expanded: tuple[str, ...] = ()
 
 
 @record
@@ -397,11 +413,16 @@ class Module:
     comments to the codes they name (``None``: every code).
     ``call_refs`` are names from other modules that the file calls and could not follow: the
     runner extracts the file again with those modules' sources, so their functions are run.
+    ``data_reads`` the repository's data files and folders the walk read, each as (operation,
+    argument, digest of the answer): the summary holds while each still gets that answer.
     ``classes`` are the classes the file defines, by name within the module (``Outer.Inner``);
     ``unmodelled`` the places where tasks may be missing; ``rejected_calls`` the calls of Airflow
     functions with keywords they do not take (``@setup(queue=...)``); ``bound_at`` the first line
     binding each module-level name, for what a circular import finds already bound.
     ``policy`` is set for a module named ``airflow_local_settings``: its cluster policies.
+    ``reads_deployment`` says a value came from the inventory's ``[environment]`` or
+    ``[variables]``, ``changes_deployment`` what the module does to them when imported
+    (``os.environ.update()``): a file importing such a module reads them changed.
     """
 
     path: str
@@ -416,8 +437,11 @@ class Module:
     syntax_error: SyntaxProblem | None = None
     loop_refs: tuple[str, ...] = ()
     call_refs: tuple[str, ...] = ()
+    data_reads: tuple[tuple[str, str, str], ...] = ()
     classes: dict[str, ClassInfo] = field(default_factory=dict)
     unmodelled: tuple[Unmodelled, ...] = ()
     rejected_calls: tuple[RejectedCall, ...] = ()
     bound_at: dict[str, int] = field(default_factory=dict)
     policy: ClusterPolicy | None = None
+    reads_deployment: bool = False
+    changes_deployment: str | None = None

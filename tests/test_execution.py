@@ -327,8 +327,10 @@ def test_summary_keys_cover_every_input() -> None:
         summary_key(b"x = 1\n", "dags/a.py", "dags.a", False),
         summary_key(b"x = 1\n", "dags/a.py", "a", True),
         summary_key(b"x = 1\n", "dags/a.py", "a", False, {"common.Q": Const("q")}),
+        summary_key(b"x = 1\n", "dags/a.py", "a", False, None, "3.3"),
+        summary_key(b"x = 1\n", "dags/a.py", "a", False, None, "2.10.5"),
     }
-    assert base not in variants and len(variants) == 5
+    assert base not in variants and len(variants) == 7
 
 
 def test_cache_round_trip(tmp_path: Path) -> None:

@@ -575,7 +575,7 @@ MALFORMED = [
     pytest.param(
         '["a\\nb\\u001b[31m"]\nx = 1\n',
         'dagroute.toml: "a\\nb\\u001b[31m": unknown key "a\\nb\\u001b[31m" (allowed: '
-        "deployment, workers, runtimes, pools, connections)",
+        "deployment, workers, runtimes, pools, connections, environment, variables)",
         id="top_hostile_key",
     ),
     pytest.param(

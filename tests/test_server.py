@@ -224,7 +224,7 @@ def test_diagnostics_follow_the_buffer_as_it_is_opened_and_changed(tmp_path: Pat
                 if registration.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
                 for watcher in registration.register_options["watchers"]  # type: ignore[index]
             ]
-            assert {"**/*.toml", "**/*.json"} <= set(globs)
+            assert globs == ["**/*"]
 
     run(test)
 
@@ -354,6 +354,38 @@ def test_a_changed_inventory_or_imported_module_lints_open_documents_again(tmp_p
             found = await session.diagnostics(uri, lambda d: len(d) == 1 and d[0].code is None)
             assert "cannot run" in found[0].message
             assert "pyproject.toml: tool.dagroute-lint.selekt: unknown setting" in found[0].message
+
+    run(test)
+
+
+YAML_DAG = """import os
+import yaml
+from airflow.providers.standard.operators.bash import BashOperator
+from airflow.sdk import DAG
+CONF = yaml.safe_load(open(os.path.join(os.path.dirname(__file__), "conf.yaml")))
+with DAG("from_yaml"):
+    BashOperator(task_id="t", bash_command="x", queue=CONF["queue"])
+"""
+
+
+def test_a_changed_data_file_lints_the_documents_built_from_it_again(tmp_path: Path) -> None:
+    repo = dag_repository(
+        tmp_path, {"dags/from_yaml.py": YAML_DAG, "dags/conf.yaml": "queue: default\n"}
+    )
+
+    async def test() -> None:
+        async with editor(repo) as session:
+            uri = session.open(repo / "dags" / "from_yaml.py")
+            assert codes(await session.diagnostics(uri)) == []
+            (repo / "dags/conf.yaml").write_text("queue: nowhere\n", encoding="utf-8")
+            event = types.FileEvent(
+                from_fs_path(str(repo / "dags/conf.yaml")) or "", types.FileChangeType.Changed
+            )
+            session.client.workspace_did_change_watched_files(
+                types.DidChangeWatchedFilesParams([event])
+            )
+            found = await session.diagnostics(uri, lambda d: len(d) == 1)
+            assert found[0].code == "DRL101" and "nowhere" in found[0].message
 
     run(test)
 

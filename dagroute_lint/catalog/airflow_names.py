@@ -84,9 +84,25 @@ DYNAMIC_CALLS = {
     "airflow.sdk.definitions.variable.Variable.get": "Airflow Variable (Variable.get)",
 }
 
+ENVIRON = "os.environ"
 DYNAMIC_MAPPINGS = {
-    "os.environ": "environment variable (os.environ)",
+    ENVIRON: "environment variable (os.environ)",
 }
+# ``Variable.get``'s keyword for the default: Airflow 2's and ``airflow.models``' ``default_var``,
+# the Task SDK's ``default`` (``airflow/sdk/definitions/variable.py``, 3.3).
+VARIABLE_GETS = {
+    "airflow.models.Variable.get": "default_var",
+    "airflow.models.variable.Variable.get": "default_var",
+    "airflow.sdk.Variable.get": "default",
+    "airflow.sdk.definitions.variable.Variable.get": "default",
+}
+# Calls that change the Variables, or ``os.environ`` without being handed it.
+VARIABLE_CHANGES = frozenset(
+    f"{qualname.removesuffix('.get')}.{method}"
+    for qualname in VARIABLE_GETS
+    for method in ("set", "delete", "update", "setdefault")
+)
+ENVIRON_LOADERS = frozenset({"dotenv.load_dotenv", "dotenv.main.load_dotenv"})
 
 # Operator keyword arguments that ``Operator.partial(...).expand(...)`` cannot map (semantics
 # §1.5): routing never varies per map index.

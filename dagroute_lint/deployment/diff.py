@@ -1,10 +1,14 @@
 """What changed between two inventories, section by section (``inventory diff`` prints it first).
 
 Only the facts the rules read are compared: executors, the default queue, the triggerer, each
-worker's executor, queues and runtime, each runtime's providers and packages, and the pools.
+worker's executor, queues and runtime, each runtime's providers and packages, the pools, and the
+environment and Variables DAG files read (by name: a name whose value changed is both removed and
+added; values are never printed, as they may be secrets).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from dagroute_lint.deployment.inventory import Inventory, Runtime, Worker
 from dagroute_lint.records import record
@@ -59,6 +63,8 @@ def inventory_changes(old: Inventory, new: Inventory) -> list[Change]:
                 )
             )
     changes.append(_change("pools", _pools(old), _pools(new)))
+    for table in ("environment", "variables"):
+        changes.append(_table_change(old, new, table))
     return [change for change in changes if change.removed or change.added]
 
 
@@ -98,3 +104,27 @@ def _pools(inventory: Inventory) -> list[str]:
     if inventory.pools is None:
         return ["(pools not declared: every pool counts as existing)"]
     return [f"{name}={slots}" for name, slots in sorted(inventory.pools.items())]
+
+
+def _table_change(old: Inventory, new: Inventory, table: str) -> Change:
+    """``[environment]`` or ``[variables]`` by name: a name whose value changed is removed and
+    added, marked so; values are never shown (they may be secrets)."""
+    before, after = _table(old, table), _table(new, table)
+    changed = [name for name in before.keys() & after.keys() if before[name] != after[name]]
+    return Change(
+        table,
+        tuple(sorted(before.keys() - after.keys()))
+        + tuple(f"{name} (its value)" for name in sorted(changed)),
+        tuple(sorted(after.keys() - before.keys()))
+        + tuple(f"{name} (another value)" for name in sorted(changed)),
+    )
+
+
+def _table(inventory: Inventory, table: str) -> dict[str, object]:
+    values: Mapping[str, object] | None = inventory.environment
+    complete = inventory.environment_complete
+    if table == "variables":
+        values, complete = inventory.variables, inventory.variables_complete
+    if values is None:
+        return {f"({table} not given: every name is unknown)": None}
+    return {**values, **({"(complete)": None} if complete else {})}

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import field
 from datetime import date, datetime, time
 from pathlib import Path
-from typing import NoReturn
+from typing import NoReturn, TypeVar
 
 from dagroute_lint.catalog.airflow_defaults import DEFAULT_POOL, DEFAULT_POOL_SIZE, DEFAULT_QUEUE
 from dagroute_lint.catalog.official_images import (
@@ -32,11 +32,19 @@ from dagroute_lint.deployment.executors import (
     parse_executor_list,
     resolve_executor,
 )
+from dagroute_lint.deployment.parse_environment import (
+    SECRETS_BACKEND,
+    VARIABLE_PREFIX,
+    ParseEnvironment,
+    same_variable,
+)
 from dagroute_lint.deployment.requirements import parse_requirement, release_tuple
 from dagroute_lint.deployment.toml import toml
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.records import record
 from dagroute_lint.wording import close_matches, did_you_mean
+
+T = TypeVar("T")
 
 # Multiple executors (AIP-61) and the ``alias:`` syntax arrived in Airflow 2.10.
 MULTI_EXECUTOR_SINCE = (2, 10)
@@ -45,7 +53,12 @@ SUPPORTED_AIRFLOW_MAJORS = (2, 3)
 LOCAL_SETTINGS_MODULE = "airflow_local_settings"
 RUNTIME_LABELS = ("code_version", "runtime_version", "artifact_contract", "credential_source")
 
-_TOP_KEYS = ("deployment", "workers", "runtimes", "pools", "connections")
+_TOP_KEYS = (
+    "deployment", "workers", "runtimes", "pools", "connections", "environment", "variables",
+)  # fmt: skip
+# In ``[environment]`` and ``[variables]``, ``complete = true`` (a boolean, which neither an
+# environment variable nor a Variable's text is) says the table lists every name.
+COMPLETE = "complete"
 _DEPLOYMENT_KEYS = (
     "airflow_version",
     "executors",
@@ -136,9 +149,27 @@ class Inventory:
     # absolute path), ``False`` when it has none, ``None`` when the inventory does not say (the
     # project's usual places are searched, ``pipeline/local_settings.py``).
     local_settings: str | bool | None = None
+    # ``[environment]`` and ``[variables]`` (``None``: absent), what DAG files read at parse time.
+    environment: Mapping[str, str] | None = None
+    environment_complete: bool = False
+    variables: Mapping[str, object] | None = None
+    variables_complete: bool = False
     # The line of each table header (``deployment``, ``runtimes.base``), for reports about what
     # a table leaves open; not part of what the deployment is.
     lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def parse_environment(self) -> ParseEnvironment | None:
+        """What ``os.getenv`` and ``Variable.get`` return in the DAG processor, as far as the
+        inventory says; ``None`` when it has neither table (extraction is then as without one)."""
+        if self.environment is None and self.variables is None:
+            return None
+        return ParseEnvironment(
+            self.environment,
+            self.environment_complete,
+            self.variables,
+            self.variables_complete,
+        )
 
     def line_of(self, table: str) -> int:
         """The line of ``table``'s header, else of ``[deployment]``, else the first."""
@@ -372,6 +403,7 @@ class _Loader:
         dag_processor_runtime = self.dag_processor(deployment, runtimes)
         has_triggerer, triggerer_runtime = self.triggerer(deployment, runtimes)
         workers = self.workers(document.get("workers", []), executors, default_queue, runtimes)
+        tables = self.parse_tables(document)
         return Inventory(
             path=self.filename,
             airflow_version=airflow_version,
@@ -387,6 +419,10 @@ class _Loader:
                 self.connections(document["connections"]) if "connections" in document else None
             ),
             local_settings=self.local_settings(deployment),
+            environment=tables.environment,
+            environment_complete=tables.environment_complete,
+            variables=tables.variables,
+            variables_complete=tables.variables_complete,
             lines=self.lines,
         )
 
@@ -819,3 +855,73 @@ class _Loader:
                 self.fail(f"connections.ids[{index}]", f"{_quote(conn_id)} is listed twice")
             seen.add(conn_id)
         return frozenset(ids)
+
+    def parse_tables(self, document: Mapping[str, object]) -> ParseEnvironment:
+        """``[environment]`` and ``[variables]`` (``None`` each when absent)."""
+        environment, environment_complete = self.named_table(
+            document, "environment", self.environment_value
+        )
+        variables, variables_complete = self.named_table(document, "variables", self.variable_value)
+        if environment is not None and variables is not None:
+            self.agree(environment, variables)
+        return ParseEnvironment(environment, environment_complete, variables, variables_complete)
+
+    def named_table(
+        self,
+        document: Mapping[str, object],
+        table: str,
+        check: Callable[[str, object, str], T],
+    ) -> tuple[dict[str, T] | None, bool]:
+        """A table of names to values (``None`` when absent), each checked, and its
+        ``complete`` flag."""
+        if table not in document:
+            return None, False
+        section = self.table(document[table], table)
+        found: dict[str, T] = {}
+        for name, value in section.items():
+            if name != COMPLETE or not isinstance(value, bool):
+                found[name] = check(name, value, _join(table, name))
+        return found, self.complete(section)
+
+    def environment_value(self, name: str, value: object, path: str) -> str:
+        if not name or "=" in name or "\0" in name:
+            self.fail(path, f"{_quote(name)} is not an environment variable name")
+        return self.string(value, path, "production")
+
+    def complete(self, section: Mapping[str, object]) -> bool:
+        value = section.get(COMPLETE, False)
+        return value if isinstance(value, bool) else False
+
+    def variable_value(self, name: str, value: object, path: str) -> object:
+        if not name:
+            self.fail(path, "a Variable key must not be empty")
+        self.json_value(value, path)
+        return value
+
+    def json_value(self, value: object, path: str) -> None:
+        """A Variable's value: its text, or a JSON value (no dates: JSON has none)."""
+        if isinstance(value, (datetime, date, time)):
+            self.fail(path, f"expected a string or a JSON value, got {_describe(value)}")
+        if isinstance(value, list):
+            for index, item in enumerate(value):
+                self.json_value(item, f"{path}[{index}]")
+        if isinstance(value, dict):
+            for key, item in value.items():
+                self.json_value(item, _join(path, key))
+
+    def agree(self, environment: Mapping[str, str], variables: Mapping[str, object]) -> None:
+        """A Variable the inventory gives two values: ``AIRFLOW_VAR_<KEY>`` in
+        ``[environment]`` (which Airflow reads first) and another in ``[variables]``."""
+        if environment.get(SECRETS_BACKEND, "").strip():
+            return  # the backend is searched first: [variables] says what it holds
+        for key, value in variables.items():
+            name = VARIABLE_PREFIX + key.upper()
+            if name not in environment:
+                continue
+            text = environment[name]
+            if not same_variable(text, value):
+                self.fail(
+                    _join("variables", key),
+                    f"contradicts environment.{name} {_quote(text)}, which Airflow reads first; "
+                    "keep one",
+                )

@@ -25,6 +25,7 @@ from dagroute_lint.extract.evaluator.helpers import (
     default_args,
     keyword,
     looks_like_class,
+    parameters,
     refreshed,
 )
 from dagroute_lint.extract.evaluator.state import (
@@ -40,6 +41,9 @@ from dagroute_lint.model import (
     Unknown,
 )
 from dagroute_lint.records import replace
+
+# Routing arguments Airflow's operators check the type of when they are built.
+TYPE_CHECKED_ROUTING = ("queue", "pool", "pool_slots", "executor")
 
 
 class AirflowObjects(WalkerState):
@@ -104,17 +108,43 @@ class AirflowObjects(WalkerState):
             group_id = snapshot(positional[0]) if positional else Const(None)
         return self.create_group(node, group_id, arguments)
 
-    def create_group_from_factory(self, node: cst.Call, factory: GroupFactory) -> Binding:
+    def create_group_from_factory(
+        self, node: cst.Call, factory: GroupFactory, bound: dict[str, Binding] | None = None
+    ) -> Binding:
         assert factory.function is not None
         arguments = refreshed(factory.arguments)
         group_id = arguments.named.get("group_id", Const(factory.function.name))
         handle = self.create_group(node, group_id, arguments, suffix_on_collision=True)
         self.group_stack.append(handle.index)
         try:
-            self.run_factory_body(factory.function)
+            self.run_factory_body(factory.function, bound)
         finally:
             self.group_stack.pop()
         return handle
+
+    def create_mapped_group(
+        self, node: cst.Call, factory: GroupFactory, method: str, arguments: CallArguments
+    ) -> Binding:
+        """``group.partial(a=1).expand(b=[...])``: Airflow's ``_TaskGroupFactory`` calls the
+        function once, with the ``.partial()`` values as they are and a ``MappedArgument`` for
+        each expanded parameter (every parameter not bound by ``.partial()``, for
+        ``expand_kwargs``), which only the run decides."""
+        assert factory.function is not None and factory.function.node is not None
+        expanded = (
+            tuple(arguments.bindings)
+            if method == "expand"
+            else tuple(
+                name for name in parameters(factory.function.node) if name not in factory.partial
+            )
+        )
+        bound: dict[str, Binding] = dict(factory.partial)
+        for name in expanded:
+            argument = Unknown(
+                f"'{name}' is expanded by the mapped task group: one value per map index"
+            )
+            self.expanded_arguments[id(argument)] = argument
+            bound[name] = argument
+        return self.create_group_from_factory(node, factory, bound)
 
     def create_group(
         self,
@@ -184,6 +214,7 @@ class AirflowObjects(WalkerState):
             positional=0
             if mapped
             else sum(arg.keyword is None and not arg.star for arg in node.args),
+            group_expanded=() if mapped else self.expanded_routing(arguments),
         )
         callable_binding = arguments.bindings.get("python_callable")
         if isinstance(callable_binding, Function):
@@ -212,8 +243,18 @@ class AirflowObjects(WalkerState):
             expand_keys=expand_keys,
             partial_keys=flow.partial_keys,
             imports=self.function_imports_of(flow.function),
+            group_expanded=() if mapped else self.expanded_routing(arguments),
         )
         return self.add_task(task)
+
+    def expanded_routing(self, arguments: CallArguments) -> tuple[str, ...]:
+        """The routing fields ``arguments`` give an argument a mapped task group expands."""
+        return tuple(
+            key
+            for key in TYPE_CHECKED_ROUTING
+            if (bound := arguments.bindings.get(key)) is not None
+            and self.expanded_arguments.get(id(bound)) is bound
+        )
 
     def add_task(self, task: DraftTask) -> Binding:
         if len(self.tasks) >= MAX_TASKS:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import field
 
 import libcst as cst
@@ -107,10 +108,14 @@ class DagFactory:
 
 @record(eq=False)
 class GroupFactory:
-    """A ``@task_group`` function: calling it builds the group inside the current DAG."""
+    """A ``@task_group`` function: calling it builds the group inside the current DAG.
+
+    ``partial``: the function arguments ``.partial(...)`` bound, passed as they are when
+    ``.expand(...)`` builds the mapped group (Airflow's ``_TaskGroupFactory.partial``)."""
 
     function: Function | None
     arguments: CallArguments
+    partial: dict[str, Binding] = field(default_factory=dict)
 
 
 @record(eq=False)
@@ -139,7 +144,10 @@ class LocalClass:
     marks a subclass of ``DAG``: calling it builds a DAG, whose own code is not run. ``bases``
     are what its base expressions evaluated to (a class of the repository, an import).
     ``fields``: for a dataclass or a ``NamedTuple``, its fields in order (``None`` otherwise);
-    ``frozen``: its instances cannot be changed (a ``NamedTuple``, ``@dataclass(frozen=True)``).
+    ``frozen``: its instances cannot be changed (a ``NamedTuple``, ``@dataclass(frozen=True)``);
+    ``sequence``: its instances are tuples (a ``NamedTuple``, ``collections.namedtuple``);
+    ``plain``: written without a decorator or a ``metaclass=``, so calling it runs its own
+    ``__init__`` and nothing else of the class's.
     """
 
     qualname: str
@@ -151,6 +159,8 @@ class LocalClass:
     bases: tuple[Binding, ...] = ()
     fields: tuple[str, ...] | None = None
     frozen: bool = False
+    sequence: bool = False
+    plain: bool = False
 
 
 @record(eq=False)
@@ -180,14 +190,18 @@ class EnumMember:
 
 @record(frozen=False, eq=False)
 class Record:
-    """An instance of a dataclass or ``NamedTuple`` of the repository: its fields' values.
+    """An instance of a dataclass, a ``NamedTuple`` or a plain class of the repository: the
+    attributes set on it (a record's fields, what a plain class's ``__init__`` assigns).
 
-    ``level`` is how many undecided conditions surrounded its creation: a field assigned under
-    a further one is no longer known."""
+    One object shared by every name bound to it, like ``DictObject``: a store through an alias
+    is seen through all of them. ``level`` is how many undecided conditions surrounded its
+    creation: an attribute assigned under a further one is no longer known; ``spoiled`` says
+    why no attribute can be known any more (code the walk does not follow was given it)."""
 
     cls: LocalClass
     values: dict[str, Binding]
     level: int = 0
+    spoiled: Unknown | None = None
 
 
 @record(frozen=False, eq=False)
@@ -221,6 +235,21 @@ class Super:
     after: LocalClass
 
 
+@record
+class Pattern:
+    """``re.compile(...)`` of a literal pattern: its methods are computed on known strings."""
+
+    pattern: str
+    flags: int
+
+
+@record(eq=False)
+class RegexMatch:
+    """What ``re.match``/``re.search`` found in a known string: ``.group(...)`` is known."""
+
+    match: re.Match[str]
+
+
 # How a dict part was written: ``d[k] = v``, ``**v``, ``del d[k]`` or ``d.pop(k)``,
 # ``d.setdefault(k, v)``.
 SET, SPREAD, REMOVE, DEFAULT = "set", "spread", "remove", "default"
@@ -245,12 +274,18 @@ class DictObject:
 
 @record(frozen=False, eq=False)
 class ListObject:
-    """A list or tuple built while walking, shared like ``DictObject``."""
+    """A list or tuple built while walking, shared like ``DictObject``.
+
+    ``unordered``: why the order of ``items`` is not Python's (a folder's listing, in the file
+    system's order, which differs between machines): it is iterated (a loop builds the same
+    tasks in any order) and sorted, but never indexed, enumerated or zipped.
+    """
 
     items: list[Binding]
     level: int = 0
     spoiled: Unknown | None = None
     version: int = 0
+    unordered: str | None = None
 
 
 @record(frozen=False, eq=False)
@@ -267,6 +302,21 @@ class SetObject:
     level: int = 0
     spoiled: Unknown | None = None
     version: int = 0
+
+
+# A release's parts, ``None`` for a part not known (``(3, 3, None)``: Airflow 3.3.<micro>).
+Release = tuple[int | None, ...]
+
+
+@record
+class VersionValue:
+    """A version whose ``release`` parts are known up to the first ``None``: the version string
+    (``text``, e.g. Airflow's ``3.3.<micro>``) or a ``packaging.version.Version``. A string whose
+    parts are all known is a plain ``Const`` instead, so every string method works on it
+    (``extract/versions.py``)."""
+
+    release: Release
+    text: bool
 
 
 @record(eq=False)
@@ -300,4 +350,7 @@ Binding = (
     | Instance
     | Super
     | Record
+    | VersionValue
+    | Pattern
+    | RegexMatch
 )

@@ -22,9 +22,12 @@ from dagroute_lint.extract.bindings import (
     GroupHandle,
     Imported,
     ListObject,
+    Record,
     SetObject,
     TaskHandles,
+    VersionValue,
 )
+from dagroute_lint.extract.versions import described
 from dagroute_lint.model import (
     Const,
     DictExpr,
@@ -60,6 +63,13 @@ def snapshot(value: Binding, visiting: frozenset[int] = frozenset()) -> Expr:
         return _dict_snapshot(value, inner)
     if isinstance(value, (TaskHandles, DagHandle, GroupHandle)):
         return Unknown("an Airflow object, not a constant")
+    if isinstance(value, VersionValue):
+        return described(value)
+    if isinstance(value, Record):
+        items = record_items(value)
+        if items is None:
+            return Unknown(f"an instance of {value.cls.qualname}, not a constant")
+        return SeqExpr(tuple(snapshot(item, visiting) for item in items))
     return Unknown("not a constant")
 
 
@@ -87,11 +97,18 @@ def dict_of(expr: Expr, level: int) -> DictObject:
 
 
 def spoil(value: Binding, reason: str) -> None:
-    """Give up on ``value`` and on every container reachable from it."""
+    """Give up on ``value`` and on every container and object reachable from it."""
     pending: list[Binding] = [value]
     seen: set[int] = set()
     while pending:
         current = pending.pop()
+        if isinstance(current, Record) and id(current) not in seen:
+            seen.add(id(current))
+            pending.extend(current.values.values())
+            if not current.cls.frozen:  # any attribute may have changed, or been added
+                current.values.clear()
+                current.spoiled = current.spoiled or Unknown(reason)
+            continue
         if not isinstance(current, CONTAINERS) or id(current) in seen:
             continue
         seen.add(id(current))
@@ -159,7 +176,30 @@ def elements(value: Binding) -> list[Binding] | None:
         return list(keys.values())
     if isinstance(value, Const) and isinstance(value.value, str):
         return [Const(character) for character in value.value]
+    if isinstance(value, Record):
+        return record_items(value)
     return None
+
+
+def ordered_sequence(value: Binding) -> bool:
+    """Whether iterating ``value`` yields its elements in Python's order: not a set's, nor a
+    folder's listing (``ListObject.unordered``)."""
+    if isinstance(value, SetObject):
+        return False
+    return not (isinstance(value, ListObject) and value.unordered is not None)
+
+
+def record_items(record: Record) -> list[Binding] | None:
+    """The items of a named tuple, in field order (a tuple: iterated, unpacked, indexed);
+    ``None`` for any other instance."""
+    fields = record.cls.fields
+    if (
+        not record.cls.sequence
+        or fields is None
+        or any(name not in record.values for name in fields)
+    ):
+        return None
+    return [record.values[name] for name in fields]
 
 
 def list_index(key: Binding, length: int) -> int | None:
@@ -172,6 +212,8 @@ def list_index(key: Binding, length: int) -> int | None:
 def live_item(container: Binding, key: Binding) -> Binding | None:
     """The object stored under a literal ``key``, when the dict's parts decide it for certain, so
     that ``CONF["args"]["queue"] = ...`` changes the very dict ``CONF["args"]`` holds."""
+    if isinstance(container, ListObject) and container.unordered is not None:
+        return None
     if isinstance(container, ListObject) and container.spoiled is None:
         index = list_index(key, len(container.items))
         return container.items[index] if index is not None else None

@@ -24,8 +24,10 @@ from dagroute_lint.extract.bindings import (
     LocalClass,
     SetObject,
     TaskHandles,
+    VersionValue,
 )
 from dagroute_lint.extract.containers import key_of
+from dagroute_lint.extract.versions import compare_ordered, compare_sequences
 from dagroute_lint.model import Const, OneOf, SeqExpr, Unknown
 
 _ORDERING: dict[type[cst.BaseCompOp], Callable[[Any, Any], object]] = {
@@ -36,7 +38,7 @@ _ORDERING: dict[type[cst.BaseCompOp], Callable[[Any, Any], object]] = {
     cst.GreaterThan: operator.gt,
     cst.GreaterThanEqual: operator.ge,
 }
-_OBJECTS = (TaskHandles, DagHandle, GroupHandle, Function, LocalClass)
+_OBJECTS = (TaskHandles, DagHandle, GroupHandle, Function, LocalClass, VersionValue)
 
 
 def truth(value: Binding) -> bool | None:
@@ -69,6 +71,12 @@ def compare(op: cst.BaseCompOp, left: Binding, right: Binding) -> bool | None:
         return found if isinstance(op, cst.In) else not found
     if isinstance(left, EnumMember) or isinstance(right, EnumMember):
         return _compare_members(op, left, right)
+    ordering = _ORDERING.get(type(op))
+    if ordering is not None and (isinstance(left, VersionValue) or isinstance(right, VersionValue)):
+        return compare_ordered(ordering, left, right)
+    left_items, right_items = _tuple_items(left), _tuple_items(right)
+    if ordering is not None and left_items is not None and right_items is not None:
+        return compare_sequences(ordering, left_items, right_items)
     if not isinstance(left, Const) or not isinstance(right, Const):
         return None
     if isinstance(op, (cst.Is, cst.IsNot)):
@@ -84,6 +92,15 @@ def compare(op: cst.BaseCompOp, left: Binding, right: Binding) -> bool | None:
         return bool(function(left.value, right.value))
     except TypeError:
         return None
+
+
+def _tuple_items(value: Binding) -> tuple[Binding, ...] | None:
+    """The items of a sequence compared item by item (``version_tuple() >= (3, 0, 0)``)."""
+    if isinstance(value, SeqExpr):
+        return value.items
+    if isinstance(value, ListObject) and value.spoiled is None:
+        return tuple(value.items)
+    return None
 
 
 def _compare_members(op: cst.BaseCompOp, left: Binding, right: Binding) -> bool | None:

@@ -10,10 +10,11 @@ layer (``extract.airflow``) recognises DAGs, TaskGroups, operators and TaskFlow 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 import libcst as cst
 
+from dagroute_lint.deployment.parse_environment import ParseEnvironment
 from dagroute_lint.extract.airflow import AirflowObjects
 from dagroute_lint.extract.bindings import (
     DagHandle,
@@ -29,12 +30,15 @@ from dagroute_lint.extract.containers import (
     snapshot,
 )
 from dagroute_lint.extract.evaluator.calls import Calls
+from dagroute_lint.extract.evaluator.deployed import Deployed
 from dagroute_lint.extract.evaluator.expressions import Expressions
+from dagroute_lint.extract.evaluator.files import Files
 from dagroute_lint.extract.evaluator.functions import Functions
 from dagroute_lint.extract.evaluator.helpers import (
     class_constants,
 )
 from dagroute_lint.extract.evaluator.instances import Instances
+from dagroute_lint.extract.evaluator.objects import Objects
 from dagroute_lint.extract.evaluator.records import Records
 from dagroute_lint.extract.evaluator.state import (
     MAX_FOREIGN_MODULES,
@@ -53,6 +57,7 @@ from dagroute_lint.extract.policies import (
 )
 from dagroute_lint.extract.positions import anchored_positions
 from dagroute_lint.extract.source import Parsed, decode, noqa_comments, parse
+from dagroute_lint.extract.versions import deployment_release
 from dagroute_lint.model import (
     Arguments,
     ClusterPolicy,
@@ -72,6 +77,7 @@ from dagroute_lint.model import (
     TaskGroup,
     Unmodelled,
 )
+from dagroute_lint.sources.data_files import DataFiles
 
 
 def extract_module(
@@ -81,12 +87,18 @@ def extract_module(
     is_package: bool = False,
     externals: Mapping[str, Expr] | None = None,
     sources: Mapping[str, Source] | None = None,
+    airflow_version: str | None = None,
+    data_roots: Sequence[str] = (),
+    parse_environment: ParseEnvironment | None = None,
 ) -> Module:
     """Build the model of one file. Never raises on bad input: problems become ``syntax_error``.
 
     ``externals`` gives the values of names from other modules that the file loops over (see
     ``Module.loop_refs``), folded by the caller from the repository's symbol table; ``sources``
-    the repository modules whose functions it calls (``Module.call_refs``), run where called.
+    the repository modules whose functions it calls (``Module.call_refs``), run where called;
+    ``airflow_version`` the inventory's, which decides the conditions on Airflow's version;
+    ``data_roots`` the folders whose data files the walk may read (``Module.data_reads``).
+    ``parse_environment`` what ``os.getenv`` and ``Variable.get`` return (the inventory's).
     """
     text = decode(data)
     if isinstance(text, SyntaxProblem):
@@ -97,7 +109,17 @@ def extract_module(
         return Module(
             path=path, module_name=module_name, syntax_error=parsed, noqa=noqa, file_noqa=file_noqa
         )
-    walker = _Walker(module_name, is_package, path, externals or {}, sources)
+    release = deployment_release(airflow_version)
+    walker = _Walker(
+        module_name,
+        is_package,
+        path,
+        externals or {},
+        sources,
+        release,
+        DataFiles(data_roots),
+        parse_environment,
+    )
     try:
         return _walked(walker, parsed, path, noqa, file_noqa)
     finally:
@@ -135,7 +157,17 @@ _FIRST_LINE = Position(1, 1)
 
 
 class _Walker(
-    Statements, Functions, Expressions, Calls, AirflowObjects, Instances, Records, Stores
+    Statements,
+    Functions,
+    Expressions,
+    Calls,
+    Files,
+    AirflowObjects,
+    Instances,
+    Records,
+    Objects,
+    Stores,
+    Deployed,
 ):
     """The whole walk; what it learned becomes the file's model in ``build``."""
 
@@ -152,7 +184,16 @@ class _Walker(
         parsed = parse(text) if isinstance(text, str) else text
         if isinstance(parsed, SyntaxProblem):
             return None
-        other = _Walker(name, source.is_package, source.path, {}, self.sources)
+        other = _Walker(
+            name,
+            source.is_package,
+            source.path,
+            {},
+            self.sources,
+            self.airflow_release,
+            self.data_files,
+            self.parse_environment,
+        )
         other.foreign_scopes = self.foreign_scopes
         self.scopes += other.scopes
         other.scopes = self.scopes
@@ -160,6 +201,14 @@ class _Walker(
             other.walk_block(parsed.module.body)
         except RecursionError:
             return None
+        if other.deployment_changed_by is not None:
+            what = (
+                f"module {name}, which the file imports, changes the environment or the "
+                f"Variables ({other.deployment_changed_by})"
+            )
+            self.spoil_environ(what)
+            self.variables_spoiled = what
+            self.note_change(f"{other.deployment_changed_by} (in {name})")
         self.foreign_scopes[name] = other.module_scope
         return other.module_scope
 
@@ -323,6 +372,7 @@ class _Walker(
                     wrapped=task.wrapped,
                     constructed=task.constructed,
                     created=task.created,
+                    group_expanded=task.group_expanded,
                 )
                 for task in self.tasks
             ),
@@ -330,6 +380,9 @@ class _Walker(
             file_noqa=file_noqa,
             loop_refs=tuple(self.loop_refs),
             call_refs=tuple(self.call_refs),
+            data_reads=self.data_files.recorded(),
+            reads_deployment=self.deployment_read,
+            changes_deployment=self.deployment_changed_by,
             classes=dict(self.classes),
             unmodelled=tuple(
                 Unmodelled(at(node), message) for node, message in self.unmodelled.values()

@@ -77,10 +77,25 @@ def analyse(
     execution = execution or Execution()
     roots = import_roots([stdin[0]] if stdin else paths, settings)
     project = ProjectModules(settings.root, settings.excludes(), settings.skip_folders)
-    world = World(roots, execution.extractor(), settings.max_file_size, project=project)
+    version = inventory.airflow_version if inventory is not None else None
+    parse_environment = inventory.parse_environment if inventory is not None else None
+    world = World(
+        roots,
+        execution.extractor(),
+        settings.max_file_size,
+        project=project,
+        airflow_version=version,
+        data_roots=(settings.root, *roots),
+        parse_environment=parse_environment,
+    )
     if execution.cache_dir is not None:
+        # What a file imports may follow the environment (``if os.getenv(...): import x``).
+        environment = parse_environment.key() if parse_environment is not None else ""
         world.imports = ImportIndex(
-            execution.cache_dir, lambda: index_key(extraction_fingerprint(), world.roots)
+            execution.cache_dir,
+            lambda: index_key(
+                extraction_fingerprint() + environment.encode(), world.roots, version
+            ),
         )
     left_out = LeftOut()
     dependents: list[FoundFile] = []

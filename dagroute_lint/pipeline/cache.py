@@ -2,8 +2,10 @@
 
 An entry is keyed by everything extraction depends on: the file's bytes, the name it is shown
 under, its module name (which follows from the import roots in the settings), the values of
-external names it loops over, and the versions of this tool, libcst and Python. Resolution and
-rules always run again, so a changed inventory or rule selection needs no invalidation.
+external names it loops over, the inventory's ``airflow_version`` (which decides the branches of
+a version flag), and the versions of this tool, libcst and Python. Resolution and rules always
+run again, so any other change of the inventory, or of the rule selection, needs no
+invalidation.
 
 Entries are kept in shards (``pipeline.shards``), written atomically, so concurrent runs never
 see half an entry; the later of two runs writing one shard wins, and the other's new entries are
@@ -44,11 +46,13 @@ _OLDER_FORMAT = re.compile(r"v\d+|summaries-v\d+")
 _BUILTINS: dict[str, type] = {"frozenset": frozenset, "set": set}
 
 
-# What extraction reads outside ``extract/``: Airflow's names, and the distribution tables that
-# say which third-party libraries cannot build a task (``catalog/distributions.builds_no_tasks``).
+# What extraction reads outside ``extract/``: Airflow's names and version flags, and the
+# distribution tables that say which third-party libraries cannot build a task
+# (``catalog/distributions.builds_no_tasks``).
 EXTRACTION_READS = (
     ("model.py",),
     ("catalog", "airflow_names.py"),
+    ("catalog", "airflow_versions.py"),
     ("catalog", "data", "reexports.tsv"),
     ("catalog", "distributions.py"),
     ("catalog", "providers.py"),
@@ -83,6 +87,7 @@ def summary_key(
     module_name: str,
     is_package: bool,
     externals: Mapping[str, Expr] | None = None,
+    airflow_version: str | None = None,
 ) -> str:
     """The cache key of one extraction: a SHA-256 over all of its inputs."""
     import hashlib  # here: loading OpenSSL's hashes is for runs with a cache only
@@ -91,6 +96,7 @@ def summary_key(
     for part in (display, module_name, "package" if is_package else "module"):
         digest.update(b"\0" + part.encode("utf-8", "surrogateescape"))
     digest.update(b"\0" + repr(sorted((externals or {}).items())).encode("utf-8", "replace"))
+    digest.update(b"\0airflow " + (airflow_version or "").encode("utf-8", "replace"))
     digest.update(b"\0" + data)
     return digest.hexdigest()
 

@@ -16,11 +16,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import field
 from typing import TYPE_CHECKING, cast
 
+from dagroute_lint.deployment.parse_environment import ParseEnvironment
 from dagroute_lint.model import Expr, Module, Source
 from dagroute_lint.pipeline.cache import SummaryCache, summary_key
 from dagroute_lint.pipeline.collector import no_collections, settle
 from dagroute_lint.pipeline.progress import ProgressLine
 from dagroute_lint.records import record
+from dagroute_lint.sources.data_files import still_hold
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -48,6 +50,12 @@ class Request:
     is_package: bool
     externals: Mapping[str, Expr] = field(default_factory=dict)
     sources: Mapping[str, Source] = field(default_factory=dict)
+    # The inventory's ``airflow_version``: it decides conditions on Airflow's version.
+    airflow_version: str | None = None
+    # The folders whose data files the walk may read (``sources.data_files``).
+    data_roots: tuple[str, ...] = ()
+    # The inventory's environment and Variables, which the file's reads of them answer from.
+    parse_environment: ParseEnvironment | None = None
 
     @property
     def key(self) -> str:
@@ -61,7 +69,19 @@ class Request:
                 digest.update(f"{name}\0{source.is_package}\0{source.path}\0".encode())
                 digest.update(hashlib.sha256(source.data).digest())
             data += b"\0sources\0" + digest.digest()
-        return summary_key(data, self.display, self.module_name, self.is_package, self.externals)
+        if self.data_roots:  # and the folder relative paths (``os.path.abspath``) start from
+            folders = (*self.data_roots, os.getcwd())
+            data += b"\0data roots\0" + "\0".join(folders).encode("utf-8", "surrogateescape")
+        if self.parse_environment is not None:
+            data += b"\0environment\0" + self.parse_environment.key().encode("utf-8", "replace")
+        return summary_key(
+            data,
+            self.display,
+            self.module_name,
+            self.is_package,
+            self.externals,
+            self.airflow_version,
+        )
 
 
 class Extractor:
@@ -106,6 +126,10 @@ class Extractor:
         missing: list[int] = []
         for index in range(len(requests)):
             cached = self.cache.load(keys[index]) if self.cache is not None else None
+            if cached is not None and cached.data_reads:  # made from data files: still them?
+                cached = (
+                    cached if still_hold(cached.data_reads, requests[index].data_roots) else None
+                )
             if cached is None:
                 missing.append(index)
             else:
@@ -161,6 +185,9 @@ def _extract(request: Request) -> Module:
             request.is_package,
             request.externals or None,
             request.sources or None,
+            request.airflow_version,
+            request.data_roots,
+            request.parse_environment,
         )
 
 

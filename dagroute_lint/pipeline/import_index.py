@@ -198,11 +198,13 @@ def _shard(real: str) -> int:
     return zlib.crc32(real.encode("utf-8", "surrogateescape")) % SHARDS
 
 
-def index_key(fingerprint: bytes, roots: Sequence[Path]) -> str:
-    """The index's name: module names follow from the import roots and the extractor."""
+def index_key(fingerprint: bytes, roots: Sequence[Path], airflow_version: str | None = None) -> str:
+    """The index's name: module names follow from the import roots and the extractor, and
+    which imports run from the inventory's Airflow version (a version flag's branches)."""
     import hashlib
 
     digest = hashlib.sha256(fingerprint)
+    digest.update(b"\0airflow " + (airflow_version or "").encode("utf-8", "replace"))
     for root in roots:
         digest.update(b"\0" + str(root).encode("utf-8", "surrogateescape"))
     return digest.hexdigest()[:32]

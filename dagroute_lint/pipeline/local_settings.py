@@ -20,8 +20,8 @@ from pathlib import Path
 from dagroute_lint.config import Settings
 from dagroute_lint.deployment.inventory import LOCAL_SETTINGS_MODULE, Inventory
 from dagroute_lint.model import TASK_POLICY, ClusterPolicy, Condition, PolicyEffect, Unknown
-from dagroute_lint.pipeline.extraction import Request
 from dagroute_lint.pipeline.world import World
+from dagroute_lint.records import replace
 from dagroute_lint.resolve.policies import SettingsPolicy
 from dagroute_lint.sources.discovery import SourceFile, cwd_relative
 
@@ -52,9 +52,9 @@ def read_policy(path: Path | None, world: World) -> tuple[SettingsPolicy | None,
     data = world.read(source)
     if not isinstance(data, bytes):
         return None, f"{path}\0unreadable"
-    module = world.extractor.extract([Request(data, source.display, LOCAL_SETTINGS_MODULE, False)])[
-        0
-    ]
+    # as Airflow imports it: by its module name, in the deployment's version and environment
+    request = replace(world.request(source, data), module_name=LOCAL_SETTINGS_MODULE)
+    module = world.extractor.extract([replace(request, is_package=False)])[0]
     identity = f"{path}\0{hashlib.sha256(data).hexdigest()}"
     problem = module.syntax_error
     if problem is not None:

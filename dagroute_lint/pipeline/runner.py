@@ -191,7 +191,7 @@ class _Run:
         analysis = self.analysis
         world = analysis.world
         states = ModuleStates(world.roots, world.reported, self.own, world.contents, world.read)
-        now = ProbeAnswers(world.roots, world.project)
+        now = ProbeAnswers(world.roots, world.project, world.data_roots)
         stale = [f for f in reported if not _holds(entries.get(_at(f)), self.own(f), states, now)]
         linted = {_at(file) for file in stale}
         if stale:

@@ -23,12 +23,14 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import field
 from pathlib import Path
 
-from dagroute_lint.model import Expr, Module, Position, Ref, Source, SyntaxProblem
+from dagroute_lint.deployment.parse_environment import ParseEnvironment
+from dagroute_lint.model import Expr, Module, Position, Ref, Source, SyntaxProblem, as_expr
 from dagroute_lint.pipeline.extraction import Extractor, Request
 from dagroute_lint.pipeline.import_index import ImportIndex
 from dagroute_lint.pipeline.results import Probe, State, content_hash
 from dagroute_lint.records import record, replace
-from dagroute_lint.resolve.values import Known, SymbolTable, as_expr
+from dagroute_lint.resolve.values import Known, SymbolTable
+from dagroute_lint.sources.data_files import data_state
 from dagroute_lint.sources.discovery import SourceFile, absolute, module_candidates, module_name
 from dagroute_lint.sources.files import DEFAULT_MAX_FILE_BYTES, read_source_status
 from dagroute_lint.sources.first_party import FirstParty
@@ -73,8 +75,20 @@ class World:
         max_bytes: int = DEFAULT_MAX_FILE_BYTES,
         imports: ImportIndex | None = None,
         project: ProjectModules | None = None,
+        airflow_version: str | None = None,
+        data_roots: Sequence[Path] = (),
+        parse_environment: ParseEnvironment | None = None,
     ) -> None:
         self.roots = list(dict.fromkeys(roots))
+        # The inventory's, given to every extraction: it decides conditions on the version.
+        self.airflow_version = airflow_version
+        # Where DAG files may read data files from: the repository and the import roots.
+        self.data_roots = tuple(dict.fromkeys(str(absolute(root)) for root in data_roots))
+        # What the DAG processor's environment and Variables are (the inventory's): every
+        # extraction answers ``os.getenv`` and ``Variable.get`` from it.
+        self.parse_environment = parse_environment
+        # The modules whose reads are not the inventory's (``settled``), by module name.
+        self._environments: dict[str, ParseEnvironment] = {}
         # Where the repository's modules off the roots are looked for (the project folder).
         self.project = project
         self.extractor = extractor
@@ -122,7 +136,15 @@ class World:
 
     def request(self, source: SourceFile, data: bytes) -> Request:
         name, is_package = module_name(source.real, self.roots)
-        return Request(data, source.display, name, is_package)
+        return Request(
+            data,
+            source.display,
+            name,
+            is_package,
+            airflow_version=self.airflow_version,
+            data_roots=self.data_roots,
+            parse_environment=self.parse_environment,
+        )
 
     def lookup(self, name: str) -> Module | None:
         """The plain summary of the module ``name``: a reported file's, else the first file on
@@ -130,21 +152,60 @@ class World:
         self._reads.names.add(name)
         file = self.reported.get(name)
         if file is not None:
-            return self.plain(file)
+            return self.read_data_of(self.plain(file))
         if name in self._by_name:
-            return self._by_name[name]
+            return self.read_data_of(self._by_name[name])
         found: Module | None = None
         for candidate in module_candidates(name, self.roots):
             if candidate.is_file():
                 source = SourceFile(str(candidate), str(absolute(candidate)))
                 data = self.read(source)
                 if isinstance(data, bytes):
-                    found = self.extractor.extract([self.request(source, data)])[0]
+                    request = self.request(source, data)
+                    found = self._by_name[name] = self.extractor.extract([request])[0]
+                    found = self.settled(found, request)
                 else:
                     found = self.unreadable(source, data)
                 break
         self._by_name[name] = found
-        return found
+        return self.read_data_of(found)
+
+    def settled(self, module: Module, request: Request) -> Module:
+        """``module`` as it reads the environment and the Variables: extracted again, with every
+        read unknown, when a repository module it imports changes them when imported."""
+        if self.parse_environment is None or not module.reads_deployment:
+            return module
+        changed = self.imported_change(module)
+        if changed is None:
+            return module
+        environment = replace(self.parse_environment, changed=changed)
+        self._environments[module.module_name] = environment
+        return self.extractor.extract([replace(request, parse_environment=environment)])[0]
+
+    def imported_change(self, module: Module, seen: set[str] | None = None) -> str | None:
+        """Why what ``module`` reads of the environment or the Variables may not be the
+        inventory's: a repository module it imports at module level (at any depth) changes
+        them when imported. Every module looked at is recorded as read."""
+        seen = set() if seen is None else seen
+        for site in module.imports:
+            if site.scope != "module":
+                continue
+            for name in (site.module, *(f"{site.module}.{part}" for part in site.names)):
+                if name in seen:
+                    continue
+                seen.add(name)
+                imported = self.lookup(name)
+                if imported is None:
+                    continue
+                if imported.changes_deployment is not None:
+                    return (
+                        f"module {name}, imported before, changes the environment or the "
+                        f"Variables ({imported.changes_deployment})"
+                    )
+                found = self.imported_change(imported, seen)
+                if found is not None:
+                    return found
+        return None
 
     def plain(self, file: ReportedFile) -> Module:
         """A reported file's summary as extraction alone gives it."""
@@ -165,10 +226,21 @@ class World:
             else:
                 module = next(extracted)
             self._plain[file.source.display] = module
+        for file in readable:
+            module = self._plain[file.source.display]
+            self._plain[file.source.display] = self.settled(module, self._request_for(file))
 
     def _request_for(self, file: ReportedFile) -> Request:
         data = file.data if isinstance(file.data, bytes) else b""
-        return Request(data, file.source.display, file.name, file.is_package)
+        return Request(
+            data,
+            file.source.display,
+            file.name,
+            file.is_package,
+            airflow_version=self.airflow_version,
+            data_roots=self.data_roots,
+            parse_environment=self._environments.get(file.name, self.parse_environment),
+        )
 
     def prepare_final(self, files: Sequence[ReportedFile]) -> None:
         """Final summaries of reported files: those that loop over other modules' names or call
@@ -215,7 +287,17 @@ class World:
             finally:
                 self._reads = previous
         self._reads.names |= self._again_reads.get(display, set())
-        return self._final[display]
+        module = self._final[display]
+        self.read_data_of(module)
+        return module
+
+    def read_data_of(self, module: Module | None) -> Module | None:
+        """``module``, recording the data files it was made from (``Module.data_reads``) for the
+        file being worked on: its results hold while those files are what they were."""
+        if module is not None:
+            for operation, argument, state in module.data_reads:
+                self._reads.probes[("data", operation, argument)] = state
+        return module
 
     def final(self, name: str) -> Module | None:
         """The module ``name`` as resolution and rules see it; records the name."""
@@ -331,13 +413,23 @@ class ProbeAnswers:
     """The answer each question gets now, as ``RecordingRoots`` recorded it; asked once each
     (most files ask the same questions)."""
 
-    def __init__(self, roots: Sequence[Path], project: ProjectModules | None = None) -> None:
+    def __init__(
+        self,
+        roots: Sequence[Path],
+        project: ProjectModules | None = None,
+        data_roots: Sequence[str] = (),
+    ) -> None:
         self._roots = FirstParty(roots, project)
+        self._data_roots = data_roots
         self._answers: dict[Probe, object] = {}
 
     def __call__(self, question: Probe) -> object:
         if question not in self._answers:
-            self._answers[question] = _answer(self._roots, question)
+            if question[0] == "data" and len(question) == 3:
+                operation, argument = question[1:]
+                self._answers[question] = data_state(operation, argument, self._data_roots)
+            else:
+                self._answers[question] = _answer(self._roots, question)
         return self._answers[question]
 
 

@@ -554,16 +554,5 @@ def _number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def as_expr(value: object) -> Expr:
-    """A folded Python value back as an expression, to hand to extraction as an external."""
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return Const(value)
-    if isinstance(value, (list, tuple)):
-        return SeqExpr(tuple(as_expr(item) for item in value))
-    if isinstance(value, dict):
-        return DictExpr(tuple((as_expr(key), as_expr(item)) for key, item in value.items()))
-    return Unknown("not a literal value")
-
-
 def _hashable(value: object) -> bool:
     return isinstance(value, (str, int, float, bool, type(None)))

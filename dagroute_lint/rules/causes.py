@@ -48,12 +48,13 @@ class Cause:
 def causes(path: str, tasks: Sequence[ResolvedTask]) -> list[Cause]:
     """The causes of the unknown routing fields of ``tasks`` (of the file ``path``), in the
     order the tasks meet them. A field that is one of several known values is left out: the
-    rules check it value by value instead."""
+    rules check it value by value instead, and so is one a mapped task group expands: DRL104
+    says the file does not load."""
     found: dict[tuple[object, ...], Cause] = {}
     for task in tasks:
         for name in ROUTING_FIELDS:
             value = task.fields[name]
-            if value.known or value.candidates:
+            if value.known or value.candidates or name in task.task.group_expanded:
                 continue
             site = value.at
             stand_in = task.task.arguments.positions.get(name, task.task.position)

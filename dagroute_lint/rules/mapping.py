@@ -18,6 +18,17 @@ _ROUTING = (*ROUTING_FIELDS, "executor_config")
 def check_unmappable_routing(context: Context) -> Iterator[Diagnostic]:
     for task in context.tasks:
         model = task.task
+        for key in model.group_expanded:
+            yield context.report(
+                model.position,
+                f"{task.label} gets '{key}' from an argument its mapped task group expands: "
+                f"Airflow rejects it when the file is parsed (TypeError: '{key}' expects a "
+                f"{'number' if key == 'pool_slots' else 'string'}, got a MappedArgument); "
+                "bind it with the group's .partial() instead",
+                kind="routing",
+                item=key,
+                task=task,
+            )
         if model.taskflow is None:
             for key in model.expand_keys:
                 if key in _UNMAPPABLE:

@@ -37,10 +37,11 @@ from dagroute_lint.server.protocol import (
     workspace_edit,
 )
 from dagroute_lint.server.rpc import Protocol
+from dagroute_lint.sources.data_files import touches
 
-# What the server re-reads: configuration, inventories and baselines, and the modules DAG files
-# import.
-_WATCHED = ("**/*.toml", "**/*.json", "**/*.py")
+# What the server re-reads: configuration, inventories and baselines, the modules DAG files
+# import, and the data files they read (any name: a YAML, a JSON, a SQL file, a folder's listing).
+_WATCHED = ("**/*",)
 
 
 @record
@@ -195,6 +196,16 @@ def _files_changed(ls: DagrouteServer, params: types.DidChangeWatchedFilesParams
     elif any(path.suffix == ".py" for path in paths):  # an imported module changed on disk
         ls.linted.clear()
         ls.schedule(list(ls.workspace.text_documents))
+    else:  # a data file some open document's DAGs are built from (``Module.data_reads``)
+        reading = [uri for uri, linted in ls.linted.items() if _reads_any(linted, paths)]
+        for uri in reading:
+            ls.linted.pop(uri, None)
+        ls.schedule(reading)
+
+
+def _reads_any(linted: Linted, paths: list[Path]) -> bool:
+    reads = linted.file.module.data_reads if linted.file is not None else ()
+    return any(touches(reads, str(path)) for path in paths)
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)

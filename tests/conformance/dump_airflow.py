@@ -298,11 +298,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--executors", default="CeleryExecutor,KubernetesExecutor,LocalExecutor")
     parser.add_argument("--default-queue", default="default")
     parser.add_argument("--output", type=Path, help="write JSON here instead of stdout")
+    parser.add_argument(
+        "--environment",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set in the environment the DAG files are parsed in (after the AIRFLOW__ settings)",
+    )
     parser.add_argument("--errors-only", action="store_true", help="only which files load")
     args = parser.parse_args(argv)
 
     folder = args.folder.resolve()
     _configure(folder, args.executors, args.default_queue)
+    for assignment in args.environment:
+        name, _, value = assignment.partition("=")
+        os.environ[name] = value
     # Airflow and DAG files print while loading; keep stdout for the JSON alone.
     sys.stdout.flush()
     saved_stdout = os.dup(1)

@@ -18,6 +18,7 @@ from pathlib import Path
 LIB = '''\
 """Routing building blocks the generated DAG files import."""
 
+import collections
 import enum
 
 from airflow.operators.bash import BashOperator
@@ -56,6 +57,20 @@ def shell_op(task_id, **kwargs):
     return BashOperator(task_id=task_id, bash_command="echo " + task_id, **kwargs)
 
 
+Route = collections.namedtuple("Route", ["name", "queue", "pool"], defaults=["pool_a"])
+
+
+class Settings:
+    pool = "pool_b"
+
+    def __init__(self, env, queue=None):
+        self.env = env
+        self.queue = queue or "q-" + env
+
+    def task_id(self, step):
+        return f"{self.env}_{step}"
+
+
 class SparkJob(BashOperator):
     def __init__(self, *, app, **kwargs):
         kwargs.setdefault("queue", "spark")
@@ -65,12 +80,14 @@ class SparkJob(BashOperator):
 HEADER = '''\
 """Generated DAG program {index} (seed {seed}): mixes routing idioms; Airflow is the oracle."""
 
+import itertools
 import os
+import re
 from datetime import datetime
 
 import common.gen_lib as gen_lib
 from airflow import DAG
-from airflow.decorators import dag, task
+from airflow.decorators import dag, task, task_group
 from airflow.operators.bash import BashOperator
 from airflow.utils.task_group import TaskGroup
 from common.gen_lib import BASE, SLOTS, Lane, P, Q, SparkJob, get_default_args, shell_op
@@ -92,6 +109,10 @@ class Program:
         self.index = index
         self.prelude: list[str] = []
         self.serial = 0
+        # The builders (named tuples, instances of plain classes, itertools, re, mapped task
+        # groups) draw from a stream and a counter of their own too.
+        self.builder_rng = random.Random(f"{seed}-{index}-builders")
+        self.built = 0
 
     def name(self, stem: str) -> str:
         self.serial += 1
@@ -195,12 +216,55 @@ class Program:
             return args
         return f'{{**BASE, "pool_slots": {self.slots()}}}'
 
+    def builder_queue(self) -> str:
+        """A queue held by a named tuple, an instance of a plain class, or computed by ``re``."""
+        word = self.builder_rng.choice(WORDS)
+        self.built += 1
+        choice = self.builder_rng.randrange(4)
+        if choice == 0:
+            self.prelude.append(f'ROUTE_{self.built} = gen_lib.Route("{word}", "route-{word}")')
+            return f"ROUTE_{self.built}.queue"
+        if choice == 1:
+            self.prelude.append(f'ROUTE_{self.built} = gen_lib.Route("{word}", "r-{word}")')
+            return f'ROUTE_{self.built}._replace(queue="re-{word}")[1]'
+        if choice == 2:
+            self.prelude.append(f'SETTINGS_{self.built} = gen_lib.Settings("{word}")')
+            if self.builder_rng.random() < 0.5:
+                self.prelude.append(f'SETTINGS_{self.built}.queue += "-set"')
+            return f"SETTINGS_{self.built}.queue"
+        return f're.sub("^q", "re", "q-{word}")'
+
+    def builder_tasks(self) -> list[str]:
+        """Now and then a loop over ``itertools.product`` and a mapped ``@task_group``."""
+        lines: list[str] = []
+        if self.builder_rng.random() < 0.25:
+            self.built += 1
+            lines += [
+                "for a, b in itertools.product("
+                f'("x", "y"), range({self.builder_rng.randint(1, 2)})):',
+                f'    BashOperator(task_id=f"prod{self.built}_{{a}}{{b}}", bash_command="run",'
+                f" queue={self.builder_queue()})",
+            ]
+        if self.builder_rng.random() < 0.2:
+            self.built += 1
+            group = f"mapped_{self.built}"
+            lines += [
+                f'@task_group(group_id="{group}")',
+                f"def {group}(item, queue, pool):",
+                '    BashOperator(task_id="inner", bash_command="run", queue=queue, pool=pool)',
+                "",
+                f"{group}.partial(queue={self.builder_queue()}, pool=gen_lib.Settings.pool)"
+                '.expand(item=["a", "b"])',
+            ]
+        return lines
+
     # --- tasks -------------------------------------------------------------------------------
 
     def tasks(self, indent: str) -> list[str]:
         lines: list[str] = []
         for _ in range(self.rng.randint(2, 5)):
             lines.extend(indent + line for line in self.task())
+        lines.extend(indent + line for line in self.builder_tasks())
         return lines
 
     def task(self) -> list[str]:

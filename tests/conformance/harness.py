@@ -37,6 +37,10 @@ VERSIONS_MARK = "# conformance-versions:"
 
 UNMODELLED = "DRL106"
 
+# A corpus's deployment environment (``[environment]``, beside its DAG files): set for DagBag,
+# and the same table written into the inventory, so both sides read the same values.
+ENVIRONMENT_FILE = "environment.toml"
+
 
 class HarnessError(RuntimeError):
     """One side did not produce its document; the message says which command and why."""
@@ -81,6 +85,28 @@ def _clean_env() -> dict[str, str]:
     }
 
 
+def corpus_environment(folder: Path) -> dict[str, str]:
+    """The ``[environment]`` of the corpus's ``environment.toml``; empty when it has none."""
+    path = folder / ENVIRONMENT_FILE
+    if not path.is_file():
+        return {}
+    import tomllib  # the suite runs on 3.11+, dump_airflow.py alone keeps to 3.9
+
+    table = tomllib.loads(path.read_text(encoding="utf-8")).get("environment", {})
+    return {str(name): str(value) for name, value in table.items()}
+
+
+def environment_table(environment: dict[str, str]) -> str:
+    """``[environment]`` for the inventory: the names the corpus sets (the process has others,
+    so it is not complete)."""
+    if not environment:
+        return ""
+    lines = "".join(
+        f"{json.dumps(name)} = {json.dumps(value)}\n" for name, value in environment.items()
+    )
+    return f"\n[environment]\n{lines}"
+
+
 def run_airflow_dump(
     env: AirflowEnv, folder: Path, workdir: Path, local_settings: Path | None = None
 ) -> dict[str, Any]:
@@ -103,6 +129,8 @@ def run_airflow_dump(
         "--output",
         str(output),
     ]
+    for name, value in corpus_environment(folder).items():
+        cmd += ["--environment", f"{name}={value}"]
     completed = subprocess.run(
         cmd, cwd=workdir, env=child_env, capture_output=True, text=True, timeout=900, check=False
     )
@@ -210,7 +238,10 @@ def run_corpus(
     )
     inventory = workdir / "dagroute.toml"
     settings = str(local_settings) if local_settings is not None else None
-    inventory.write_text(deployment.toml(settings), encoding="utf-8")
+    inventory.write_text(
+        deployment.toml(settings) + environment_table(corpus_environment(folder)),
+        encoding="utf-8",
+    )
     common = [str(folder), "--inventory", str(inventory), "--format", "json", "--no-cache"]
 
     routes_args = ["routes", *common]

@@ -66,6 +66,11 @@ from dagroute_lint.deployment.inventory import (
     Inventory,
     load_inventory_text,
 )
+from dagroute_lint.deployment.parse_environment import (
+    SECRETS_BACKEND,
+    VARIABLE_PREFIX,
+    same_variable,
+)
 from dagroute_lint.deployment.requirements import parse_requirement, release_tuple
 from dagroute_lint.errors import ConfigError
 from dagroute_lint.records import record
@@ -149,6 +154,8 @@ def build_inventory(
     builder.workers(workers)
     builder.runtimes()
     builder.pools()
+    builder.environment()
+    builder.variables()
     text = "\n".join(builder.lines) + "\n"
     return Generated(text, _read_back(text), tuple(builder.open_facts), facts.settings)
 
@@ -630,6 +637,61 @@ class _Builder:
         self.value(
             DEFAULT_POOL, str(slots), _origin(setting, "[core] default_pool_task_slot_count")
         )
+
+    # --- [environment] and [variables] ---------------------------------------------------
+
+    def environment(self) -> None:
+        found, left = self.facts.environment, self.facts.environment_left
+        if not found and not left:
+            return
+        self.lines += ["", "[environment]"]
+        self.comment(
+            "What DAG files read with os.getenv at parse time: the variables every component "
+            "that parses them shares (the DAG processor or scheduler, and the workers). The "
+            "image sets others, so names not listed stay unknown; add `complete = true` once "
+            "every variable DAG files read is here."
+        )
+        for name, fact in found.items():
+            self.value(name, tw.string(fact.value), f"from {fact.source}")
+        variables_from_environment = any(name.startswith(VARIABLE_PREFIX) for name in found)
+        if variables_from_environment and SECRETS_BACKEND not in found:
+            self.fill_in(
+                f"[environment] {SECRETS_BACKEND}",
+                f"the {VARIABLE_PREFIX}* above answer Variable.get only when no secrets backend "
+                "is searched before them; no source above says whether [secrets] backend is "
+                'set: write "" when it is not, or its class',
+            )
+            self.comment(f'{SECRETS_BACKEND} = ""')
+        for name, why in left.items():
+            self.comment(f"Left out: {name}: {why}")
+
+    def variables(self) -> None:
+        found, left = self.facts.variables, dict(self.facts.variables_left)
+        if not found and not left:
+            return
+        self.lines += ["", "[variables]"]
+        self.comment(
+            "What Variable.get returns at parse time, from the metastore's export; "
+            f"{VARIABLE_PREFIX}<KEY> in [environment] wins over it, as in Airflow. Variables "
+            "not listed stay unknown; add `complete = true` once every Variable is here."
+        )
+        environment = self.facts.environment
+        for key, fact in found.items():
+            if key == "complete" and isinstance(fact.value, bool):
+                left[key] = "its name and value would read as the table's `complete` flag"
+                continue
+            shadow = environment.get(VARIABLE_PREFIX + key.upper())
+            if shadow is not None and not same_variable(shadow.value, fact.value):
+                left[key] = f"{VARIABLE_PREFIX}{key.upper()} ({shadow.source}) wins over it"
+                continue
+            try:
+                rendered = tw.json_value(fact.value)
+            except ValueError:
+                left[key] = "its value has no TOML form"
+                continue
+            self.value(key, rendered, f"from {fact.source}")
+        for key, why in left.items():
+            self.comment(f"Left out: {key}: {why}")
 
 
 def _unknown_image(image: Fact[str]) -> str:

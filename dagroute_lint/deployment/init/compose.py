@@ -69,6 +69,7 @@ from dagroute_lint.deployment.init.facts import (
     contradiction,
 )
 from dagroute_lint.deployment.init.import_roots import dags_folder, pythonpath_roots, roots_note
+from dagroute_lint.deployment.init.parse_values import shared_environment
 from dagroute_lint.deployment.init.requirements_file import requirements_facts, sort
 from dagroute_lint.deployment.init.shell_script import SUFFIXES, script_commands
 from dagroute_lint.deployment.init.yaml_file import describe
@@ -211,6 +212,7 @@ class _Reader:
         if scheduler is not None:
             # LocalExecutor runs tasks as subprocesses of the scheduler, in its container.
             executor_runtimes["local"] = Fact(self.name_of(scheduler), scheduler.where)
+        environment, left = self.parsed_in(found, options.get(EXECUTOR))
         versions = [fact for runtime in self.runtimes.values() for fact in self.versions(runtime)]
         for later in versions[1:]:
             if later.value != versions[0].value:
@@ -233,8 +235,33 @@ class _Reader:
             runtimes=tuple(self.runtime_fact(runtime) for runtime in self.runtimes.values()),
             notes=tuple(self.notes),
             settings=roots_note(self.roots, Path.cwd()),
+            environment=environment,
+            environment_left=left,
         )
         return combine([own, *self.extra])
+
+    def parsed_in(
+        self, services: list[_Service], executor: Setting | None
+    ) -> tuple[dict[str, Fact[str]], dict[str, str]]:
+        """The environment DAG files are parsed in: what the DAG processor (else the scheduler)
+        and what runs tasks, which parses each file again first, share: the Celery workers, and
+        the scheduler, whose subprocesses run a local executor's tasks. The pods of a Kubernetes
+        executor are not compared: their environment is not in the compose file."""
+        kinds = {"celery-worker"}
+        if executor is None or any(
+            entry.strip().rsplit(".", 1)[-1] in LOCAL_EXECUTORS
+            for entry in executor.value.split(",")
+        ):
+            kinds.add("scheduler")  # no executor configured: Airflow's default, a local one
+        parsers = [s for s in services if s.component.kind == "dag-processor"] or [
+            s for s in services if s.component.kind == "scheduler"
+        ]
+        runners = [s for s in services if s.component.kind in kinds]
+        components = {
+            service.name: (f"{service.component.kind} {service.name}", service.environment)
+            for service in (*parsers, *runners)
+        }
+        return shared_environment(list(components.values()))
 
     # --- services --------------------------------------------------------------------------
 

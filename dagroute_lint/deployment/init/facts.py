@@ -98,6 +98,12 @@ class DeploymentFacts:
     runtimes: tuple[RuntimeFact, ...] = ()
     notes: tuple[str, ...] = ()
     settings: tuple[str, ...] = ()
+    # ``[environment]``: the variables DAG files are parsed with, and the names left out, with
+    # why (``parse_values``); ``[variables]`` likewise.
+    environment: Mapping[str, Fact[str]] = field(default_factory=dict)
+    environment_left: Mapping[str, str] = field(default_factory=dict)
+    variables: Mapping[str, Fact[object]] = field(default_factory=dict)
+    variables_left: Mapping[str, str] = field(default_factory=dict)
 
 
 def contradiction(what: str, first: Fact[Any] | Setting, second: Fact[Any] | Setting) -> str:
@@ -200,7 +206,21 @@ def _combine_two(first: DeploymentFacts, second: DeploymentFacts) -> DeploymentF
         runtimes=tuple(runtimes.values()),
         notes=(*first.notes, *second.notes),
         settings=tuple(dict.fromkeys((*first.settings, *second.settings))),
+        environment=_same_names("environment variable", first.environment, second.environment),
+        environment_left={**first.environment_left, **second.environment_left},
+        variables=_same_names("Variable", first.variables, second.variables),
+        variables_left={**first.variables_left, **second.variables_left},
     )
+
+
+def _same_names(
+    what: str, first: Mapping[str, Fact[T]], second: Mapping[str, Fact[T]]
+) -> dict[str, Fact[T]]:
+    """Two sources' values by name; one name given two values is a contradiction."""
+    joined = dict(first)
+    for name, fact in second.items():
+        joined[name] = _present(_same(f"{what} {name}", joined.get(name), fact))
+    return joined
 
 
 def combine_runtimes(first: RuntimeFact, second: RuntimeFact) -> RuntimeFact:

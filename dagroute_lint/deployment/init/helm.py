@@ -51,6 +51,7 @@ from dagroute_lint.deployment.init.facts import (
     combine,
 )
 from dagroute_lint.deployment.init.import_roots import dags_folder, pythonpath_roots, roots_note
+from dagroute_lint.deployment.init.parse_values import shared_environment
 from dagroute_lint.deployment.init.requirements_file import sort
 from dagroute_lint.deployment.init.yaml_file import describe, line_of, read_yaml
 from dagroute_lint.deployment.requirements import parse_requirement
@@ -208,6 +209,7 @@ class _Reader:
                     self.image_runtime(POD_TEMPLATE_RUNTIME, pod_image.source, pod_image)
                 )
                 executor_runtimes["kubernetes"] = Fact(POD_TEMPLATE_RUNTIME, pod_image.source)
+        environment, left = self.parsed_in(kinds)
         return DeploymentFacts(
             sources=(f"Helm values {self.label} (apache-airflow chart)",),
             options=options,
@@ -220,6 +222,8 @@ class _Reader:
             runtimes=tuple(runtimes),
             notes=tuple(self.notes),
             settings=self.import_roots(),
+            environment=environment,
+            environment_left=left,
         )
 
     def import_roots(self) -> tuple[str, ...]:
@@ -320,17 +324,48 @@ class _Reader:
                 return str(found)
         return None
 
-    def environment(self, component: str) -> list[tuple[str, str | None, str]]:
+    def environment(self, component: str, every: bool = False) -> list[tuple[str, str | None, str]]:
         """The variables a component's containers get: ``env``, then ``extraEnv`` (a YAML list
         in a string, as the chart takes it), then the component's own ``env`` (``workers.env``),
-        later entries winning, as Kubernetes takes the last of one name."""
+        later entries winning, as Kubernetes takes the last of one name. Those that matter to
+        routing and runtimes, or ``every`` one."""
         entries = self.get("env", list, "a list of {name, value} entries") or []
-        result = self.entries(entries, "env")
-        result += self.extra_environment()
+        result = self.entries(entries, "env", every)
+        result += self.extra_environment(every)
         own = self.get(f"{component}.env", list, "a list of {name, value} entries") or []
-        return result + self.entries(own, f"{component}.env")
+        return result + self.entries(own, f"{component}.env", every)
 
-    def extra_environment(self) -> list[tuple[str, str | None, str]]:
+    def parsed_in(self, kinds: set[str]) -> tuple[dict[str, Fact[str]], dict[str, str]]:
+        """The environment DAG files are parsed in: what the DAG processor (or the scheduler,
+        or both while the chart's default decides) and what runs tasks, which parses each file
+        again first, share: the Celery workers, the scheduler of a local executor (Kubernetes
+        pods are not compared). Variables from Kubernetes secrets are not read."""
+        enabled = self.get("dagProcessor.enabled", bool, "true or false")
+        names = ["dagProcessor"] if enabled else ["scheduler"]
+        if enabled is None:
+            names.append("dagProcessor")
+        if kinds & {"celery", "celery_kubernetes"}:
+            names.append("workers")
+        if kinds & {"local", "local_kubernetes", "sequential"}:
+            names.append("scheduler")
+        components = [
+            (name, {n: (value, where) for n, value, where in self.environment(name, every=True)})
+            for name in dict.fromkeys(names)
+        ]
+        environment, left = shared_environment(components)
+        for index, entry in enumerate(self.get("secret", list, "a list of secret entries") or []):
+            if isinstance(entry, dict) and isinstance(entry.get("envName"), str):
+                left[entry["envName"]] = (
+                    f"from a Kubernetes secret ({self.where('secret')}[{index}])"
+                )
+        if self.get("extraEnvFrom", str, "a string of envFrom entries") is not None:
+            self.notes.append(
+                f"{self.where('extraEnvFrom')} adds variables from config maps or secrets, not "
+                "read here: add those DAG files read to [environment] by hand"
+            )
+        return environment, left
+
+    def extra_environment(self, every: bool = False) -> list[tuple[str, str | None, str]]:
         result: list[tuple[str, str | None, str]] = []
         extra = self.get("extraEnv", str, "a string holding a list of {name, value} entries")
         if extra is not None:
@@ -354,10 +389,12 @@ class _Reader:
                     raise ConfigError(
                         f"{self.where('extraEnv')}: expected a list of {{name, value}} entries"
                     )
-                result += self.entries(parsed, "extraEnv")
+                result += self.entries(parsed, "extraEnv", every)
         return result
 
-    def entries(self, entries: list[Any], key: str) -> list[tuple[str, str | None, str]]:
+    def entries(
+        self, entries: list[Any], key: str, every: bool = False
+    ) -> list[tuple[str, str | None, str]]:
         """``(name, value, where)``; ``value`` is ``None`` when only the cluster knows it."""
         result: list[tuple[str, str | None, str]] = []
         routing = {environment_variable(section, option) for section, option in OPTIONS}
@@ -367,7 +404,7 @@ class _Reader:
             if not isinstance(entry, dict) or "name" not in entry:
                 raise ConfigError(f"{where}: expected {{name, value}}, got {describe(entry)}")
             name = str(entry["name"])
-            if name not in routing:
+            if name not in routing and not every:
                 continue
             if "value" not in entry:
                 result.append((name, None, f"{where} takes {name} from a secret or config map"))

@@ -54,6 +54,25 @@ def array(values: Iterable[str]) -> str:
     return "[\n" + "".join(f"    {item},\n" for item in items) + "]"
 
 
+def json_value(value: object) -> str:
+    """A JSON value (a Variable's) as TOML: arrays and tables inline. JSON's ``null`` has no
+    TOML form: ``ValueError``."""
+    if isinstance(value, str):
+        return string(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)  # inf, -inf, nan and 1e+100 are TOML's spellings too
+    if isinstance(value, list):
+        return "[" + ", ".join(json_value(item) for item in value) + "]"
+    if isinstance(value, dict):
+        items = ", ".join(f"{key(str(name))} = {json_value(item)}" for name, item in value.items())
+        return "{ " + items + " }" if items else "{}"
+    raise ValueError(f"{value!r} has no TOML form")
+
+
 def comment(text: str) -> str:
     """``# text``, with line breaks and other control characters shown as escapes."""
     safe = _COMMENT_UNSAFE.sub(lambda match: repr(match.group())[1:-1], text)

@@ -135,8 +135,12 @@ def _bool(positional: list[Binding], _level: int) -> Binding | None:
 
 def _items_of(positional: list[Binding]) -> list[list[Binding]] | None:
     """The elements of each argument, in the order iterating it yields them: a set's order is
-    its hashes' (randomised per process for strings), so a set gives none."""
-    if any(isinstance(value, SetObject) for value in positional):
+    its hashes' (randomised per process for strings), so a set gives none, nor does a listing
+    in the file system's order."""
+    if any(
+        isinstance(value, SetObject) or (isinstance(value, ListObject) and value.unordered)
+        for value in positional
+    ):
         return None
     found = [elements(value) for value in positional]
     if any(items is None for items in found):
@@ -147,6 +151,9 @@ def _items_of(positional: list[Binding]) -> list[list[Binding]] | None:
 def _sequence(positional: list[Binding], level: int) -> Binding | None:
     if not positional:
         return ListObject([], level)
+    listed = positional[0]
+    if len(positional) == 1 and isinstance(listed, ListObject) and listed.unordered:
+        return ListObject(list(listed.items), level, unordered=listed.unordered)
     found = _items_of(positional) if len(positional) == 1 else None
     return ListObject(list(found[0]), level) if found is not None else None
 

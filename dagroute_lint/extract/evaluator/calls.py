@@ -8,6 +8,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from dagroute_lint.catalog import airflow_names as names
+from dagroute_lint.extract import versions
 from dagroute_lint.extract.bindings import (
     DEFAULT,
     REMOVE,
@@ -29,12 +30,15 @@ from dagroute_lint.extract.bindings import (
     LocalClass,
     OperatorPartial,
     Partial,
+    Pattern,
     Record,
+    RegexMatch,
     SetObject,
     Super,
     TaskDecorator,
     TaskFlow,
     TaskHandles,
+    VersionValue,
 )
 from dagroute_lint.extract.containers import (
     CONTAINERS,
@@ -50,6 +54,7 @@ from dagroute_lint.extract.evaluator.builtins import (
     fold_str_method,
     result_is_data,
 )
+from dagroute_lint.extract.evaluator.files import path_text, reads_utf8, sorted_paths
 from dagroute_lint.extract.evaluator.helpers import (
     COPIES,
     DICT_CHANGES,
@@ -71,7 +76,7 @@ from dagroute_lint.extract.evaluator.helpers import (
     set_operation,
     task_decorator_kind,
 )
-from dagroute_lint.extract.evaluator.records import spoil_record
+from dagroute_lint.extract.evaluator.library import fold_library, regex_method
 from dagroute_lint.extract.evaluator.state import (
     MAX_LOOP_ITERATIONS,
     WalkerState,
@@ -246,11 +251,19 @@ class Calls(WalkerState):
         if isinstance(callee, LocalClass) and callee.fields is not None:
             return self.build_record(callee, positional, arguments)
         if isinstance(callee, LocalClass):
+            made = (
+                None if callee.operator else self.build_object(node, callee, positional, arguments)
+            )
+            if made is not None:
+                return made
             if not callee.operator:
                 instance = Unknown(f"an instance of {callee.qualname}, not an operator")
                 self.class_instances[id(instance)] = (instance, callee)
                 return instance
             return self.construct(node, callee, positional, arguments)
+        read = self.file_method(node, callee, positional)
+        if read is not None:
+            return read
         method = self.instance_method(node, callee)
         if method is not None:  # ``Pool(conn_id="pg").pool()``: the class's own code is run
             return self.call_function(node, method, [callee, *positional], arguments)
@@ -346,18 +359,24 @@ class Calls(WalkerState):
         """``dict(BASE, queue=...)`` and ``range(n)``: the builtins routing code is built with."""
         if star is not None:
             return None
+        if name == "open" and positional:
+            return self.open_file(positional, arguments)
         if name == "super" and not arguments.named:
             return self.super_of(positional)
         if name == "setattr" and len(positional) == 3 and not arguments.named:
             owner, attr, value = positional
             if isinstance(attr, Const) and isinstance(attr.value, str):
                 self.store_attribute(owner, attr.value, value, f"setattr(..., '{attr.value}', ...)")
+            elif isinstance(owner, Record):
+                spoil(owner, "setattr() of a name not known")
             else:
                 for field_name in ROUTING_ATTRIBUTES:
                     self.store_attribute(
                         owner, field_name, Unknown("setattr() of a name not known"), "setattr()"
                     )
             return Const(None)
+        if name == "type" and len(positional) == 1 and isinstance(positional[0], Record):
+            return positional[0].cls  # ``type(obj).queue = ...`` changes the class
         if name == "dict" and len(positional) <= 1:
             parts: list[tuple[str, Binding | None, Binding]] = [
                 (SPREAD, None, snapshot(value)) for value in positional
@@ -373,6 +392,9 @@ class Calls(WalkerState):
         if name == "sorted" and len(positional) == 1 and not arguments.named:
             items = elements(positional[0])
             literals = [item.value for item in items or () if isinstance(item, Const)]
+            paths = sorted_paths(items, self.uncertain) if items else None
+            if paths is not None:  # ``Path`` objects
+                return paths
             if items is None or len(literals) != len(items):
                 return Unknown("sorted() of a value that is not a collection of literals")
             try:
@@ -425,6 +447,9 @@ class Calls(WalkerState):
             return self.create_dag(node, positional, arguments)
         if qualname in names.TASK_GROUP_CLASSES:
             return self.create_group_from_call(node, positional, arguments)
+        record_class = self.named_tuple_class(qualname, positional, arguments)
+        if record_class is not None:
+            return record_class
         function = self.as_function(positional[0]) if positional else None
         if qualname in names.DAG_DECORATORS:
             return DagFactory(function, arguments)
@@ -439,6 +464,10 @@ class Calls(WalkerState):
             return TaskDecorator(kind, arguments)
         if qualname in names.ASSET_DECORATORS and not positional:
             return AssetDecorator(arguments)
+        if qualname in versions.VERSION_CALLS and len(positional) == 1 and not arguments.named:
+            version = versions.called(qualname, positional[0], self.airflow_release)
+            if version is not None:
+                return version
         if qualname == names.TIMEDELTA and not arguments.spreads:
             # Sensor timeouts are durations; symbols.py folds only literal numbers.
             return Operation(
@@ -448,14 +477,25 @@ class Calls(WalkerState):
                     DictExpr(tuple((Const(key), value) for key, value in arguments.named.items())),
                 ),
             )
+        read = self.file_call(qualname, positional, arguments)
+        if read is not None:
+            return read
         if qualname in names.PATH_CONSTRUCTORS and len(positional) == 1:
             return Operation("path", (snapshot(positional[0]),))
         if qualname in PATH_FUNCTIONS and len(positional) == 1 and not arguments.named:
             return Operation(PATH_FUNCTIONS[qualname], (snapshot(positional[0]),))
+        folded = (
+            None
+            if arguments.spreads
+            else fold_library(qualname, positional, arguments.bindings, self.uncertain)
+        )
+        if folded is not None:
+            return folded
         if qualname.endswith(".format"):
             return self.format_call(Ref(qualname[: -len(".format")]), positional, arguments)
-        if qualname in names.DYNAMIC_CALLS:
-            return Unknown(names.DYNAMIC_CALLS[qualname], data=True)
+        deployed = self.deployed_call(qualname, positional, arguments)
+        if deployed is not None:
+            return deployed
         if qualname == names.PARTIAL and positional:
             return Partial(positional[0], tuple(positional[1:]), arguments)
         if qualname.split(".", maxsplit=1)[0] not in VALUE_LIBRARIES:
@@ -534,6 +574,17 @@ class Calls(WalkerState):
             return self.super_init(node, target, positional, arguments)
         if isinstance(target, Instance):
             return self.call_instance_method(node, target, name, positional, arguments)
+        path = path_text(target) if isinstance(target, Operation) else None
+        if path is not None and reads_utf8(arguments):
+            found = self.path_method(path, name, positional)
+            if found is not None:
+                return found
+        if isinstance(target, Record):
+            called = self.call_record_method(
+                target, name, positional, arguments
+            ) or self.call_object_method(node, target, name, positional, arguments)
+            if called is not None:
+                return called
         if isinstance(target, TaskFlow):
             if name == "override":
                 return TaskFlow(
@@ -570,17 +621,26 @@ class Calls(WalkerState):
             merged = target.arguments.merged(arguments)
             if isinstance(target, DagFactory):
                 return DagFactory(target.function, merged)
-            return GroupFactory(target.function, merged)
-        if (
-            isinstance(target, GroupFactory)
-            and target.function is not None
-            and name in names.MAPPED_OPERATOR_METHODS
-        ):
-            return self.create_group_from_factory(node, target)
+            return GroupFactory(target.function, merged, target.partial)
+        if isinstance(target, GroupFactory) and target.function is not None:
+            if name == "partial" and not positional and not arguments.spreads:
+                return GroupFactory(
+                    target.function, target.arguments, {**target.partial, **arguments.bindings}
+                )
+            if name in names.MAPPED_OPERATOR_METHODS:
+                return self.create_mapped_group(node, target, name, arguments)
+        if isinstance(target, (Pattern, RegexMatch)) and not arguments.named:
+            folded = regex_method(target, name, positional, self.uncertain)
+            if folded is not None:
+                return folded
         if isinstance(target, Const) and isinstance(target.value, str) and not arguments.named:
             folded = fold_str_method(target.value, name, positional, self.uncertain)
             if folded is not None:
                 return folded
+        if isinstance(target, VersionValue) and not arguments.named:
+            known = versions.method(target, name, positional, self.uncertain)
+            if known is not None:
+                return known
         if isinstance(target, (Const, Operation, Ref, Subscript)) and name == "format":
             return self.format_call(target, positional, arguments)
         if (
@@ -720,8 +780,10 @@ class Calls(WalkerState):
         for value in [*positional, *arguments.bindings.values(), *arguments.spread_bindings]:
             if isinstance(value, Instance):
                 self.instance_escaped(value, f"the operator is given to code not followed: {why}")
-            if isinstance(value, Record):
-                spoil_record(value, why)
+            # An object, or one of its methods (which may change it) that may be called there.
+            owner = value.target if isinstance(value, BoundMethod) else value
+            if isinstance(owner, Record):
+                spoil(owner, f"an object that may have been changed: {why}")
             if isinstance(value, CONTAINERS):
                 spoil(value, f"a dict or list that may have been changed: {why}")
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import posixpath
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -24,6 +26,7 @@ from dagroute_lint.extract.bindings import (
     SetObject,
     TaskDecorator,
     TaskHandles,
+    VersionValue,
 )
 from dagroute_lint.extract.candidates import join, joined
 from dagroute_lint.extract.containers import (
@@ -31,13 +34,17 @@ from dagroute_lint.extract.containers import (
     elements,
     list_index,
     live_item,
+    ordered_sequence,
     set_of,
     snapshot,
 )
 from dagroute_lint.extract.evaluator.calls import Calls
+from dagroute_lint.extract.evaluator.files import as_path, path_text
 from dagroute_lint.extract.evaluator.helpers import (
+    VALUE_LIBRARIES,
     depth,
     enum_member,
+    names_read,
     set_operation,
 )
 from dagroute_lint.extract.evaluator.state import (
@@ -48,6 +55,8 @@ from dagroute_lint.extract.evaluator.state import (
 )
 from dagroute_lint.extract.folding import compare, truth, undecided
 from dagroute_lint.extract.literals import string_literal
+from dagroute_lint.extract.versions import airflow_value
+from dagroute_lint.extract.versions import attribute as version_attribute
 from dagroute_lint.extract.written import as_written
 from dagroute_lint.model import (
     Const,
@@ -100,7 +109,7 @@ class Expressions(WalkerState):
         return Unknown("an operator expression")
 
     def if_expression_value(self, node: cst.IfExp) -> Binding:
-        decided = truth(self.value_of(node.test))
+        decided = self.condition(node.test)
         if decided is not None:
             return self.value_of(node.body if decided else node.orelse)
         self.uncertain += 1  # what either branch builds may not exist
@@ -158,6 +167,14 @@ class Expressions(WalkerState):
         for target in node.comparisons:
             right = self.value_of(target.comparator)
             decided = compare(target.operator, left, right)
+            if (
+                isinstance(target.operator, (cst.In, cst.NotIn))
+                and isinstance(right, Imported)
+                and right.qualname in names.DYNAMIC_MAPPINGS
+            ):
+                decided = self.environ_has(left)  # ``name in os.environ``
+                if decided is not None and isinstance(target.operator, cst.NotIn):
+                    decided = not decided
             if decided is False:
                 return Const(False)
             if decided is None:
@@ -171,15 +188,36 @@ class Expressions(WalkerState):
         if name == "True":
             return Const(True)
         if name == "__file__" and self.scope.lookup(name) is None:
-            return Const(self.path)
+            # Absolute, as DagBag imports a file by its absolute path: what is built from it
+            # (``os.path.dirname(__file__)``) names the same folder from any working directory.
+            return Const(os.path.abspath(self.path))
         if name == "False":
             return Const(False)
         bound = self.scope.lookup(name)
         if bound is None:
             return Unknown(f"name '{name}' is not bound to a constant")
+        if isinstance(bound, Imported):
+            known = airflow_value(bound.qualname, self.airflow_release)
+            if known is not None:
+                return known
         if isinstance(bound, Imported) and self.sources:
             return self.foreign_constant(bound.qualname) or bound
         return bound
+
+    def condition(self, test: cst.BaseExpression) -> bool | None:
+        """Whether ``test`` holds, when the walk can decide it. Undecided, the names it reads
+        from other modules (the repository's, not Airflow's or the standard library's) are asked
+        for (``Module.call_refs``): given those modules' sources, the next walk decides it as
+        Python does (a version flag computed in ``common/``)."""
+        decided = truth(self.value_of(test))
+        if decided is None:
+            for name in names_read(test):
+                bound = self.scope.lookup(name)
+                if not isinstance(bound, Imported) or bound.qualname in self.call_refs:
+                    continue
+                if bound.qualname.split(".", maxsplit=1)[0] not in VALUE_LIBRARIES:
+                    self.call_refs.append(bound.qualname)
+        return decided
 
     def foreign_constant(self, qualname: str) -> Binding | None:
         """A constant of another repository module whose source the walk has (``QUEUES.X``,
@@ -210,6 +248,9 @@ class Expressions(WalkerState):
         attr = node.attr.value
         if isinstance(base, Imported):
             qualname = f"{base.qualname}.{attr}"
+            known = airflow_value(qualname, self.airflow_release)
+            if known is not None:
+                return known
             if qualname in names.AIRFLOW_CONSTANTS:
                 return Const(names.AIRFLOW_CONSTANTS[qualname])
             if self.sources:
@@ -225,6 +266,10 @@ class Expressions(WalkerState):
             return base
         if isinstance(base, OneOf):  # an attribute of one of several objects
             return Unknown(f"an attribute of one of several values ({base.reason})")
+        path = path_text(base) if isinstance(base, Operation) else None
+        found = self.path_attribute(path, attr) if path is not None else None
+        if found is not None:
+            return found
         if isinstance(base, Operation) and base.op == "path" and attr in ("stem", "name"):
             return Operation("path_stem" if attr == "stem" else "path_name", base.operands)
         if isinstance(base, LocalClass) and attr in base.attributes:
@@ -236,6 +281,9 @@ class Expressions(WalkerState):
             return base.value if attr == "value" else Const(base.name)
         if isinstance(base, Record):
             return self.record_attribute(base, attr)
+        if isinstance(base, VersionValue) and not base.text:  # the string's are its methods
+            found = version_attribute(base, attr)
+            return found if found is not None else Unknown(f"a version's '{attr}'", data=True)
         if isinstance(base, DagHandle) and attr == "task":  # ``@dag.task`` on a DAG object
             return TaskDecorator("python", CallArguments(bindings={"dag": base}))
         if isinstance(base, DagHandle) and attr == "dag_id":  # set once, when the DAG is made
@@ -266,12 +314,16 @@ class Expressions(WalkerState):
             return Unknown("a slice")
         key = self.value_of(node.slice[0].slice.value)
         if isinstance(base, Imported) and base.qualname in names.DYNAMIC_MAPPINGS:
-            return Unknown(names.DYNAMIC_MAPPINGS[base.qualname], data=True)
+            return self.environ_item(key)
         if isinstance(base, TaskHandles):
             index = list_index(key, len(base.indexes))
             if index is not None:
                 return TaskHandles((base.indexes[index],))
             return Unknown("a task picked from a list by a key that is not a literal")
+        if isinstance(base, ListObject) and base.unordered is not None:
+            return Unknown(f"an item picked by position from {base.unordered}", data=True)
+        if isinstance(base, Unknown) and base.data:  # an item of data not known: its reason
+            return base
         live = live_item(base, key)
         if live is not None:
             return live
@@ -296,7 +348,8 @@ class Expressions(WalkerState):
         window = slice(*bounds)
         if isinstance(base, Const) and isinstance(base.value, str):
             return Const(base.value[window])
-        items = elements(base) if isinstance(base, (ListObject, SeqExpr)) else None
+        ordered = not (isinstance(base, ListObject) and base.unordered)
+        items = elements(base) if isinstance(base, (ListObject, SeqExpr)) and ordered else None
         if items is None:
             return Unknown("a slice of a value not known statically")
         return ListObject(items[window], self.uncertain)
@@ -326,7 +379,7 @@ class Expressions(WalkerState):
         for element in node.elements:
             if isinstance(element, cst.StarredElement):  # ``[*IDS, "z"]``: spliced when known
                 spread = self.value_of(element.value)
-                known = elements(spread) if not isinstance(spread, SetObject) else None
+                known = elements(spread) if ordered_sequence(spread) else None
                 if known is None:
                     return Unknown("a sequence with a starred element not known statically")
                 items += known
@@ -361,6 +414,10 @@ class Expressions(WalkerState):
             computed = _LITERAL_OPERATIONS[operator](left.value, right.value)
             if computed is not None:
                 return Const(computed)  # type: ignore[arg-type]
+        if operator is cst.Divide and isinstance(left, Operation):  # ``Path(...) / "x"``
+            base, added = path_text(left), path_text(right)
+            if base is not None and added is not None:
+                return as_path(posixpath.join(base, added))
         if operator in ARITHMETIC:
             return Operation(ARITHMETIC[operator], (snapshot(left), snapshot(right)))
         if isinstance(left, SetObject) or isinstance(right, SetObject):
@@ -379,7 +436,7 @@ class Expressions(WalkerState):
         list, the element is walked once under a condition: the tasks it builds are seen, and
         DRL106 says how many is not known; an ``if`` it cannot decide makes the element's tasks
         conditional. Either way the result is unknown."""
-        outer, uncertain = self.scope, self.uncertain
+        outer, uncertain, unordered = self.scope, self.uncertain, self.unordered_runs
         self.scope = self.new_scope(outer)
         results: list[Binding] = []
         try:
@@ -396,6 +453,9 @@ class Expressions(WalkerState):
             return TaskHandles(tuple(index for handle in handles for index in handle.indexes))
         if isinstance(node, cst.SetComp):
             return set_of(results, self.uncertain)
+        if self.unordered_runs > unordered:  # over a listing: its order is still not known
+            why = "a comprehension over a folder's listing, in the file system's order"
+            return ListObject(results, self.uncertain, unordered=why)
         return SeqExpr(tuple(snapshot(result) for result in results))
 
     def unroll(

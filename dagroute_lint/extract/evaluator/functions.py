@@ -37,7 +37,8 @@ from dagroute_lint.extract.evaluator.helpers import (
     same_binding,
     task_decorator_kind,
 )
-from dagroute_lint.extract.evaluator.records import is_frozen, record_fields
+from dagroute_lint.extract.evaluator.objects import calls_super
+from dagroute_lint.extract.evaluator.records import NAMED_TUPLE, is_frozen, record_fields
 from dagroute_lint.extract.evaluator.state import (
     MAX_CALL_DEPTH,
     MAX_WORK,
@@ -114,6 +115,10 @@ class Functions(WalkerState):
             bases=base_values,
             fields=record_fields(node, bases, decorators),
             frozen=is_frozen(node, bases),
+            sequence=bases == (NAMED_TUPLE,),
+            plain=not node.decorators
+            and all(arg.keyword is None and not arg.star for arg in node.bases)
+            and not calls_super(node),
         )
         self.local_classes[local.qualname] = local
         if self.scope is self.module_scope or self.class_prefix:
@@ -300,17 +305,34 @@ class Functions(WalkerState):
         qualname: str | None = None,
     ) -> None:
         """A call the walk does not follow, made where it could build tasks (inside a DAG, or
-        given a DAG or TaskGroup): DRL106 names it. Calls into the standard library and the
-        libraries DAG files compute values with are not suspected."""
+        given a DAG, a TaskGroup or the module's ``globals()``): DRL106 names it. Calls into the
+        standard library and the libraries DAG files compute values with are not suspected."""
         if qualname is not None and builds_no_task(qualname):
+            return
+        written = as_written(node.func)
+        if self.given_globals(node):  # dag-factory: ``load_yaml_dags(globals_dict=globals())``
+            self.not_followed(
+                node,
+                f"{written}() {why} and is given globals(): the DAGs it may define there "
+                "(dag-factory builds them from YAML files) and their tasks are not seen",
+            )
             return
         if not self.in_dag_context(positional, arguments):
             return
-        written = as_written(node.func)
         self.not_followed(node, f"{written}() {why}; tasks it may build are not seen")
 
-    def run_factory_body(self, function: Function) -> None:
-        """Walk an ``@dag``/``@task_group`` body where it is called; parameters are unknown."""
+    def given_globals(self, node: cst.Call) -> bool:
+        """The module's namespace is an argument: the callee may define DAGs in it."""
+        return self.scope.lookup("globals") is None and any(
+            isinstance(arg.value, cst.Call)
+            and isinstance(arg.value.func, cst.Name)
+            and arg.value.func.value == "globals"
+            for arg in node.args
+        )
+
+    def run_factory_body(self, function: Function, bound: dict[str, Binding] | None = None) -> None:
+        """Walk an ``@dag``/``@task_group`` body where it is called; parameters are unknown,
+        but those ``bound`` gives (a mapped group's ``.partial()`` values and expanded ones)."""
         if function.node is None:
             return
         outer = self.scope
@@ -318,6 +340,7 @@ class Functions(WalkerState):
         self.scope = self.new_scope(closure.enclosing(), declared=declared_global(function.node))
         for param in parameters(function.node):
             self.scope.names[param] = Unknown(f"function parameter '{param}'")
+        self.scope.names.update(bound or {})
         uncertain = self.uncertain
         self.returns.append([])
         try:

@@ -358,6 +358,15 @@ def is_main_guard(test: cst.BaseExpression) -> bool:
     )
 
 
+def names_read(node: cst.CSTNode) -> list[str]:
+    """The plain names an expression reads (not the attributes after a dot), in order."""
+    if isinstance(node, cst.Name):
+        return [node.value]
+    if isinstance(node, cst.Attribute):
+        return names_read(node.value)
+    return [name for child in node.children for name in names_read(child)]
+
+
 def is_type_checking(test: cst.BaseExpression) -> bool:
     name = get_full_name_for_node(test)
     return name in ("TYPE_CHECKING", "typing.TYPE_CHECKING")

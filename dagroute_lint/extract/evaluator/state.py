@@ -9,6 +9,7 @@ from dataclasses import field
 
 import libcst as cst
 
+from dagroute_lint.deployment.parse_environment import ParseEnvironment
 from dagroute_lint.extract.bindings import (
     AssetDecorator,
     Binding,
@@ -25,6 +26,7 @@ from dagroute_lint.extract.bindings import (
     ListObject,
     LocalClass,
     Record,
+    Release,
     SetObject,
     Super,
     TaskFlow,
@@ -41,6 +43,7 @@ from dagroute_lint.model import (
     Unknown,
 )
 from dagroute_lint.records import record
+from dagroute_lint.sources.data_files import DataFiles
 
 # Bounds that keep a hostile or generated file from making the walk unbounded.
 MAX_LOOP_ITERATIONS = 1000
@@ -129,6 +132,7 @@ class DraftTask:
     wrapped: bool = False
     constructed: bool = False
     created: int = 0
+    group_expanded: tuple[str, ...] = ()
 
 
 @record(frozen=False)
@@ -199,8 +203,13 @@ class WalkerState(ABC):
         path: str,
         externals: Mapping[str, Expr],
         sources: Mapping[str, Source] | None = None,
+        airflow_release: Release | None = None,
+        data_files: DataFiles | None = None,
+        parse_environment: ParseEnvironment | None = None,
     ) -> None:
         self.module_name = module_name
+        # Airflow's release on the deployment, from the inventory (``extract/versions.py``).
+        self.airflow_release = airflow_release
         self.is_package = is_package
         self.path = path
         self.externals = externals
@@ -247,8 +256,29 @@ class WalkerState(ABC):
         # How many conditions the walk could not decide surround the current statement.
         self.uncertain = 0
         self.function_imports: dict[int, list[DraftImport]] = {}
+        # The arguments mapped task groups expand (Airflow's ``MappedArgument``s), by identity.
+        self.expanded_arguments: dict[int, Unknown] = {}
         # Operator ``__init__``s being run: the instance, whose class's, at which call depth.
         self.constructing: list[tuple[Instance, LocalClass, int]] = []
+        # The repository's data files the walk may read (``extract.evaluator.files``), shared
+        # with the modules it runs; the file objects ``open()`` gave, by identity, with paths.
+        self.data_files = data_files if data_files is not None else DataFiles(())
+        self.open_files: dict[int, tuple[Unknown, str]] = {}
+        self.consumed_files: set[int] = set()  # read or closed: a second read gets less
+        # Loops and comprehensions run over listings whose order is not known (so far).
+        self.unordered_runs = 0
+        # The deployment's environment and Variables, and what the walked code changed of them
+        # (``evaluator.deployed``).
+        self.parse_environment = parse_environment
+        # ``os.environ`` as the walked code changed it: a name's text, ``None`` once removed, an
+        # ``Unknown`` where the walk cannot follow the change (under a condition); and why
+        # anything in it, or any Variable, may have changed from some point on.
+        self.environ_changes: dict[str, str | Unknown | None] = {}
+        self.environ_spoiled: str | None = None
+        self.variables_spoiled: str | None = None
+        # Whether a value came from the inventory; what the code first did to change them.
+        self.deployment_read = False
+        self.deployment_changed_by: str | None = None
 
     def new_scope(
         self,
@@ -270,6 +300,25 @@ class WalkerState(ABC):
 
     @abstractmethod
     def adopt(self, imported: Imported) -> DictObject: ...
+
+    @abstractmethod
+    def file_call(
+        self, qualname: str, positional: list[Binding], arguments: CallArguments
+    ) -> Binding | None: ...
+
+    @abstractmethod
+    def open_file(self, positional: list[Binding], arguments: CallArguments) -> Binding: ...
+
+    @abstractmethod
+    def file_method(
+        self, node: cst.Call, callee: Binding, positional: list[Binding]
+    ) -> Binding | None: ...
+
+    @abstractmethod
+    def path_method(self, path: str, name: str, positional: list[Binding]) -> Binding | None: ...
+
+    @abstractmethod
+    def path_attribute(self, path: str, attr: str) -> Binding | None: ...
 
     @abstractmethod
     def attach(self, handles: TaskHandles, dag: int | None) -> None: ...
@@ -321,7 +370,14 @@ class WalkerState(ABC):
     ) -> GroupHandle: ...
 
     @abstractmethod
-    def create_group_from_factory(self, node: cst.Call, factory: GroupFactory) -> Binding: ...
+    def create_group_from_factory(
+        self, node: cst.Call, factory: GroupFactory, bound: dict[str, Binding] | None = None
+    ) -> Binding: ...
+
+    @abstractmethod
+    def create_mapped_group(
+        self, node: cst.Call, factory: GroupFactory, method: str, arguments: CallArguments
+    ) -> Binding: ...
 
     @abstractmethod
     def create_operator_task(
@@ -347,6 +403,26 @@ class WalkerState(ABC):
 
     @abstractmethod
     def escape(self, positional: list[Binding], arguments: CallArguments, why: str) -> None: ...
+
+    @abstractmethod
+    def deployed_call(
+        self, qualname: str, positional: list[Binding], arguments: CallArguments
+    ) -> Binding | None: ...
+
+    @abstractmethod
+    def environ_item(self, key: Binding) -> Binding: ...
+
+    @abstractmethod
+    def environ_has(self, key: Binding) -> bool | None: ...
+
+    @abstractmethod
+    def environ_changed(self, key: Binding, value: Binding | None) -> None: ...
+
+    @abstractmethod
+    def spoil_environ(self, reason: str) -> None: ...
+
+    @abstractmethod
+    def note_change(self, what: str) -> None: ...
 
     @abstractmethod
     def extend(self, container: ListObject, items: Binding) -> None: ...
@@ -383,7 +459,9 @@ class WalkerState(ABC):
     def relate(self, left: Binding, right: Binding) -> Binding: ...
 
     @abstractmethod
-    def run_factory_body(self, function: Function) -> None: ...
+    def run_factory_body(
+        self, function: Function, bound: dict[str, Binding] | None = None
+    ) -> None: ...
 
     @abstractmethod
     def store_attribute(self, owner: Binding, attr: str, value: Binding, written: str) -> None: ...
@@ -403,6 +481,9 @@ class WalkerState(ABC):
 
     @abstractmethod
     def value_of(self, node: cst.BaseExpression) -> Binding: ...
+
+    @abstractmethod
+    def condition(self, test: cst.BaseExpression) -> bool | None: ...
 
     @abstractmethod
     def walk_body(self, body: cst.BaseSuite) -> None: ...
@@ -482,6 +563,38 @@ class WalkerState(ABC):
 
     @abstractmethod
     def store_on_record(self, record: Record, attr: str, value: Binding, written: str) -> None: ...
+
+    @abstractmethod
+    def call_record_method(
+        self, record: Record, name: str, positional: list[Binding], arguments: CallArguments
+    ) -> Binding | None: ...
+
+    @abstractmethod
+    def named_tuple_class(
+        self, qualname: str, positional: list[Binding], arguments: CallArguments
+    ) -> Binding | None: ...
+
+    @abstractmethod
+    def build_object(
+        self,
+        node: cst.Call,
+        cls: LocalClass,
+        positional: list[Binding],
+        arguments: CallArguments,
+    ) -> Binding | None: ...
+
+    @abstractmethod
+    def object_attribute(self, instance: Record, attr: str) -> Binding: ...
+
+    @abstractmethod
+    def call_object_method(
+        self,
+        node: cst.Call,
+        instance: Record,
+        name: str,
+        positional: list[Binding],
+        arguments: CallArguments,
+    ) -> Binding | None: ...
 
     def here(self, node: cst.CSTNode) -> cst.CSTNode:
         """Where something the walk builds is placed: the call in this file that ran another

@@ -18,12 +18,14 @@ from dagroute_lint.extract.bindings import (
     GroupHandle,
     Imported,
     ListObject,
+    Record,
     SetObject,
     TaskHandles,
 )
 from dagroute_lint.extract.candidates import cannot_raise, joined
 from dagroute_lint.extract.containers import (
     CONTAINERS,
+    record_items,
     snapshot,
     spoil,
 )
@@ -280,6 +282,7 @@ class Statements(WalkerState):
         if isinstance(value, CONTAINERS) and value.spoiled is not None:
             value = value.spoiled
         if isinstance(value, ListObject) and len(value.items) <= MAX_LOOP_ITERATIONS:
+            self.unordered_runs += value.unordered is not None
             return list(value.items)
         if isinstance(value, SetObject) and len(value.values) <= MAX_LOOP_ITERATIONS:
             return list(value.values.values())
@@ -287,6 +290,10 @@ class Statements(WalkerState):
             entries = dict_entries(value)
             if entries is not None:  # iterating a dict yields its keys
                 return [key for key, _ in entries]
+        if isinstance(value, Record):  # a named tuple's fields
+            items = record_items(value)
+            if items is not None:
+                return items
         if isinstance(value, TaskHandles):  # ``for t in dag.tasks``
             return [TaskHandles((index,)) for index in value.indexes]
         if isinstance(value, SeqExpr) and len(value.items) <= MAX_LOOP_ITERATIONS:
@@ -310,7 +317,7 @@ class Statements(WalkerState):
             # The else branch is what runs for real.
             self.walk_else(statement.orelse)
             return
-        decided = truth(self.value_of(test))
+        decided = self.condition(test)
         if decided is True:
             self.walk_body(statement.body)
             return

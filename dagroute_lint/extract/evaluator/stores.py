@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
+from dagroute_lint.catalog import airflow_names as names
 from dagroute_lint.extract.bindings import (
     REMOVE,
     SET,
@@ -17,6 +18,7 @@ from dagroute_lint.extract.bindings import (
     Imported,
     Instance,
     ListObject,
+    LocalClass,
     Record,
     SetObject,
     TaskHandles,
@@ -24,6 +26,7 @@ from dagroute_lint.extract.bindings import (
 from dagroute_lint.extract.containers import (
     EXPR_TYPES,
     list_index,
+    record_items,
     snapshot,
     spoil,
 )
@@ -58,6 +61,8 @@ class Stores(WalkerState):
                 isinstance(value, ListObject) and value.spoiled is None
             ):
                 items = value.items
+            elif isinstance(value, Record):  # a named tuple unpacked
+                items = record_items(value)
             if items is not None and len(items) == len(elements):
                 for element, item in zip(elements, items):
                     self.bind(element, item)
@@ -78,6 +83,9 @@ class Stores(WalkerState):
         key: Binding = Unknown("a slice")
         if len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index):
             key = self.value_of(target.slice[0].slice.value)
+        if isinstance(container, Imported) and container.qualname == names.ENVIRON:
+            self.environ_changed(key, value)
+            return
         if isinstance(container, DictObject):
             self.change(
                 container,
@@ -99,6 +107,8 @@ class Stores(WalkerState):
     def container_of(self, node: cst.BaseExpression) -> Binding:
         """The object an expression stores into; an imported dict becomes this file's object."""
         current = self.value_of(node)
+        if isinstance(current, Imported) and current.qualname == names.ENVIRON:
+            return current  # the process's, changed through ``environ_changed``
         if isinstance(current, (Imported, DictExpr, Ref, Subscript, Operation)):
             return self.adopt(current)
         return current
@@ -192,11 +202,21 @@ class Stores(WalkerState):
                     lambda: defaults.parts.__setitem__(slice(None), [(SPREAD, None, replaced)]),
                 )
             return
+        if isinstance(owner, LocalClass) and not owner.enum:
+            self.store_on_class(owner, attr, value, written)
+            return
         if isinstance(owner, NOT_TASKS):
             return
         reason = f"'{written} = ...' assigns to an object that cannot be followed, maybe this task"
         for task in self.tasks:
             task.overridden[attr] = Unknown(reason)
+
+    def store_on_class(self, cls: LocalClass, attr: str, value: Binding, written: str) -> None:
+        """``Settings.queue = ...``: the class attribute its instances (and the class) read
+        from now on; under a condition not decided, it may keep its old value."""
+        if self.uncertain:
+            value = Unknown(f"'{written}' is assigned under a condition that cannot be decided")
+        cls.attributes[attr] = value
 
     def qualify(self, name: str) -> str:
         return f"{self.module_name}.{name}" if self.module_name else name
