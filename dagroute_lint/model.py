@@ -341,6 +341,73 @@ class SyntaxProblem:
     skipped: bool = False
 
 
+# --- cluster policies (airflow_local_settings.py) -------------------------------------------
+
+# The hooks of ``airflow_local_settings`` that may change routing, in the order Airflow runs
+# them; ``policy`` is Airflow 2's old name of ``task_policy`` (run when there is no
+# ``task_policy``; 3.x no longer runs it).
+DAG_POLICY = "dag_policy"
+TASK_POLICY = "task_policy"
+TI_HOOK = "task_instance_mutation_hook"
+POLICY_HOOKS = (DAG_POLICY, TASK_POLICY, TI_HOOK)
+LEGACY_TASK_POLICY = "policy"
+
+# What a policy condition tests of a task's attribute (``Condition.test``).
+PolicyTest = Literal[
+    "eq", "ne", "lt", "le", "gt", "ge", "in", "not_in", "contains", "not_contains",
+    "startswith", "endswith", "isinstance", "truth", "is_none", "is_not_none",
+]  # fmt: skip
+
+
+@record
+class Condition:
+    """When a statement of a cluster policy runs for a task, as a small tree.
+
+    ``op`` is ``true`` / ``false``, ``and`` / ``or`` / ``not`` over ``parts``, ``test``
+    (``attribute`` of the task, one of ``Resolver``'s known ones, tested by ``test`` against
+    ``operand``: ``task.queue == "x"``, ``isinstance(task, KPO)`` with the class names as a
+    ``SeqExpr`` of ``Ref``s) or ``unknown``: a condition the policy tests that cannot be
+    decided statically, ``reason`` saying which.
+    """
+
+    op: Literal["true", "false", "and", "or", "not", "test", "unknown"]
+    parts: tuple[Condition, ...] = ()
+    attribute: str = ""
+    test: PolicyTest = "eq"
+    operand: Expr | None = None
+    reason: str = ""
+
+
+@record
+class PolicyEffect:
+    """One thing a cluster policy does to a task when ``when`` holds.
+
+    ``hook`` is the policy function (``task_policy``, ``dag_policy``,
+    ``task_instance_mutation_hook``, or ``policy``: Airflow 2's name of ``task_policy``, which
+    3.x no longer runs); ``field`` a routing field it assigns ``value`` to,
+    ``*`` for any of them (a statement the policy runs on the task that is not followed;
+    ``value`` is then an ``Unknown`` saying which), or ``reject`` for a raise, which makes
+    Airflow drop the task's DAG (``value``: the exception's name). ``line`` is in the policy's
+    file.
+    """
+
+    hook: str
+    when: Condition
+    field: str
+    value: Expr
+    line: int
+
+
+@record
+class ClusterPolicy:
+    """What ``airflow_local_settings`` does to routing: its effects in the order Airflow runs
+    them (``dag_policy``, then ``task_policy`` for every task, then, when the scheduler creates
+    the task instance, ``task_instance_mutation_hook``), and the line of each hook defined."""
+
+    effects: tuple[PolicyEffect, ...] = ()
+    hooks: dict[str, int] = field(default_factory=dict)
+
+
 @record
 class Module:
     """Everything extraction learns from one file.
@@ -357,6 +424,7 @@ class Module:
     ``unmodelled`` the places where tasks may be missing; ``rejected_calls`` the calls of Airflow
     functions with keywords they do not take (``@setup(queue=...)``); ``bound_at`` the first line
     binding each module-level name, for what a circular import finds already bound.
+    ``policy`` is set for a module named ``airflow_local_settings``: its cluster policies.
     ``reads_deployment`` says a value came from the inventory's ``[environment]`` or
     ``[variables]``, ``changes_deployment`` what the module does to them when imported
     (``os.environ.update()``): a file importing such a module reads them changed.
@@ -379,5 +447,6 @@ class Module:
     unmodelled: tuple[Unmodelled, ...] = ()
     rejected_calls: tuple[RejectedCall, ...] = ()
     bound_at: dict[str, int] = field(default_factory=dict)
+    policy: ClusterPolicy | None = None
     reads_deployment: bool = False
     changes_deployment: str | None = None

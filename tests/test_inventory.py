@@ -77,7 +77,7 @@ MALFORMED = [
     pytest.param(
         "[deployment]\nflavour = 1\n",
         "dagroute.toml: deployment.flavour: unknown key 'flavour' (allowed: "
-        "airflow_version, executors, default_queue, dag_processor, triggerer)",
+        "airflow_version, executors, default_queue, dag_processor, triggerer, local_settings)",
         id="dep_unknown_noclose",
     ),
     pytest.param(

@@ -33,7 +33,7 @@ CASES = [
     pytest.param(
         ("[deployment]", "[deployment]\nflavour = 1"),
         "deployment.flavour: unknown key 'flavour' (allowed: airflow_version, executors, "
-        "default_queue, dag_processor, triggerer)",
+        "default_queue, dag_processor, triggerer, local_settings)",
         id="deployment",
     ),
     pytest.param(

@@ -322,27 +322,32 @@ def _marked(block: list[str]) -> list[str]:
     return [_cells(line)[0] for line in block[1:] if line.startswith("  > ")]
 
 
-def test_the_cluster_policies_the_repository_defines_are_named_with_their_lines(
+def test_the_cluster_policies_are_named_with_their_lines_and_applied(
     tmp_path: Path,
 ) -> None:
-    """Policies are not evaluated; the trace says where Airflow would find them and which hooks
-    may rewrite the task after its file ran, or that the import roots hold none."""
+    """The trace says where Airflow would find the policies and which hooks they define, and
+    shows each effect on a field as the highest level, with its file and line; or that none
+    was found where Airflow would import one from."""
     root = repo(tmp_path)
     code, out, _ = trace(root, "lab.grp.build")
     assert code == 0
-    assert "note: no airflow_local_settings module on the import roots;" in out
+    assert "note: no airflow_local_settings.py in [deployment] local_settings," in out
     (root / "airflow_local_settings.py").write_text(
         "def dag_policy(dag):\n    pass\n\n\ndef task_policy(task):\n"
-        "    if task.task_id == 'build':\n        task.queue = 'gpu'\n",
+        "    if task.task_id == 'grp.build':\n        task.queue = 'gpu'\n",
         encoding="utf-8",
     )
     code, out, _ = trace(root, "lab.grp.build")
     assert code == 0
     assert (
-        "note: airflow_local_settings.py defines task_policy (line 5), dag_policy (line 1), "
-        "which are not evaluated: they may rewrite queue, pool or executor"
+        "note: airflow_local_settings.py defines dag_policy (line 1), task_policy (line 5), "
+        "applied to every task above the DAG file's levels"
     ) in out
+    queue = _block(out, "queue")
+    assert queue[0] == "queue: 'gpu', set by task_policy (airflow_local_settings.py:7)"
+    assert _marked(queue) == ["task_policy"]
+    assert "airflow_local_settings.py:7" in queue[1]
     (root / "airflow_local_settings.py").write_text("ENV = 'prod'\n", encoding="utf-8")
     code, out, _ = trace(root, "lab.grp.build", "--format", "json")
     assert code == 0
-    assert "defines no 'task_policy', 'dag_policy' or 'task_instance_mutation_hook'" in out
+    assert "defines no 'dag_policy', 'task_policy' or 'task_instance_mutation_hook'" in out

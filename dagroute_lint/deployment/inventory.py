@@ -49,6 +49,8 @@ T = TypeVar("T")
 # Multiple executors (AIP-61) and the ``alias:`` syntax arrived in Airflow 2.10.
 MULTI_EXECUTOR_SINCE = (2, 10)
 SUPPORTED_AIRFLOW_MAJORS = (2, 3)
+# The module Airflow imports its cluster policies from (``[deployment] local_settings``).
+LOCAL_SETTINGS_MODULE = "airflow_local_settings"
 RUNTIME_LABELS = ("code_version", "runtime_version", "artifact_contract", "credential_source")
 
 _TOP_KEYS = (
@@ -63,6 +65,7 @@ _DEPLOYMENT_KEYS = (
     "default_queue",
     "dag_processor",
     "triggerer",
+    "local_settings",
 )
 _WORKER_KEYS = ("name", "executor", "queues", "runtime")
 _RUNTIME_KEYS = (
@@ -142,6 +145,10 @@ class Inventory:
     runtimes: dict[str, Runtime]
     pools: dict[str, int] | None
     connections: frozenset[str] | None
+    # ``[deployment] local_settings``: the deployment's ``airflow_local_settings.py`` (an
+    # absolute path), ``False`` when it has none, ``None`` when the inventory does not say (the
+    # project's usual places are searched, ``pipeline/local_settings.py``).
+    local_settings: str | bool | None = None
     # ``[environment]`` and ``[variables]`` (``None``: absent), what DAG files read at parse time.
     environment: Mapping[str, str] | None = None
     environment_complete: bool = False
@@ -411,6 +418,7 @@ class _Loader:
             connections=(
                 self.connections(document["connections"]) if "connections" in document else None
             ),
+            local_settings=self.local_settings(deployment),
             environment=tables.environment,
             environment_complete=tables.environment_complete,
             variables=tables.variables,
@@ -467,6 +475,30 @@ class _Loader:
                     f"(airflow_version {version})",
                 )
         return entries
+
+    def local_settings(self, deployment: Mapping[str, object]) -> str | bool | None:
+        """``local_settings``: the path of the deployment's ``airflow_local_settings.py`` (or
+        of the folder holding it, as ``$AIRFLOW_HOME/config``), relative to the inventory, or
+        ``false`` for none. Airflow imports the module by that name, so the file must bear it."""
+        if "local_settings" not in deployment:
+            return None
+        path = "deployment.local_settings"
+        value = deployment["local_settings"]
+        if value is False:
+            return False
+        written = self.string(value, path, "config/airflow_local_settings.py")
+        found = (Path(self.filename).parent / written).resolve()
+        if found.is_dir():
+            found = found / f"{LOCAL_SETTINGS_MODULE}.py"
+        if found.name != f"{LOCAL_SETTINGS_MODULE}.py":
+            self.fail(
+                path,
+                f"{_quote(written)} is not named {LOCAL_SETTINGS_MODULE}.py, the module Airflow "
+                "imports its cluster policies from",
+            )
+        if not found.is_file():
+            self.fail(path, f"{_quote(written)}: no such file ({found})")
+        return str(found)
 
     def dag_processor(
         self, deployment: Mapping[str, object], runtimes: Mapping[str, Runtime]

@@ -10,7 +10,7 @@ layer (``extract.airflow``) recognises DAGs, TaskGroups, operators and TaskFlow 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 import libcst as cst
 
@@ -18,6 +18,7 @@ from dagroute_lint.deployment.parse_environment import ParseEnvironment
 from dagroute_lint.extract.airflow import AirflowObjects
 from dagroute_lint.extract.bindings import (
     DagHandle,
+    Function,
     Imported,
     LocalClass,
 )
@@ -49,16 +50,24 @@ from dagroute_lint.extract.evaluator.state import (
 from dagroute_lint.extract.evaluator.statements import Statements
 from dagroute_lint.extract.evaluator.stores import Stores
 from dagroute_lint.extract.imports import imported_names, is_relative
+from dagroute_lint.extract.policies import (
+    SETTINGS_MODULE,
+    DraftEffect,
+    PolicyReader,
+    policy_functions,
+)
 from dagroute_lint.extract.positions import anchored_positions
 from dagroute_lint.extract.source import Parsed, decode, noqa_comments, parse
 from dagroute_lint.extract.versions import deployment_release
 from dagroute_lint.model import (
     Arguments,
+    ClusterPolicy,
     Dag,
     DictExpr,
     Expr,
     ImportSite,
     Module,
+    PolicyEffect,
     Position,
     Ref,
     RejectedCall,
@@ -131,6 +140,7 @@ def _walked(
             # escapes (a SyntaxWarning on Python 3.12+): not ours to print, nor to fail on.
             warnings.simplefilter("ignore")
             walker.walk_block(parsed.module.body)
+            drafts = PolicyReader(walker).read() if walker.module_name == SETTINGS_MODULE else None
     except RecursionError:
         return Module(
             path=path,
@@ -141,7 +151,7 @@ def _walked(
                 "too deeply nested to analyse", Position(1, 1), skipped=True
             ),
         )
-    return walker.build(parsed, path, noqa, file_noqa)
+    return walker.build(parsed, path, noqa, file_noqa, drafts)
 
 
 _FIRST_LINE = Position(1, 1)
@@ -258,8 +268,12 @@ class _Walker(
         path: str,
         noqa: dict[int, frozenset[str] | None],
         file_noqa: dict[int, frozenset[str] | None],
+        drafts: list[DraftEffect] | None = None,
     ) -> Module:
         wanted: list[cst.CSTNode] = [dag.node for dag in self.dags]
+        if drafts is not None:
+            wanted += [draft.node for draft in drafts if draft.node is not None]
+            wanted += list(_hook_nodes(self.module_scope))
         wanted += [group.node for group in self.groups]
         wanted += [task.node for task in self.tasks]
         wanted += [site.node for site in self.imports]
@@ -315,6 +329,7 @@ class _Walker(
                 is_relative(draft.node),
             )
 
+        bound_at = _first_lines((name, at(node).line) for name, node in bindings)
         held = {
             binding.index
             for binding in self.module_scope.names.values()
@@ -391,12 +406,46 @@ class _Walker(
             unmodelled=tuple(
                 Unmodelled(at(node), message) for node, message in self.unmodelled.values()
             ),
-            bound_at=_first_lines((name, at(node).line) for name, node in bindings),
+            bound_at=bound_at,
             rejected_calls=tuple(
                 RejectedCall(at(node), callee, keywords, level > 0)
                 for node, callee, keywords, level in self.rejected_calls.values()
             ),
+            policy=None if drafts is None else self.policy(drafts, at, bound_at),
         )
+
+    def policy(
+        self,
+        drafts: list[DraftEffect],
+        at: Callable[[cst.CSTNode], Position],
+        bound_at: Mapping[str, int],
+    ) -> ClusterPolicy:
+        """The settings module's cluster policy: its effects placed, and its hooks' lines (a
+        function's ``def``; a hook bound otherwise, the line binding it)."""
+        hooks = {
+            hook: at(bound.node).line
+            if isinstance(bound, Function) and bound.node is not None
+            else bound_at.get(hook, 1)
+            for hook, bound in policy_functions(self.module_scope)
+        }
+        effects = tuple(
+            PolicyEffect(
+                draft.hook,
+                draft.when,
+                draft.field,
+                draft.value,
+                at(draft.node).line if draft.node is not None else hooks.get(draft.hook, 1),
+            )
+            for draft in drafts
+        )
+        return ClusterPolicy(effects, hooks)
+
+
+def _hook_nodes(module: Scope) -> Iterator[cst.CSTNode]:
+    """The ``def`` of each hook the settings module defines, to place it."""
+    for _, bound in policy_functions(module):
+        if isinstance(bound, Function) and bound.node is not None:
+            yield bound.node
 
 
 def _placed(place: Placement, expr: Expr | None) -> Expr | None:

@@ -94,6 +94,7 @@ def task_record(task: ResolvedTask, workers: list[str] | None) -> dict[str, obje
             for name in _CANDIDATE_FIELDS
             if fields[name].candidates
         },
+        "set_by": {name: fields[name].origin for name in _CANDIDATE_FIELDS},
     }
 
 

@@ -19,13 +19,14 @@ from dagroute_lint.catalog.airflow_defaults import DEFAULT_POOL, DEFAULT_POOL_SL
 from dagroute_lint.deployment.inventory import Inventory, Requirement, Runtime, Worker
 from dagroute_lint.formatters.escape import printable
 from dagroute_lint.formatters.routes import served
-from dagroute_lint.model import Module
+from dagroute_lint.model import LEGACY_TASK_POLICY, POLICY_HOOKS, Module
 from dagroute_lint.records import record
 from dagroute_lint.resolve.origins import argument_label, field_keys, level_label, settings_of
 from dagroute_lint.resolve.placement import PlacedTask
+from dagroute_lint.resolve.policies import PolicyStep
 from dagroute_lint.resolve.repository import Repository
 from dagroute_lint.resolve.tasks import Field, ResolvedTask
-from dagroute_lint.resolve.values import Unresolved
+from dagroute_lint.resolve.values import Known, Unresolved
 from dagroute_lint.rules.packages import PACKAGE_MISSING_ON_WORKER, nowhere, package_imports
 from dagroute_lint.rules.parse_boundary import Need as ProviderNeed
 from dagroute_lint.rules.parse_boundary import has_package, has_provider
@@ -183,10 +184,8 @@ class Deployment:
         return self._file_needs[module.path]
 
 
-# The hooks of ``airflow_local_settings`` that may change a task's routing after the DAG file ran.
-POLICY_HOOKS = ("task_policy", "dag_policy", "task_instance_mutation_hook")
 GENERIC_POLICY_NOTE = (
-    "cluster policies (airflow_local_settings.py) are not read: one may still rewrite "
+    "cluster policies (airflow_local_settings.py) are not known here: one may still rewrite "
     "queue, pool or executor"
 )
 
@@ -242,30 +241,31 @@ def trace_repository(repository: Repository, tasks: Sequence[ResolvedTask]) -> l
             locations.off_roots if locations is not None else nowhere,
         )
     shown = _shown_path(inventory.path) if inventory is not None else None
-    policy = policy_note(repository.lookup) if tasks else GENERIC_POLICY_NOTE
+    policy = policy_note(repository)
     return [build_trace(task, placed.get(id(task)), deployment, shown, policy) for task in tasks]
 
 
-def policy_note(lookup: Callable[[str], Module | None]) -> str:
-    """What the trace can say of cluster policies, which it does not evaluate: the module
-    Airflow imports them from, where it lies on the import roots, and which hooks it defines;
-    or that none lies there (Airflow also finds it in its config folder, outside the
-    repository)."""
-    module = lookup("airflow_local_settings")
-    if module is None:
+def policy_note(repository: Repository) -> str:
+    """What the trace says of cluster policies: the file Airflow imports them from, which
+    hooks it defines and that they were applied; or that none was found, and where it was
+    looked for (a deployment's file outside the repository is not seen)."""
+    settings = repository.policy
+    inventory = repository.inventory
+    if settings is None:
+        if inventory is not None and inventory.local_settings is False:
+            return "the inventory says the deployment has no airflow_local_settings.py"
         return (
-            "no airflow_local_settings module on the import roots; a cluster policy in one "
-            "outside the repository (Airflow's config folder) is not seen and may still "
-            "rewrite queue, pool or executor"
+            "no airflow_local_settings.py in [deployment] local_settings, the roots setting, "
+            "the repository root or its config/ and plugins/ folders; a cluster policy the "
+            "deployment imports from elsewhere is not seen and may still rewrite queue, pool "
+            "or executor"
         )
-    shown = _shown_path(module.path)
-    hooks = [
-        f"{name} (line {module.bound_at[name]})" for name in POLICY_HOOKS if name in module.bound_at
-    ]
+    shown = _shown_path(settings.path)
+    hooks = settings.policy.hooks
     if not hooks:
         return f"{shown} defines no {_or(POLICY_HOOKS)}: no cluster policy rewrites routing"
-    which = "which is not evaluated: it" if len(hooks) == 1 else "which are not evaluated: they"
-    return f"{shown} defines {', '.join(hooks)}, {which} may rewrite queue, pool or executor"
+    named = ", ".join(f"{name} (line {line})" for name, line in hooks.items())
+    return f"{shown} defines {named}, applied to every task above the DAG file's levels"
 
 
 def _field_trace(
@@ -277,6 +277,9 @@ def _field_trace(
     path = task.module.path
     at = task.task.position.line
     levels: list[tuple[str, str, int | None]] = []
+    layers: list[Layer] = [
+        _policy_layer(step, found) for step in reversed(task.policy) if step.field == name
+    ]
     if found.origin.startswith("class "):  # an *Async class: it defers whatever it is given
         levels.append((found.origin, f"the operator class ({found.reason})", at))
     written = settings_of(task, keys)
@@ -284,7 +287,6 @@ def _field_trace(
         levels.append(("assignment", _assignment_label(task, name), at))
     levels.append(("argument", argument_label(task), at))
     levels += [(origin, level_label(origin), where.line) for origin, where in task.layers]
-    layers: list[Layer] = []
     may_lack_key = False
     for origin, label, line in levels:
         settings = [s for s in written if s.origin == origin]
@@ -330,6 +332,23 @@ def _field_trace(
         )
     )
     return FieldTrace(name, found, tuple(layers), may_lack_key)
+
+
+def _policy_layer(step: PolicyStep, found: Field) -> Layer:
+    """A cluster policy's effect on the field: the last level Airflow runs, above the file's."""
+    value = step.value
+    label = step.hook if step.certain else f"{step.hook}, if its condition holds"
+    return Layer(
+        step.label,
+        label,
+        step.site.path,
+        step.site.position.line,
+        sets=True,
+        value=value.value if isinstance(value, Known) else None,
+        known=isinstance(value, Known),
+        reason=value.reason if isinstance(value, Unresolved) else "",
+        applied=step.label == found.origin,
+    )
 
 
 def _keyed(label: str, key: str, name: str) -> str:
@@ -502,7 +521,15 @@ def _notes(task: ResolvedTask) -> list[str]:
         notes.append(f"imports inside the task run in its virtualenv, judged by {code} there")
     elif runs is CodeRuns.ELSEWHERE:
         notes.append("the task's own code runs in another interpreter, image or pod")
-    if task.task.conditional:
+    reject = next((step for step in task.policy if step.field == "reject"), None)
+    if reject is not None:
+        raised = reject.value.value if isinstance(reject.value, Known) else "an exception"
+        how = "raises" if reject.certain else "may raise"
+        notes.append(
+            f"{reject.label} {how} {raised} for a task of this DAG: Airflow then drops the "
+            "whole DAG, so the task may not exist"
+        )
+    elif task.task.conditional:
         notes.append("the task is built under a condition the walk could not decide")
     if task.task.mapped:
         notes.append("a mapped task: every map index routes alike")
@@ -619,7 +646,14 @@ def field_summary(found: FieldTrace) -> str:
     if layer is None:
         return value
     where = f" (line {layer.line})" if layer.line is not None and layer.origin != "default" else ""
+    if _from_policy(layer) and layer.file is not None:
+        where = f" ({os.path.basename(layer.file)}:{layer.line})"  # not the task's file
     return f"{value}, set by {layer.label}{where}"
+
+
+def _from_policy(layer: Layer) -> bool:
+    """Whether a cluster policy's hook is the level (``task_policy (FILE:LINE)``)."""
+    return layer.origin.split(" ", 1)[0] in (*POLICY_HOOKS, LEGACY_TASK_POLICY)
 
 
 def _where(layer: Layer) -> str:

@@ -22,6 +22,7 @@ from dagroute_lint.pipeline.collector import rare_collections
 from dagroute_lint.pipeline.dependents import importers
 from dagroute_lint.pipeline.extraction import Extractor
 from dagroute_lint.pipeline.import_index import ImportIndex, imports_nothing, index_key
+from dagroute_lint.pipeline.local_settings import read_policy, settings_file
 from dagroute_lint.pipeline.progress import ProgressLine
 from dagroute_lint.pipeline.world import Reads, RecordingRoots, ReportedFile, World
 from dagroute_lint.records import record
@@ -134,6 +135,8 @@ class Analysis:
         self.left_out = left_out or LeftOut()  # what discovery passed over, and why
         self.airflow_major = airflow_major(inventory)
         self.default_queue = inventory.default_queue if inventory is not None else DEFAULT_QUEUE
+        # The cluster policy every task's routing goes through, and what the results depend on.
+        self.policy, self.policy_identity = read_policy(settings_file(settings, inventory), world)
         self._reported: list[ReportedFile] | None = None
         # The repository's files, by the name shown, with what analysing them read.
         self._kept: dict[str, tuple[AnalysedFile, Reads]] = {}
@@ -148,6 +151,7 @@ class Analysis:
             lookup=world.final,
             locations=self.roots,
             dags=_LazyDags(self),
+            policy=self.policy,
         )
 
     def __enter__(self) -> Analysis:
@@ -221,7 +225,9 @@ class Analysis:
         with world.reading_for(Reads()) as reads:
             module = world.final_of(file)
             # Memos of a resolver span the files it resolves: one per file keeps reads apart.
-            resolver = Resolver(SymbolTable(world.final), self.default_queue, self.airflow_major)
+            resolver = Resolver(
+                SymbolTable(world.final), self.default_queue, self.airflow_major, self.policy
+            )
             tasks = tuple(resolver.tasks(module))
             inventory = self.inventory
             placed = place_dispatched(tasks, inventory) if inventory is not None else ()

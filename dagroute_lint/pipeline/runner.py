@@ -246,7 +246,14 @@ def _result_index(analysis: Analysis, rules: Sequence[AnyRule]) -> ResultIndex |
     if cache_dir is None or analysis.from_stdin:
         return None
     identities = [(rule.code, rule.severity, _origin(rule)) for rule in rules]
-    parts = (analysis.settings, analysis.inventory, identities, analysis.world.roots, os.getcwd())
+    parts = (
+        analysis.settings,
+        analysis.inventory,
+        identities,
+        analysis.world.roots,
+        os.getcwd(),
+        analysis.policy_identity,
+    )
     return ResultIndex(cache_dir, run_key(parts))
 
 

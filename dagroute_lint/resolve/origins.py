@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dagroute_lint.model import Position
+from dagroute_lint.resolve.policies import PolicyStep
 from dagroute_lint.resolve.tasks import ResolvedTask, Setting
 
 # Levels written on the task's own call (or a decorator's), where its keywords are.
@@ -76,6 +77,13 @@ def _away_from_the_call(task: ResolvedTask) -> bool:
     """Whether the task's own keywords are written elsewhere than on its call."""
     kind = task.task.taskflow
     return task.task.mapped if kind is None else kind != "stub"
+
+
+def policy_step(task: ResolvedTask, name: str) -> PolicyStep | None:
+    """The cluster policy's effect that set field ``name``, when a policy's hook is the level
+    Airflow's value comes from (its ``Field.origin``); it is written in the settings file."""
+    origin = task.fields[name].origin
+    return next((step for step in task.policy if step.field == name and step.label == origin), None)
 
 
 def where_phrase(task: ResolvedTask, origin: str) -> str:

@@ -11,6 +11,7 @@ from dagroute_lint.model import Module, Position
 from dagroute_lint.records import record
 from dagroute_lint.resolve.coverage import Coverage, coverage
 from dagroute_lint.resolve.placement import PlacedTask
+from dagroute_lint.resolve.policies import SettingsPolicy
 from dagroute_lint.resolve.tasks import IdClash, ResolvedTask, Setting
 from dagroute_lint.sources.discovery import SourceFile
 from dagroute_lint.sources.first_party import FirstParty
@@ -65,7 +66,8 @@ class Repository:
     rules derive from one file, worked out once (see ``derive``). ``dags`` holds the certain DAG
     definitions of every file of the run, by display path (a lint run takes those of files whose
     results are cached from their entries); rules that compare files read it through
-    ``all_dags``.
+    ``all_dags``. ``policy`` is the cluster policy every task's routing went through
+    (``None``: no ``airflow_local_settings`` was found, or it defines no hook).
     """
 
     files: Sequence[AnalysedFile]
@@ -77,6 +79,7 @@ class Repository:
     locations: FirstParty | None = None
     derived: dict[tuple[str, str], Any] = field(default_factory=dict, compare=False, repr=False)
     dags: Mapping[str, tuple[Definition, ...]] | None = None
+    policy: SettingsPolicy | None = None
 
     def all_dags(self) -> Mapping[str, tuple[Definition, ...]]:
         """The certain DAG definitions of every file of the run, by display path."""

@@ -21,8 +21,27 @@ from dagroute_lint.catalog.providers import (
     provider_for_decorator,
     provider_for_module,
 )
-from dagroute_lint.model import Const, DictExpr, Expr, Module, Position, SeqExpr, Site, Task
+from dagroute_lint.model import (
+    Const,
+    DictExpr,
+    Expr,
+    Module,
+    Position,
+    SeqExpr,
+    Site,
+    Task,
+)
 from dagroute_lint.records import record, replace
+from dagroute_lint.resolve.policies import (
+    POLICY_FIELDS,
+    Attribute,
+    PolicyStep,
+    SettingsPolicy,
+    Subject,
+    apply_policy,
+    known,
+    operator_classes,
+)
 from dagroute_lint.resolve.values import (
     ABSENT,
     MAX_DEPTH,
@@ -128,6 +147,8 @@ class ResolvedTask:
     ``dispatched`` is false for tasks the scheduler completes without sending them anywhere.
     ``layers`` are the ``default_args`` levels that reach the task, highest precedence first,
     each named as ``Field.origin`` and ``Setting.origin`` name it, with where it is written.
+    ``policy`` are the effects of the cluster policy that reached the task, in the order Airflow
+    runs them (a field the last certain one set has its label as ``Field.origin``).
     """
 
     module: Module
@@ -142,6 +163,7 @@ class ResolvedTask:
     settings: tuple[Setting, ...] = ()
     sensor: Sensor | None = None
     layers: tuple[tuple[str, Position], ...] = ()
+    policy: tuple[PolicyStep, ...] = ()
 
     def setting(self, name: str) -> Setting | None:
         """The setting of ``name`` that wins, or ``None`` when nothing in the file sets it."""
@@ -187,10 +209,17 @@ def _made_order(module: Module) -> list[tuple[int, int, int]]:
 class Resolver:
     """Resolves the tasks of modules against a repository-wide symbol table."""
 
-    def __init__(self, symbols: SymbolTable, default_queue: str, airflow_major: int) -> None:
+    def __init__(
+        self,
+        symbols: SymbolTable,
+        default_queue: str,
+        airflow_major: int,
+        policy: SettingsPolicy | None = None,
+    ) -> None:
         self.symbols = symbols
         self.default_queue = default_queue
         self.airflow_major = airflow_major
+        self.policy = policy
         self._own_group_ids: dict[int, str | None] = {}
         self._suffix_unknown: set[int] = set()  # groups whose __N suffix cannot be known
         # default_args dicts are shared by every task of a DAG or group: fold each once per run.
@@ -205,7 +234,7 @@ class Resolver:
         A task built in more than one branch the walk could not decide (the same id in the same
         DAG, each conditional) is one task: a field the branches give different values is
         unresolved rather than taken from either branch."""
-        found = list(self._each_task(module))
+        found = _dropped_dags(list(self._each_task(module)))
         by_key: dict[tuple[int | None, str], list[ResolvedTask]] = {}
         for task in found:
             if task.task_id is not None and task.task.conditional:
@@ -307,6 +336,9 @@ class Resolver:
         dag = module.dags[task.dag] if task.dag is not None else None
         dag_id = self._string(dag.dag_id) if dag is not None else None
         fields = {name: self.field(module, task, name) for name in ROUTING_FIELDS}
+        steps: tuple[PolicyStep, ...] = ()
+        if self.policy is not None and self.policy.policy.effects:
+            fields, steps = self._policy(module, task, fields, dag_id, task_id)
         fields["deferrable"] = self.deferrable(module, task)
         fields = _bounded(fields)
         unresolved = tuple(
@@ -333,7 +365,60 @@ class Resolver:
             settings=tuple(self.settings(module, task)),
             sensor=self.sensor(module, task),
             layers=tuple((origin, at) for origin, _, at in self.default_args_layers(module, task)),
+            policy=steps,
         )
+
+    def _policy(
+        self,
+        module: Module,
+        task: Task,
+        fields: dict[str, Field],
+        dag_id: str | None,
+        task_id: str | None,
+    ) -> tuple[dict[str, Field], tuple[PolicyStep, ...]]:
+        """The routing fields after the cluster policy, and its effects that reached the task."""
+        assert self.policy is not None
+        subject = Subject(
+            {
+                "task_id": _attribute(task_id),
+                "dag_id": _attribute(dag_id),
+                "owner": self._owner(module, task),
+                "task_type": _attribute(
+                    traits.class_name(self.operator_name(task)) if task.taskflow is None else None
+                ),
+            },
+            {name: _as_resolved(fields[name]) for name in POLICY_FIELDS},
+            None
+            if task.mapped
+            else operator_classes(
+                self.operator_name(task), self.airflow_major, self.symbols, self.class_path
+            ),
+        )
+        outcome = apply_policy(self.policy, subject, self.symbols, self.airflow_major)
+        changed = dict(fields)
+        for name in POLICY_FIELDS:
+            steps = [step for step in outcome.steps if step.field == name]
+            if not steps:
+                continue
+            certain = [step for step in steps if step.certain]
+            origin = certain[-1].label if certain else fields[name].origin
+            after = self._field(name, outcome.routing[name], origin)
+            if not after.known:
+                after = replace(after, origin=steps[-1].label)
+            changed[name] = after
+        reject = (outcome.rejected,) if outcome.rejected is not None else ()
+        return changed, (*outcome.steps, *reject)
+
+    def _owner(self, module: Module, task: Task) -> Attribute:
+        """``task.owner``: the keyword or ``default_args``, else ``[operators] default_owner``
+        (Airflow's ``airflow``; the inventory does not model the setting)."""
+        found = self.find(module, task, "owner")
+        if found is None:
+            return known(_DEFAULT_OWNER)
+        owner = self._field("owner", found[1], found[0], _DEFAULT_OWNER)
+        if owner.known:
+            return known(owner.value)
+        return Attribute(owner.candidates or None)
 
     def operator_name(self, task: Task) -> str | None:
         """The operator class by the path Airflow holds it under: ``task.<kind>`` for TaskFlow,
@@ -341,12 +426,16 @@ class Resolver:
         (``airflow.operators.bash.BashOperator`` is the standard provider's class)."""
         if task.taskflow is not None:
             return f"task.{task.taskflow}"
-        if task.operator is None or self.airflow_major < 3 or "." not in task.operator:
-            return task.operator
-        module, _, name = task.operator.rpartition(".")
+        return None if task.operator is None else self.class_path(task.operator)
+
+    def class_path(self, qualname: str) -> str:
+        """An Airflow class by the path Airflow holds it under (a 3.x shim's target)."""
+        if self.airflow_major < 3 or "." not in qualname:
+            return qualname
+        module, _, name = qualname.rpartition(".")
         move = moved_import(module, name)
         if move is None or move.removed or move.new_module is None:
-            return task.operator
+            return qualname
         new_name = name if move.new_name in (None, "*") else move.new_name
         return f"{move.new_module}.{new_name}"
 
@@ -752,6 +841,43 @@ _GROUP_SUFFIX_UNKNOWN = (
     "an enclosing @task_group's id may meet the id of a task made before it, which cannot be "
     "known statically; Airflow then suffixes the group (__N)"
 )
+
+
+_DEFAULT_OWNER = "airflow"
+
+
+def _attribute(value: object) -> Attribute:
+    return known(value) if value is not None else Attribute(None)
+
+
+def _as_resolved(found: Field) -> Resolved:
+    if found.known:
+        return Known(found.value)
+    return Unresolved(found.reason, found.candidates, found.at)
+
+
+def _dropped_dags(tasks: list[ResolvedTask]) -> list[ResolvedTask]:
+    """The tasks, those of a DAG a cluster policy may reject made conditional: ``bag_dag``
+    drops the whole DAG when a policy raises for any of its tasks."""
+    dropped: dict[int | None, PolicyStep] = {}
+    for task in tasks:
+        for step in task.policy:
+            if step.field == "reject":
+                dropped.setdefault(task.task.dag, step)
+    if not dropped:
+        return tasks
+    return [
+        replace(
+            task,
+            task=replace(task.task, conditional=True),
+            policy=task.policy
+            if any(step.field == "reject" for step in task.policy)
+            else (*task.policy, dropped[task.task.dag]),
+        )
+        if task.task.dag in dropped
+        else task
+        for task in tasks
+    ]
 
 
 def _set_true(key: str, origin: str) -> str:

@@ -17,7 +17,7 @@ from dagroute_lint.deployment.inventory import Inventory, Worker
 from dagroute_lint.diagnostics import Diagnostic, Facts, Fix, Kind, Related, Severity, TaskKey
 from dagroute_lint.model import Module, Position
 from dagroute_lint.records import record
-from dagroute_lint.resolve.origins import set_elsewhere, where_phrase
+from dagroute_lint.resolve.origins import policy_step, set_elsewhere, where_phrase
 from dagroute_lint.resolve.placement import PlacedTask
 from dagroute_lint.resolve.repository import AnalysedFile, Repository
 from dagroute_lint.resolve.tasks import ResolvedTask
@@ -109,12 +109,18 @@ def _related(
     """Where the levels that set ``names`` of ``task`` are written, away from ``at``."""
     found: list[Related] = []
     for name in names:
+        field = task.fields[name]
+        value = f" {field.value!r}" if field.known else ""
+        step = policy_step(task, name)
+        if step is not None:
+            line = step.site.position.line
+            message = f"{name}{value} set here, by the cluster policy's {step.hook}"
+            found.append(Related(step.site.path, line, 1, message))
+            continue
         where = set_elsewhere(task, name, at)
         if where is None:
             continue
         origin, position = where
-        field = task.fields[name]
-        value = f" {field.value!r}" if field.known else ""
         message = f"{name}{value} set here, {where_phrase(task, origin)}"
         found.append(Related(path, position.line, position.column, message))
     return tuple(found)

@@ -16,6 +16,7 @@ from dataclasses import field
 from dagroute_lint.diagnostics import Related
 from dagroute_lint.model import Position, Site
 from dagroute_lint.records import record
+from dagroute_lint.resolve.policies import POLICY_CAUSE
 from dagroute_lint.resolve.tasks import ROUTING_FIELDS, ResolvedTask
 
 # Tasks named in a message, at most: the facts list them all.
@@ -86,8 +87,11 @@ def message(cause: Cause) -> str:
     't1', ...); whether a worker serves them is unproven``."""
     reached = cause.reached
     them = "it" if len(reached) == 1 else "them"
+    unknown = "a value that cannot be known without running the DAG file"
+    if cause.reason.startswith(POLICY_CAUSE):
+        unknown = "a value that cannot be known statically"
     return (
-        f"a value that cannot be known without running the DAG file ({cause.reason}) sets the "
+        f"{unknown} ({cause.reason}) sets the "
         f"{_fields(cause)} of {tasks_phrase(reached)}; whether a worker serves {them} is unproven"
     )
 

@@ -10,8 +10,10 @@ It loads the folder the way the DAG processor of the installed Airflow does (3.x
 ``sys.path``, every file is imported, each DAG validated, including its executor names, and
 serialized) and records, for every task, the values the parsed operator holds: ``task.queue``,
 ``task.executor``, ``task.pool``, ``task.pool_slots``, whether it defers, its operator class,
-whether it is mapped and whether the scheduler dispatches it at all. No metadata database is
-needed.
+whether it is mapped and whether the scheduler dispatches it at all. When the deployment's
+``airflow_local_settings`` defines ``task_instance_mutation_hook``, the routing recorded is that
+of a ``TaskInstance`` built from the task, which runs the hook (the parsed values are kept under
+``parsed``). No metadata database is needed.
 This file is imported by nothing; it must run on the Airflow venv's Python (3.10+), but keeps
 to 3.9 syntax like the rest of the test code.
 """
@@ -45,6 +47,10 @@ def _configure(folder: Path, executors: str, default_queue: str) -> None:
     os.environ["AIRFLOW__CORE__LOAD_EXAMPLES"] = "False"
     os.environ["AIRFLOW__CORE__DAGBAG_IMPORT_TIMEOUT"] = "120"
     os.environ["AIRFLOW__LOGGING__LOGGING_LEVEL"] = "ERROR"
+
+
+# The routing fields a task instance copies from its task (``refresh_from_task``).
+ROUTING = ("queue", "executor", "pool", "pool_slots")
 
 
 def _relative(path: str, folder: Path) -> str:
@@ -161,6 +167,35 @@ def _taskflow_operators(major: int) -> dict[str, str]:
     return table
 
 
+def _mutation_hook_active() -> bool:
+    """Whether ``airflow_local_settings`` (or a policy plugin) defines
+    ``task_instance_mutation_hook``: Airflow then marks its wrapper as no longer a no-op."""
+    from airflow import settings
+
+    return not getattr(settings.task_instance_mutation_hook, "is_noop", True)
+
+
+def _dispatched_routing(task: Any, major: int) -> dict[str, Any]:
+    """The routing the scheduler dispatches the task with: a ``TaskInstance`` made from it, as
+    the scheduler makes one, runs ``refresh_from_task``, which copies the task's routing and
+    then runs Airflow's ``task_instance_mutation_hook`` for real (no run: ``dag_run`` is
+    ``None`` in 3.x). No database is needed to build one."""
+    from airflow.models.taskinstance import TaskInstance
+
+    if major >= 3:
+        import uuid
+
+        ti = TaskInstance(task, dag_version_id=uuid.uuid4(), run_id="conformance", map_index=0)
+    else:
+        ti = TaskInstance(task, run_id="conformance", map_index=0)
+    return {
+        "queue": ti.queue,
+        "executor": ti.executor,
+        "pool": ti.pool,
+        "pool_slots": ti.pool_slots,
+    }
+
+
 def _load(folder: Path, major: int) -> Any:
     """The DagBag the DAG processor of this Airflow version fills from ``folder``."""
     if major >= 3:
@@ -205,6 +240,8 @@ def dump(folder: Path, errors_only: bool = False) -> dict[str, Any]:
 
     dags: list[dict[str, Any]] = []
     tasks: list[dict[str, Any]] = []
+    # With a mutation hook, a task's routing is what its task instance holds after the hook.
+    mutated = not errors_only and _mutation_hook_active()
     for dag_id in sorted(bag.dags) if not errors_only else ():
         dag = bag.dags[dag_id]
         file = _relative(dag.fileloc, folder)
@@ -234,6 +271,9 @@ def dump(folder: Path, errors_only: bool = False) -> dict[str, Any]:
                     "dispatched": _dispatched(task, major),
                 }
             )
+            if mutated:
+                tasks[-1]["parsed"] = {key: tasks[-1][key] for key in ROUTING}
+                tasks[-1].update(_dispatched_routing(task, major))
     return {
         "airflow_version": airflow.__version__,
         "folder": str(folder),
@@ -246,6 +286,7 @@ def dump(folder: Path, errors_only: bool = False) -> dict[str, Any]:
         "dag_files": sorted({_relative(dag.fileloc, folder) for dag in bag.dags.values()}),
         "dags": dags,
         "tasks": tasks,
+        "mutation_hook": mutated,
         "import_errors": dict(sorted(import_errors.items())),
         "serialization_errors": dict(sorted(serialization_errors.items())),
     }

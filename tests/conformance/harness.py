@@ -107,9 +107,17 @@ def environment_table(environment: dict[str, str]) -> str:
     return f"\n[environment]\n{lines}"
 
 
-def run_airflow_dump(env: AirflowEnv, folder: Path, workdir: Path) -> dict[str, Any]:
+def run_airflow_dump(
+    env: AirflowEnv, folder: Path, workdir: Path, local_settings: Path | None = None
+) -> dict[str, Any]:
+    """Airflow's dump of ``folder``; ``local_settings`` is put where Airflow imports it from,
+    ``$AIRFLOW_HOME/config/airflow_local_settings.py``, so its cluster policies run for real."""
     output = workdir / "airflow.json"
     child_env = {**_clean_env(), **airflow_home(workdir / "home")}
+    if local_settings is not None:
+        config = Path(child_env["AIRFLOW_HOME"]) / "config"
+        config.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(local_settings, config / "airflow_local_settings.py")
     cmd = [
         str(env.python),
         str(DUMP_SCRIPT),
@@ -208,13 +216,20 @@ class CorpusRun:
 
 
 def run_corpus(
-    name: str, env: AirflowEnv, source: Path, workdir: Path, dump: dict[str, Any] | None = None
+    name: str,
+    env: AirflowEnv,
+    source: Path,
+    workdir: Path,
+    dump: dict[str, Any] | None = None,
+    local_settings: Path | None = None,
 ) -> CorpusRun:
-    """Dump ``source`` with Airflow (unless ``dump`` is given), then lint it with our routes."""
+    """Dump ``source`` with Airflow (unless ``dump`` is given), then lint it with our routes;
+    ``local_settings``: the deployment's ``airflow_local_settings.py``, which both sides read
+    (Airflow from its config folder, the linter through the inventory)."""
     workdir.mkdir(parents=True, exist_ok=True)
     folder = folder_for(source, env.version, workdir)
     if dump is None:
-        dump = run_airflow_dump(env, folder, workdir)
+        dump = run_airflow_dump(env, folder, workdir, local_settings)
     deployment = derive_deployment(
         dump,
         airflow_version=inventory_version(env.version),
@@ -222,8 +237,10 @@ def run_corpus(
         default_queue=DEFAULT_QUEUE,
     )
     inventory = workdir / "dagroute.toml"
+    settings = str(local_settings) if local_settings is not None else None
     inventory.write_text(
-        deployment.toml() + environment_table(corpus_environment(folder)), encoding="utf-8"
+        deployment.toml(settings) + environment_table(corpus_environment(folder)),
+        encoding="utf-8",
     )
     common = [str(folder), "--inventory", str(inventory), "--format", "json", "--no-cache"]
 

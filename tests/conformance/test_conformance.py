@@ -49,12 +49,15 @@ class Corpus:
 
     ``folder`` is committed here, or ``None`` for the example DAGs mined from a version's wheels.
     Files inside may narrow their versions with ``# conformance-versions:`` (harness.py).
+    ``local_settings``: the ``airflow_local_settings.py`` of the deployment, whose cluster
+    policies Airflow runs on the corpus (harness.py puts it in Airflow's config folder).
     """
 
     name: str
     versions: tuple[str, ...]
     folder: Path | None = None
     legacy: bool = False
+    local_settings: Path | None = None
 
 
 CORPORA: tuple[Corpus, ...] = (
@@ -66,6 +69,13 @@ CORPORA: tuple[Corpus, ...] = (
     # Airflow 2 spellings, which 3.3.2 still accepts: valid in both.
     Corpus("idioms2", BOTH, HERE / "corpora" / "idioms2"),
     Corpus("realistic", BOTH, HERE / "corpora" / "realistic"),
+    # DAGs under a deployment's cluster policies: its config/airflow_local_settings.py.
+    Corpus(
+        "policies",
+        BOTH,
+        HERE / "corpora" / "policies" / "dags",
+        local_settings=HERE / "corpora" / "policies" / "config" / "airflow_local_settings.py",
+    ),
 )
 COMMITTED = tuple(c for c in CORPORA if c.folder is not None)
 
@@ -150,7 +160,9 @@ def corpus_runs(
             folder = by_name[name].folder or ensure_example_corpora(env)[name]
             workdir = tmp_path_factory.mktemp(f"{name}-{version}")
             try:
-                run = run_corpus(name, env, folder, workdir)
+                run = run_corpus(
+                    name, env, folder, workdir, local_settings=by_name[name].local_settings
+                )
             except HarnessError as exc:
                 pytest.fail(str(exc))
             expected_errors = EXPECTED_IMPORT_ERRORS.get(key, {})

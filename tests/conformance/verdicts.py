@@ -26,6 +26,7 @@ unexpected.
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -65,7 +66,10 @@ class Deployment:
     served_queues: tuple[str, ...]
     pools: dict[str, int]
 
-    def toml(self) -> str:
+    def toml(self, local_settings: str | None = None) -> str:
+        """The inventory; ``local_settings`` names the deployment's ``airflow_local_settings.py``
+        (``[deployment] local_settings``), the one the oracle's Airflow imported."""
+        settings = f"local_settings = {json.dumps(local_settings)}\n" if local_settings else ""
         names = ", ".join(f'"{name}"' for name in self.executors)
         served = ", ".join(f'"{queue}"' for queue in self.served_queues)
         pools = "\n".join(f'"{name}" = {size}' for name, size in sorted(self.pools.items()))
@@ -74,7 +78,8 @@ class Deployment:
             "[deployment]\n"
             f'airflow_version = "{self.airflow_version}"\n'
             f"executors = [{names}]\n"
-            f'default_queue = "{self.default_queue}"\n\n'
+            f'default_queue = "{self.default_queue}"\n'
+            f"{settings}\n"
             "[[workers]]\n"
             'name = "celery-served"\n'
             'executor = "CeleryExecutor"\n'
