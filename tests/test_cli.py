@@ -196,7 +196,7 @@ def test_routes_table_and_csv(repo: Path) -> None:
     assert header.startswith("file,line,column,dag_id,task_id,queue,executor,pool")
     # Every field of the JSON contract but the reasons (a mapping, which a cell cannot hold).
     _, listed, _ = invoke("routes", "dags", "--format", "json")
-    assert set(header.split(",")) == set(json.loads(listed)["tasks"][0]) - {"reasons"}
+    assert set(header.split(",")) == set(json.loads(listed)["tasks"][0]) - {"reasons", "set_by"}
     assert row.startswith("dags/dag.py,4,5,lab,build,reports,,default_pool,1,")
 
 
