@@ -334,6 +334,9 @@ class Module:
     ``unmodelled`` the places where tasks may be missing; ``rejected_calls`` the calls of Airflow
     functions with keywords they do not take (``@setup(queue=...)``); ``bound_at`` the first line
     binding each module-level name, for what a circular import finds already bound.
+    ``no_dag_cause``, in a file where no DAG is found, is the first call outside any DAG that
+    the walk could not follow (one whose callee is named like a DAG builder first): what may
+    have built the DAGs a file the DAG processor parses does not show (DRL106).
     """
 
     path: str
@@ -352,3 +355,4 @@ class Module:
     unmodelled: tuple[Unmodelled, ...] = ()
     rejected_calls: tuple[RejectedCall, ...] = ()
     bound_at: dict[str, int] = field(default_factory=dict)
+    no_dag_cause: Unmodelled | None = None

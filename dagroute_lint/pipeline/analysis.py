@@ -21,7 +21,12 @@ from dagroute_lint.pipeline.cache import SummaryCache, extraction_fingerprint
 from dagroute_lint.pipeline.collector import rare_collections
 from dagroute_lint.pipeline.dependents import importers
 from dagroute_lint.pipeline.extraction import Extractor
-from dagroute_lint.pipeline.import_index import ImportIndex, imports_nothing, index_key
+from dagroute_lint.pipeline.import_index import (
+    ImportIndex,
+    imports_nothing,
+    index_key,
+    module_reads,
+)
 from dagroute_lint.pipeline.progress import ProgressLine
 from dagroute_lint.pipeline.world import Reads, RecordingRoots, ReportedFile, World
 from dagroute_lint.records import record
@@ -37,13 +42,18 @@ from dagroute_lint.sources.discovery import (
     discover,
     might_define_dags,
     module_name,
+    processor_word,
 )
 from dagroute_lint.sources.project_modules import ProjectModules
 
 # A file found, with its bytes or why it cannot be read.
 FoundFile = tuple[SourceFile, bytes | SyntaxProblem]
-# The modules a reported file runs by importing, when known without extracting it (``None``).
-KnownImports = Callable[[ReportedFile], Sequence[str] | None]
+# What a reported file imports, when known without extracting it (``None``): the modules
+# loading it runs, and every module name its imports may load (``import_index.module_reads``).
+KnownImports = Callable[[ReportedFile], tuple[Sequence[str], Sequence[str]] | None]
+# For each module name a reported file's imports may load, the file importing it (by the name
+# shown), or ``None`` when several do.
+Importers = dict[str, str | None]
 
 
 @record
@@ -120,6 +130,7 @@ class Analysis:
         self.airflow_major = airflow_major(inventory)
         self.default_queue = inventory.default_queue if inventory is not None else DEFAULT_QUEUE
         self._reported: list[ReportedFile] | None = None
+        self._importers: Importers = {}
         # The repository's files, by the name shown, with what analysing them read.
         self._kept: dict[str, tuple[AnalysedFile, Reads]] = {}
         self._closed = False
@@ -179,8 +190,16 @@ class Analysis:
         """
         if self._reported is None:
             with rare_collections():
-                self._reported = _reported(self.files, self.world, known or _unknown)
+                found = _reported(self.files, self.world, known or _unknown)
+                self._reported, self._importers = found
         return self._reported
+
+    def imported_elsewhere(self, name: str, display: str) -> bool:
+        """Whether another reported file than ``display`` imports the module ``name``: a
+        module of the repository that DAG files import, not a DAG file itself."""
+        self.reported()
+        importer = self._importers.get(name, display)
+        return importer != display
 
     def passed_over(self) -> LeftOut:
         """What discovery passed over, and the files found that the run does not report on
@@ -211,7 +230,26 @@ class Analysis:
             inventory = self.inventory
             placed = place_dispatched(tasks, inventory) if inventory is not None else ()
             dag_ids = tuple(resolver.dag_ids(module))
-        return AnalysedFile(file.source, module, tasks, placed, dag_ids), reads
+            no_dag = self._parsed_without_dag(file, module)
+        return AnalysedFile(file.source, module, tasks, placed, dag_ids, no_dag), reads
+
+    def _parsed_without_dag(self, file: ReportedFile, module: Module) -> str | None:
+        """The word beside "airflow" for which the DAG processor imports ``file`` when no DAG
+        is found in it and no other file of the run imports it (``AnalysedFile.no_dag``);
+        ``None`` otherwise. A buffer is not judged: who imports it is not looked for."""
+        data = file.data
+        if module.dags or module.syntax_error is not None or not isinstance(data, bytes):
+            return None
+        folders = self.settings.dags
+        real = Path(file.source.real)
+        if self.from_stdin or (folders and not any(real.is_relative_to(f) for f in folders)):
+            return None
+        word = processor_word(data, self.airflow_major)
+        if word is None:
+            return None
+        display = file.source.display
+        imported = self.imported_elsewhere(file.name, display)
+        return None if self.world.probe(("imported", file.name, display), imported) else word
 
     def certain_dags(self, file: ReportedFile) -> tuple[Definition, ...]:
         """The DAGs of a file that another file's DAG id can clash with (DRL002): only their
@@ -317,9 +355,11 @@ def _discover(
     )
 
 
-def _reported(files: Sequence[FoundFile], world: World, known: KnownImports) -> list[ReportedFile]:
+def _reported(
+    files: Sequence[FoundFile], world: World, known: KnownImports
+) -> tuple[list[ReportedFile], Importers]:
     """See ``Analysis.reported``: a file found in a folder that cannot define a DAG waits until
-    a reported file imports it."""
+    a reported file imports it. With them, who imports what (``Importers``)."""
     waiting: dict[str, FoundFile] = {}
     batch: list[FoundFile] = []
     for source, data in files:
@@ -328,6 +368,7 @@ def _reported(files: Sequence[FoundFile], world: World, known: KnownImports) -> 
         else:
             waiting.setdefault(module_name(source.real, world.roots)[0], (source, data))
     found: list[ReportedFile] = []
+    importers: Importers = {}
     while batch:
         made = [
             ReportedFile(source, data, *module_name(source.real, world.roots))
@@ -339,11 +380,17 @@ def _reported(files: Sequence[FoundFile], world: World, known: KnownImports) -> 
         world.prepare([file for file, answer in zip(made, answers) if answer is None])
         imported: list[str] = []
         for file, answer in zip(made, answers):
-            imported += answer if answer is not None else imported_modules(world.plain(file))
+            if answer is None:
+                plain = world.plain(file)
+                answer = list(imported_modules(plain)), list(module_reads(plain))
+            imported += answer[0]
+            display = file.source.display
+            for name in answer[1]:
+                importers[name] = display if importers.get(name, display) == display else None
         found += made
         batch = [waiting.pop(name) for name in imported if name in waiting]
     found.sort(key=lambda file: file.source.display)
-    return found
+    return found, importers
 
 
 def import_roots(paths: Sequence[str], settings: Settings) -> list[Path]:

@@ -331,14 +331,27 @@ class ProbeAnswers:
     """The answer each question gets now, as ``RecordingRoots`` recorded it; asked once each
     (most files ask the same questions)."""
 
-    def __init__(self, roots: Sequence[Path], project: ProjectModules | None = None) -> None:
+    def __init__(
+        self,
+        roots: Sequence[Path],
+        project: ProjectModules | None = None,
+        imported: Callable[[str, str], bool] | None = None,
+    ) -> None:
         self._roots = FirstParty(roots, project)
+        # Whether another file of the run imports a module (its name, the asking file's).
+        self._imported = imported or (lambda name, display: False)
         self._answers: dict[Probe, object] = {}
 
     def __call__(self, question: Probe) -> object:
         if question not in self._answers:
-            self._answers[question] = _answer(self._roots, question)
+            self._answers[question] = self._answer(question)
         return self._answers[question]
+
+    def _answer(self, question: Probe) -> object:
+        kind, module, *rest = question
+        if kind == "imported" and rest:
+            return self._imported(module, rest[0])
+        return _answer(self._roots, question)
 
 
 def _answer(roots: FirstParty, question: Probe) -> object:

@@ -14,15 +14,20 @@ from dagroute_lint.resolve.tasks import ResolvedTask
 
 
 def unmodelled_places(
-    module: Module, tasks: Sequence[ResolvedTask]
+    module: Module, tasks: Sequence[ResolvedTask], no_dag: str | None = None
 ) -> Iterator[tuple[Position, str]]:
     """Each place of ``module`` where tasks may be built that cannot be seen, with why, once:
-    what extraction could not follow, and each DAG whose id cannot be known. The code that
-    builds a DAG may run several times (a factory called in a loop): its DAGs are one place."""
+    what extraction could not follow, each DAG whose id cannot be known, and a file that the
+    DAG processor imports in which no DAG is found (``no_dag``: the word beside "airflow" that
+    makes it import the file, see ``AnalysedFile.no_dag``), unless another place says why. The
+    code that builds a DAG may run several times (a factory called in a loop): its DAGs are one
+    place."""
     places: dict[tuple[Position, str], None] = {}
     for place in module.unmodelled:
         places.setdefault((place.position, place.message), None)
     yield from places
+    if no_dag is not None and not places:
+        yield _no_dag_found(module, no_dag)
     unknown: dict[tuple[Position, str], set[int]] = {}
     for task in tasks:
         dag = task.task.dag
@@ -77,13 +82,30 @@ class Coverage:
         return line
 
 
-def coverage(files: Iterable[tuple[Module, Sequence[ResolvedTask]]]) -> Coverage:
+def _no_dag_found(module: Module, word: str) -> tuple[Position, str]:
+    """The place a file without a DAG is reported at, and why: at the call that may build its
+    DAGs where the walk met one it could not follow, else at its first line."""
+    found = f'no DAG is found in this file, which Airflow\'s DAG processor imports (it mentions "airflow" and "{word}")'
+    cause = module.no_dag_cause
+    if cause is not None:
+        return (
+            cause.position,
+            f"{found}: {cause.message}; the DAGs and tasks it may build are not seen",
+        )
+    return (
+        Position(1, 1),
+        f"{found} and no file of the repository imports: nothing in it builds a DAG when it "
+        "runs; if it is a helper module, list it in .airflowignore so that Airflow skips it too",
+    )
+
+
+def coverage(files: Iterable[tuple[Module, Sequence[ResolvedTask], str | None]]) -> Coverage:
     total = Coverage()
-    for module, tasks in files:
+    for module, tasks, no_dag in files:
         # Every DAG the file builds was checked (its id, its arguments), tasks or not; a task
         # built outside any DAG belongs to none.
         dags = len(module.dags)
-        unseen = sum(1 for _ in unmodelled_places(module, tasks))
+        unseen = sum(1 for _ in unmodelled_places(module, tasks, no_dag))
         total += Coverage(len(tasks), dags, unseen)
     return total
 

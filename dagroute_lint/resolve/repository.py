@@ -20,13 +20,17 @@ from dagroute_lint.sources.first_party import FirstParty
 class AnalysedFile:
     """One reported file: its model, its resolved tasks, and, with an inventory, where each
     dispatched task lands (``placed``; empty without an inventory). ``dag_ids`` are the ids of
-    ``module.dags``, one each, ``None`` where it cannot be known."""
+    ``module.dags``, one each, ``None`` where it cannot be known. ``no_dag`` is set for a file
+    that Airflow's DAG processor imports (a file of the DAG folders whose text holds "airflow"
+    and this word) in which no DAG is found and which no other file of the run imports: it may
+    define DAGs that are not seen (DRL106)."""
 
     source: SourceFile
     module: Module
     tasks: tuple[ResolvedTask, ...]
     placed: tuple[PlacedTask, ...] = ()
     dag_ids: tuple[str | None, ...] = ()
+    no_dag: str | None = None
 
     def certain_dags(self) -> tuple[Definition, ...]:
         """The DAGs of the file that Airflow certainly collects, with a known id: the ones
@@ -94,7 +98,7 @@ class Repository:
     def coverage(self) -> Coverage:
         """Tasks and DAGs seen, and places where tasks may be missing (DRL106's, selected or
         not): what every summary says, so that a clean result never hides what was not seen."""
-        return coverage((file.module, file.tasks) for file in self.files)
+        return coverage((file.module, file.tasks, file.no_dag) for file in self.files)
 
     def derive(self, what: str, file: AnalysedFile, compute: Callable[[], Any]) -> Any:
         """``compute()`` for ``file``, once per run: several rules judge the same facts of a

@@ -124,11 +124,20 @@ def processor_imports(path: Path, airflow_major: int) -> bool:
     holds "airflow" and "dag" (3.x: or "asset"). Such a file's failed import is recorded as an
     import error whether or not it defines a DAG. An unreadable file is not judged."""
     try:
-        lowered = path.read_bytes().lower()
+        data = path.read_bytes()
     except OSError:
         return False
-    words = (b"dag", b"asset") if airflow_major >= 3 else (b"dag",)
-    return b"airflow" in lowered and any(word in lowered for word in words)
+    return processor_word(data, airflow_major) is not None
+
+
+def processor_word(data: bytes, airflow_major: int) -> str | None:
+    """The word beside "airflow" for which the DAG processor imports a file of this content
+    (``processor_imports``): "dag", or under 3.x "asset"; ``None`` when it does not."""
+    lowered = data.lower()
+    if b"airflow" not in lowered:
+        return None
+    words = ("dag", "asset") if airflow_major >= 3 else ("dag",)
+    return next((word for word in words if word.encode() in lowered), None)
 
 
 def discover(

@@ -304,10 +304,18 @@ class Functions(WalkerState):
         libraries DAG files compute values with are not suspected."""
         if qualname is not None and builds_no_task(qualname):
             return
-        if not self.in_dag_context(positional, arguments):
-            return
         written = as_written(node.func)
+        if not self.in_dag_context(positional, arguments):
+            self.suspect(node, written if qualname is None else qualname, f"{written}() {why}")
+            return
         self.not_followed(node, f"{written}() {why}; tasks it may build are not seen")
+
+    def suspect(self, node: cst.CSTNode, name: str, message: str) -> None:
+        """Note a call outside any DAG that the walk did not follow: where a file in which no
+        DAG is found may have built its DAGs (``Module.no_dag_cause``), once per place."""
+        node = self.here(node)
+        if id(node) not in self.suspects:
+            self.suspects[id(node)] = (node, message, "dag" in name.lower())
 
     def run_factory_body(self, function: Function) -> None:
         """Walk an ``@dag``/``@task_group`` body where it is called; parameters are unknown."""
