@@ -42,6 +42,7 @@ from dagroute_lint.sources.discovery import (
     discover,
     might_define_dags,
     module_name,
+    module_names,
     processor_word,
 )
 from dagroute_lint.sources.project_modules import ProjectModules
@@ -194,12 +195,11 @@ class Analysis:
                 self._reported, self._importers = found
         return self._reported
 
-    def imported_elsewhere(self, name: str, display: str) -> bool:
-        """Whether another reported file than ``display`` imports the module ``name``: a
-        module of the repository that DAG files import, not a DAG file itself."""
+    def imported_elsewhere(self, display: str, *names: str) -> bool:
+        """Whether another reported file than ``display`` imports it by one of its ``names``
+        (``module_names``): a module of the repository that DAG files import."""
         self.reported()
-        importer = self._importers.get(name, display)
-        return importer != display
+        return any(self._importers.get(name, display) != display for name in names)
 
     def passed_over(self) -> LeftOut:
         """What discovery passed over, and the files found that the run does not report on
@@ -247,9 +247,9 @@ class Analysis:
         word = processor_word(data, self.airflow_major)
         if word is None:
             return None
-        display = file.source.display
-        imported = self.imported_elsewhere(file.name, display)
-        return None if self.world.probe(("imported", file.name, display), imported) else word
+        question = (file.source.display, *module_names(file.source.real, self.world.roots))
+        imported = self.imported_elsewhere(*question)
+        return None if self.world.probe(("imported", *question), imported) else word
 
     def certain_dags(self, file: ReportedFile) -> tuple[Definition, ...]:
         """The DAGs of a file that another file's DAG id can clash with (DRL002): only their
@@ -382,10 +382,13 @@ def _reported(
         for file, answer in zip(made, answers):
             if answer is None:
                 plain = world.plain(file)
-                answer = list(imported_modules(plain)), list(module_reads(plain))
-            imported += answer[0]
+                runs: Sequence[str] = list(imported_modules(plain))
+                reads: Sequence[str] = list(module_reads(plain))
+            else:
+                runs, reads = answer
+            imported += runs
             display = file.source.display
-            for name in answer[1]:
+            for name in reads:
                 importers[name] = display if importers.get(name, display) == display else None
         found += made
         batch = [waiting.pop(name) for name in imported if name in waiting]

@@ -26,8 +26,8 @@ from dagroute_lint.deployment.inventory import Inventory
 from dagroute_lint.diagnostics import UNUSED_NOQA, Diagnostic, unsuppressed
 from dagroute_lint.model import Position
 from dagroute_lint.pipeline.analysis import Analysis, Execution, analyse, imported_modules
-from dagroute_lint.pipeline.import_index import module_reads
 from dagroute_lint.pipeline.collector import rare_collections
+from dagroute_lint.pipeline.import_index import module_reads
 from dagroute_lint.pipeline.results import Entry, ResultIndex, canonical, own_key, run_key
 from dagroute_lint.pipeline.world import ModuleStates, ProbeAnswers, Reads, ReportedFile
 from dagroute_lint.records import record, replace

@@ -335,11 +335,11 @@ class ProbeAnswers:
         self,
         roots: Sequence[Path],
         project: ProjectModules | None = None,
-        imported: Callable[[str, str], bool] | None = None,
+        imported: Callable[..., bool] | None = None,
     ) -> None:
         self._roots = FirstParty(roots, project)
-        # Whether another file of the run imports a module (its name, the asking file's).
-        self._imported = imported or (lambda name, display: False)
+        # Whether another file of the run imports a file (its name shown, its module names).
+        self._imported = imported or (lambda display, *names: False)
         self._answers: dict[Probe, object] = {}
 
     def __call__(self, question: Probe) -> object:
@@ -349,8 +349,8 @@ class ProbeAnswers:
 
     def _answer(self, question: Probe) -> object:
         kind, module, *rest = question
-        if kind == "imported" and rest:
-            return self._imported(module, rest[0])
+        if kind == "imported":
+            return self._imported(module, *rest)
         return _answer(self._roots, question)
 
 

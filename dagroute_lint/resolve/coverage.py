@@ -12,22 +12,27 @@ from dagroute_lint.model import Module, Position
 from dagroute_lint.records import record
 from dagroute_lint.resolve.tasks import ResolvedTask
 
+# What a place where tasks may be missing is about, in its facts: ``None`` for a place in the
+# file's code, ``NO_DAG`` for a file the DAG processor imports in which no DAG is found.
+NO_DAG = "dag"
+
 
 def unmodelled_places(
     module: Module, tasks: Sequence[ResolvedTask], no_dag: str | None = None
-) -> Iterator[tuple[Position, str]]:
-    """Each place of ``module`` where tasks may be built that cannot be seen, with why, once:
-    what extraction could not follow, each DAG whose id cannot be known, and a file that the
-    DAG processor imports in which no DAG is found (``no_dag``: the word beside "airflow" that
-    makes it import the file, see ``AnalysedFile.no_dag``), unless another place says why. The
-    code that builds a DAG may run several times (a factory called in a loop): its DAGs are one
-    place."""
+) -> Iterator[tuple[Position, str, str | None]]:
+    """Each place of ``module`` where tasks may be built that cannot be seen, with why and what
+    it is about (``NO_DAG`` or ``None``), once: what extraction could not follow, each DAG whose
+    id cannot be known, and a file that the DAG processor imports in which no DAG is found
+    (``no_dag``: the word beside "airflow" that makes it import the file, see
+    ``AnalysedFile.no_dag``), unless another place already says why. The code that builds a DAG
+    may run several times (a factory called in a loop): its DAGs are one place."""
     places: dict[tuple[Position, str], None] = {}
     for place in module.unmodelled:
         places.setdefault((place.position, place.message), None)
-    yield from places
+    for position, message in places:
+        yield position, message, None
     if no_dag is not None and not places:
-        yield _no_dag_found(module, no_dag)
+        yield (*_no_dag_found(module, no_dag), NO_DAG)
     unknown: dict[tuple[Position, str], set[int]] = {}
     for task in tasks:
         dag = task.task.dag
@@ -40,6 +45,7 @@ def unmodelled_places(
                 position,
                 f"the id of this DAG cannot be known without running the file ({reason}); its "
                 "tasks cannot be matched with what Airflow builds",
+                None,
             )
             continue
         yield (
@@ -47,7 +53,29 @@ def unmodelled_places(
             f"the ids of the {len(dags)} DAGs built here (one each time this code runs) cannot "
             f"be known without running the file ({reason}); their tasks cannot be matched with "
             "what Airflow builds",
+            None,
         )
+
+
+def _no_dag_found(module: Module, word: str) -> tuple[Position, str]:
+    """Where a file without a DAG is reported, and why: at the call that may build its DAGs
+    where the walk met one it could not follow, else at its first line."""
+    found = (
+        "no DAG is found in this file, though Airflow's DAG processor imports it (it mentions "
+        f'"airflow" and "{word}")'
+    )
+    cause = module.no_dag_cause
+    if cause is not None:
+        return (
+            cause.position,
+            f"{found}: {cause.message}; the DAGs and tasks it may build are not seen",
+        )
+    return (
+        Position(1, 1),
+        f"{found} and no other file of the repository does: nothing in it builds a DAG when it "
+        "runs; if it is not meant to define one (a helper, a test), list it in .airflowignore so "
+        "that Airflow skips it too",
+    )
 
 
 @record
@@ -80,23 +108,6 @@ class Coverage:
             facts = _plural(self.open_facts, "fact")
             line += f"; the inventory leaves open {facts} some checks need"
         return line
-
-
-def _no_dag_found(module: Module, word: str) -> tuple[Position, str]:
-    """The place a file without a DAG is reported at, and why: at the call that may build its
-    DAGs where the walk met one it could not follow, else at its first line."""
-    found = f'no DAG is found in this file, which Airflow\'s DAG processor imports (it mentions "airflow" and "{word}")'
-    cause = module.no_dag_cause
-    if cause is not None:
-        return (
-            cause.position,
-            f"{found}: {cause.message}; the DAGs and tasks it may build are not seen",
-        )
-    return (
-        Position(1, 1),
-        f"{found} and no file of the repository imports: nothing in it builds a DAG when it "
-        "runs; if it is a helper module, list it in .airflowignore so that Airflow skips it too",
-    )
 
 
 def coverage(files: Iterable[tuple[Module, Sequence[ResolvedTask], str | None]]) -> Coverage:

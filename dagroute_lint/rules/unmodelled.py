@@ -17,8 +17,8 @@ from dagroute_lint.rules.base import Context, Rule
 
 def check_unmodelled_tasks(context: Context) -> Iterator[Diagnostic]:
     places = unmodelled_places(context.module, context.tasks, context.file.no_dag)
-    for position, message in places:
-        yield context.report(position, message, kind="unmodelled")
+    for position, message, item in places:
+        yield context.report(position, message, kind="unmodelled", item=item)
 
 
 UNMODELLED_TASKS = Rule(

@@ -316,8 +316,24 @@ def module_name(path: Path | str, roots: Sequence[Path]) -> tuple[str, bool]:
     every file it reads, warm runs included.
     """
     text = str(path)
+    starts = _root_starts(text, roots)
+    return _dotted(text[max(starts) :] if starts else Path(text).name)
+
+
+def module_names(path: Path | str, roots: Sequence[Path]) -> list[str]:
+    """Every dotted name ``path`` is imported by: one under each root holding it, the innermost
+    first (``dags/common/db.py`` is ``common.db`` and, from the repository root, also
+    ``dags.common.db``)."""
+    text = str(path)
+    starts = sorted(set(_root_starts(text, roots)), reverse=True)
+    names = [_dotted(text[start:])[0] for start in starts] or [_dotted(Path(text).name)[0]]
+    return list(dict.fromkeys(names))
+
+
+def _root_starts(text: str, roots: Sequence[Path]) -> list[int]:
+    """Where the part of ``text`` below each root holding it starts."""
     folded = os.path.normcase(text)
-    start = -1
+    starts = []
     for root in roots:
         root_text = str(root)
         if root_text == ".":  # holds every relative path
@@ -325,9 +341,13 @@ def module_name(path: Path | str, roots: Sequence[Path]) -> tuple[str, bool]:
         else:
             prefix = os.path.join(os.path.normcase(root_text), "")
             holds = folded.startswith(prefix)
-        if holds and len(prefix) > start:
-            start = len(prefix)
-    relative = text[start:] if start >= 0 else Path(text).name
+        if holds:
+            starts.append(len(prefix))
+    return starts
+
+
+def _dotted(relative: str) -> tuple[str, bool]:
+    """``a/b.py`` as ``a.b``, and whether it is a package (``a/__init__.py``: ``a``)."""
     parts = relative.split(os.sep)
     name = parts[-1]
     dot = name.rfind(".")
