@@ -200,7 +200,7 @@ def test_an_empty_repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert routes(tmp_path, monkeypatch, "table", dag=empty) == textwrap.dedent("""\
         location  dag  task  queue  executor  workers  pool  slots  operator
 
-        0 tasks in 0 DAGs, 0 with unresolved routing, 0 built under a condition; 1 place where tasks may be missing
+        0 tasks in 0 DAGs, 0 with unresolved routing, 0 built under a condition; 1 places where tasks may be missing
         per queue: -
         queues used but unserved: none
         worker queues no task uses: main, spare
