@@ -26,7 +26,11 @@ with DAG("report", schedule=None):
     BashOperator(task_id="render", bash_command="make report")
 """
 HELPER = '"""Slack messages for failed Airflow DAG runs."""\n\nCHANNEL = "#data"\n'
-UNKNOWN_FACTORY = '"""The nightly Airflow DAG."""\n\nfrom team_tooling.dags import build_dag\n\ndag = build_dag("nightly")\n'
+UNKNOWN_FACTORY = (
+    '"""The nightly Airflow DAG."""\n\n'
+    "from team_tooling.dags import build_dag\n\n"
+    'dag = build_dag("nightly")\n'
+)
 
 
 def no_dag_reports(files: dict[str, str | bytes], inventory: str | None = None) -> list[str]:
