@@ -120,6 +120,17 @@ def test_asset_is_the_word_of_airflow_3_only() -> None:
     assert no_dag_reports({"dags/assets.py": source}, airflow_2) == []
 
 
+def test_without_the_dags_setting_it_says_how_to_name_the_dag_folders() -> None:
+    files: dict[str, str | bytes] = {"dags/notify.py": HELPER}
+    (unnamed,) = lint_files(files, select=("DRL106",))
+    assert unnamed.message.endswith(
+        "name the DAG folders in the `dags` setting if it lies outside them"
+    )
+    files["pyproject.toml"] = '[tool.dagroute-lint]\ndags = ["dags"]\n'
+    (named,) = lint_files(files, select=("DRL106",))
+    assert named.message.endswith("so that Airflow skips it too")
+
+
 def test_a_file_outside_the_dags_setting_is_not_judged() -> None:
     files: dict[str, str | bytes] = {
         "pyproject.toml": '[tool.dagroute-lint]\ndags = ["dags/pipelines"]\n',

@@ -30,6 +30,7 @@ from dagroute_lint.pipeline.import_index import (
 from dagroute_lint.pipeline.progress import ProgressLine
 from dagroute_lint.pipeline.world import Reads, RecordingRoots, ReportedFile, World
 from dagroute_lint.records import record
+from dagroute_lint.resolve.coverage import NoDag
 from dagroute_lint.resolve.placement import place_dispatched
 from dagroute_lint.resolve.repository import AnalysedFile, Definition, Repository
 from dagroute_lint.resolve.tasks import Resolver
@@ -233,10 +234,10 @@ class Analysis:
             no_dag = self._parsed_without_dag(file, module)
         return AnalysedFile(file.source, module, tasks, placed, dag_ids, no_dag), reads
 
-    def _parsed_without_dag(self, file: ReportedFile, module: Module) -> str | None:
-        """The word beside "airflow" for which the DAG processor imports ``file`` when no DAG
-        is found in it and no other file of the run imports it (``AnalysedFile.no_dag``);
-        ``None`` otherwise. A buffer is not judged: who imports it is not looked for."""
+    def _parsed_without_dag(self, file: ReportedFile, module: Module) -> NoDag | None:
+        """Why the DAG processor imports ``file`` when no DAG is found in it and no other file
+        of the run imports it (``AnalysedFile.no_dag``); ``None`` otherwise. A buffer is not
+        judged: who imports it is not looked for."""
         data = file.data
         if module.dags or module.syntax_error is not None or not isinstance(data, bytes):
             return None
@@ -249,7 +250,9 @@ class Analysis:
             return None
         question = (file.source.display, *module_names(file.source.real, self.world.roots))
         imported = self.imported_elsewhere(*question)
-        return None if self.world.probe(("imported", *question), imported) else word
+        if self.world.probe(("imported", *question), imported):
+            return None
+        return NoDag(word, bool(folders))
 
     def certain_dags(self, file: ReportedFile) -> tuple[Definition, ...]:
         """The DAGs of a file that another file's DAG id can clash with (DRL002): only their

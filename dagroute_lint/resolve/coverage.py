@@ -17,15 +17,25 @@ from dagroute_lint.resolve.tasks import ResolvedTask
 NO_DAG = "dag"
 
 
+@record
+class NoDag:
+    """Why a file in which no DAG is found is the DAG processor's: ``word`` is what its text
+    holds beside "airflow" ("dag", or under Airflow 3 "asset"); ``folders_named`` whether the
+    settings name the DAG folders (otherwise the folders linted stand for them)."""
+
+    word: str
+    folders_named: bool
+
+
 def unmodelled_places(
-    module: Module, tasks: Sequence[ResolvedTask], no_dag: str | None = None
+    module: Module, tasks: Sequence[ResolvedTask], no_dag: NoDag | None = None
 ) -> Iterator[tuple[Position, str, str | None]]:
     """Each place of ``module`` where tasks may be built that cannot be seen, with why and what
     it is about (``NO_DAG`` or ``None``), once: what extraction could not follow, each DAG whose
     id cannot be known, and a file that the DAG processor imports in which no DAG is found
-    (``no_dag``: the word beside "airflow" that makes it import the file, see
-    ``AnalysedFile.no_dag``), unless another place already says why. The code that builds a DAG
-    may run several times (a factory called in a loop): its DAGs are one place."""
+    (``no_dag``, see ``AnalysedFile.no_dag``), unless another place already says why. The code
+    that builds a DAG may run several times (a factory called in a loop): its DAGs are one
+    place."""
     places: dict[tuple[Position, str], None] = {}
     for place in module.unmodelled:
         places.setdefault((place.position, place.message), None)
@@ -57,12 +67,12 @@ def unmodelled_places(
         )
 
 
-def _no_dag_found(module: Module, word: str) -> tuple[Position, str]:
+def _no_dag_found(module: Module, no_dag: NoDag) -> tuple[Position, str]:
     """Where a file without a DAG is reported, and why: at the call that may build its DAGs
     where the walk met one it could not follow, else at its first line."""
     found = (
         "no DAG is found in this file, though Airflow's DAG processor imports it (it mentions "
-        f'"airflow" and "{word}")'
+        f'"airflow" and "{no_dag.word}")'
     )
     cause = module.no_dag_cause
     if cause is not None:
@@ -74,7 +84,12 @@ def _no_dag_found(module: Module, word: str) -> tuple[Position, str]:
         Position(1, 1),
         f"{found} and no other file of the repository does: nothing in it builds a DAG when it "
         "runs; if it is not meant to define one (a helper, a test), list it in .airflowignore so "
-        "that Airflow skips it too",
+        "that Airflow skips it too"
+        + (
+            ""
+            if no_dag.folders_named
+            else ", or name the DAG folders in the `dags` setting if it lies outside them"
+        ),
     )
 
 
@@ -110,7 +125,7 @@ class Coverage:
         return line
 
 
-def coverage(files: Iterable[tuple[Module, Sequence[ResolvedTask], str | None]]) -> Coverage:
+def coverage(files: Iterable[tuple[Module, Sequence[ResolvedTask], NoDag | None]]) -> Coverage:
     total = Coverage()
     for module, tasks, no_dag in files:
         # Every DAG the file builds was checked (its id, its arguments), tasks or not; a task

@@ -9,7 +9,7 @@ from typing import Any
 from dagroute_lint.deployment.inventory import Inventory
 from dagroute_lint.model import Module, Position
 from dagroute_lint.records import record
-from dagroute_lint.resolve.coverage import Coverage, coverage
+from dagroute_lint.resolve.coverage import Coverage, NoDag, coverage
 from dagroute_lint.resolve.placement import PlacedTask
 from dagroute_lint.resolve.tasks import ResolvedTask
 from dagroute_lint.sources.discovery import SourceFile
@@ -22,7 +22,7 @@ class AnalysedFile:
     dispatched task lands (``placed``; empty without an inventory). ``dag_ids`` are the ids of
     ``module.dags``, one each, ``None`` where it cannot be known. ``no_dag`` is set for a file
     that Airflow's DAG processor imports (a file of the DAG folders whose text holds "airflow"
-    and this word) in which no DAG is found and which no other file of the run imports: it may
+    and "dag") in which no DAG is found and which no other file of the run imports: it may
     define DAGs that are not seen (DRL106)."""
 
     source: SourceFile
@@ -30,7 +30,7 @@ class AnalysedFile:
     tasks: tuple[ResolvedTask, ...]
     placed: tuple[PlacedTask, ...] = ()
     dag_ids: tuple[str | None, ...] = ()
-    no_dag: str | None = None
+    no_dag: NoDag | None = None
 
     def certain_dags(self) -> tuple[Definition, ...]:
         """The DAGs of the file that Airflow certainly collects, with a known id: the ones
