@@ -428,6 +428,9 @@ class Module:
     ``reads_deployment`` says a value came from the inventory's ``[environment]`` or
     ``[variables]``, ``changes_deployment`` what the module does to them when imported
     (``os.environ.update()``): a file importing such a module reads them changed.
+    ``no_dag_cause``, in a file where no DAG is found, is the first call outside any DAG that
+    the walk could not follow (one whose callee is named like a DAG builder first): what may
+    have built the DAGs a file the DAG processor parses does not show (DRL106).
     """
 
     path: str
@@ -450,3 +453,4 @@ class Module:
     policy: ClusterPolicy | None = None
     reads_deployment: bool = False
     changes_deployment: str | None = None
+    no_dag_cause: Unmodelled | None = None

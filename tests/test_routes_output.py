@@ -195,11 +195,12 @@ def test_without_an_inventory_the_workers_are_unknown(
 
 
 def test_an_empty_repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The DAG processor imports the file ("airflow", "dag") and no DAG is found: one place.
     empty = "from airflow.sdk import DAG\n"
     assert routes(tmp_path, monkeypatch, "table", dag=empty) == textwrap.dedent("""\
         location  dag  task  queue  executor  workers  pool  slots  operator
 
-        0 tasks in 0 DAGs, 0 with unresolved routing, 0 built under a condition; 0 places where tasks may be missing
+        0 tasks in 0 DAGs, 0 with unresolved routing, 0 built under a condition; 1 places where tasks may be missing
         per queue: -
         queues used but unserved: none
         worker queues no task uses: main, spare

@@ -279,6 +279,9 @@ class _Walker(
         wanted += [site.node for site in self.imports]
         wanted += [node for node, _ in self.unmodelled.values()]
         wanted += [node for node, *_ in self.rejected_calls.values()]
+        cause = self.no_dag_cause()
+        if cause is not None:
+            wanted.append(cause[0])
         tree = parsed.module
         bindings = list(module_bindings(tree))
         wanted += [node for _, node in bindings]
@@ -412,6 +415,7 @@ class _Walker(
                 for node, callee, keywords, level in self.rejected_calls.values()
             ),
             policy=None if drafts is None else self.policy(drafts, at, bound_at),
+            no_dag_cause=None if cause is None else Unmodelled(at(cause[0]), cause[1]),
         )
 
     def policy(
@@ -439,6 +443,15 @@ class _Walker(
             for draft in drafts
         )
         return ClusterPolicy(effects, hooks)
+
+    def no_dag_cause(self) -> tuple[cst.CSTNode, str] | None:
+        """In a file where no DAG was found, the call that may have built them (see
+        ``Module.no_dag_cause``): the first one named like a DAG builder, else the first."""
+        if self.dags or not self.suspects:
+            return None
+        found = list(self.suspects.values())
+        node, message, _ = next((each for each in found if each[2]), found[0])
+        return node, message
 
 
 def _hook_nodes(module: Scope) -> Iterator[cst.CSTNode]:

@@ -21,11 +21,17 @@ from dagroute_lint.pipeline.cache import SummaryCache, extraction_fingerprint
 from dagroute_lint.pipeline.collector import rare_collections
 from dagroute_lint.pipeline.dependents import importers
 from dagroute_lint.pipeline.extraction import Extractor
-from dagroute_lint.pipeline.import_index import ImportIndex, imports_nothing, index_key
+from dagroute_lint.pipeline.import_index import (
+    ImportIndex,
+    imports_nothing,
+    index_key,
+    module_reads,
+)
 from dagroute_lint.pipeline.local_settings import read_policy, settings_file
 from dagroute_lint.pipeline.progress import ProgressLine
 from dagroute_lint.pipeline.world import Reads, RecordingRoots, ReportedFile, World
 from dagroute_lint.records import record
+from dagroute_lint.resolve.coverage import NoDag
 from dagroute_lint.resolve.placement import place_dispatched
 from dagroute_lint.resolve.repository import AnalysedFile, Definition, Repository
 from dagroute_lint.resolve.tasks import Resolver
@@ -38,13 +44,19 @@ from dagroute_lint.sources.discovery import (
     discover,
     might_define_dags,
     module_name,
+    module_names,
+    processor_word,
 )
 from dagroute_lint.sources.project_modules import ProjectModules
 
 # A file found, with its bytes or why it cannot be read.
 FoundFile = tuple[SourceFile, bytes | SyntaxProblem]
-# The modules a reported file runs by importing, when known without extracting it (``None``).
-KnownImports = Callable[[ReportedFile], Sequence[str] | None]
+# What a reported file imports, when known without extracting it (``None``): the modules
+# loading it runs, and every module name its imports may load (``import_index.module_reads``).
+KnownImports = Callable[[ReportedFile], tuple[Sequence[str], Sequence[str]] | None]
+# For each module name a reported file's imports may load, the file importing it (by the name
+# shown), or ``None`` when several do.
+Importers = dict[str, str | None]
 
 
 @record
@@ -138,6 +150,7 @@ class Analysis:
         # The cluster policy every task's routing goes through, and what the results depend on.
         self.policy, self.policy_identity = read_policy(settings_file(settings, inventory), world)
         self._reported: list[ReportedFile] | None = None
+        self._importers: Importers = {}
         # The repository's files, by the name shown, with what analysing them read.
         self._kept: dict[str, tuple[AnalysedFile, Reads]] = {}
         self._closed = False
@@ -198,8 +211,15 @@ class Analysis:
         """
         if self._reported is None:
             with rare_collections():
-                self._reported = _reported(self.files, self.world, known or _unknown)
+                found = _reported(self.files, self.world, known or _unknown)
+                self._reported, self._importers = found
         return self._reported
+
+    def imported_elsewhere(self, display: str, *names: str) -> bool:
+        """Whether another reported file than ``display`` imports it by one of its ``names``
+        (``module_names``): a module of the repository that DAG files import."""
+        self.reported()
+        return any(self._importers.get(name, display) != display for name in names)
 
     def passed_over(self) -> LeftOut:
         """What discovery passed over, and the files found that the run does not report on
@@ -234,8 +254,31 @@ class Analysis:
             dag_ids = tuple(resolver.dag_ids(module))
             dag_arguments = tuple(resolver.dag_arguments(module))
             clashes = tuple(resolver.id_clashes(module, tasks))
-        found = AnalysedFile(file.source, module, tasks, placed, dag_ids, dag_arguments, clashes)
+            no_dag = self._parsed_without_dag(file, module)
+        found = AnalysedFile(
+            file.source, module, tasks, placed, dag_ids, dag_arguments, clashes, no_dag
+        )
         return found, reads
+
+    def _parsed_without_dag(self, file: ReportedFile, module: Module) -> NoDag | None:
+        """Why the DAG processor imports ``file`` when no DAG is found in it and no other file
+        of the run imports it (``AnalysedFile.no_dag``); ``None`` otherwise. A buffer is not
+        judged: who imports it is not looked for."""
+        data = file.data
+        if module.dags or module.syntax_error is not None or not isinstance(data, bytes):
+            return None
+        folders = self.settings.dags
+        real = Path(file.source.real)
+        if self.from_stdin or (folders and not any(real.is_relative_to(f) for f in folders)):
+            return None
+        word = processor_word(data, self.airflow_major)
+        if word is None:
+            return None
+        question = (file.source.display, *module_names(file.source.real, self.world.roots))
+        imported = self.imported_elsewhere(*question)
+        if self.world.probe(("imported", *question), imported):
+            return None
+        return NoDag(word, bool(folders))
 
     def certain_dags(self, file: ReportedFile) -> tuple[Definition, ...]:
         """The DAGs of a file that another file's DAG id can clash with (DRL002): only their
@@ -341,9 +384,11 @@ def _discover(
     )
 
 
-def _reported(files: Sequence[FoundFile], world: World, known: KnownImports) -> list[ReportedFile]:
+def _reported(
+    files: Sequence[FoundFile], world: World, known: KnownImports
+) -> tuple[list[ReportedFile], Importers]:
     """See ``Analysis.reported``: a file found in a folder that cannot define a DAG waits until
-    a reported file imports it."""
+    a reported file imports it. With them, who imports what (``Importers``)."""
     waiting: dict[str, FoundFile] = {}
     batch: list[FoundFile] = []
     for source, data in files:
@@ -352,6 +397,7 @@ def _reported(files: Sequence[FoundFile], world: World, known: KnownImports) -> 
         else:
             waiting.setdefault(module_name(source.real, world.roots)[0], (source, data))
     found: list[ReportedFile] = []
+    importers: Importers = {}
     while batch:
         made = [
             ReportedFile(source, data, *module_name(source.real, world.roots))
@@ -363,11 +409,20 @@ def _reported(files: Sequence[FoundFile], world: World, known: KnownImports) -> 
         world.prepare([file for file, answer in zip(made, answers) if answer is None])
         imported: list[str] = []
         for file, answer in zip(made, answers):
-            imported += answer if answer is not None else imported_modules(world.plain(file))
+            if answer is None:
+                plain = world.plain(file)
+                runs: Sequence[str] = list(imported_modules(plain))
+                reads: Sequence[str] = list(module_reads(plain))
+            else:
+                runs, reads = answer
+            imported += runs
+            display = file.source.display
+            for name in reads:
+                importers[name] = display if importers.get(name, display) == display else None
         found += made
         batch = [waiting.pop(name) for name in imported if name in waiting]
     found.sort(key=lambda file: file.source.display)
-    return found
+    return found, importers
 
 
 def import_roots(paths: Sequence[str], settings: Settings) -> list[Path]:

@@ -30,7 +30,7 @@ from dagroute_lint.resolve.coverage import Coverage
 from dagroute_lint.sources.files import stamp, stamps_below
 
 # Bump when the layout of entries changes.
-FORMAT = 5
+FORMAT = 6
 # Files an index is split into (see ``ResultIndex``).
 SHARDS = 64
 _MAGIC = b"dagroute-lint results\n"
@@ -48,7 +48,9 @@ class Entry:
     """One file's results and what they were derived from.
 
     ``own`` is the key of the file itself (bytes, name shown, module name); ``imported`` the
-    modules loading it runs (which decides whether helper modules beside it are reported);
+    modules loading it runs (which decides whether helper modules beside it are reported), and
+    ``reads`` every module name its imports may load (``import_index.module_reads``: which files
+    of the run are imported by another, see ``Analysis.imported_elsewhere``);
     ``states`` what each module name it read resolved to; ``probes`` the rules' questions about
     the import roots, with their answers. ``dags`` are the DAGs the file certainly defines (id,
     line, column), and ``peers`` the definitions of other files that share one of those ids, as
@@ -64,6 +66,7 @@ class Entry:
     coverage: Coverage
     dags: tuple[tuple[str, int, int], ...] = ()
     peers: tuple[tuple[str, str, int, int], ...] = ()
+    reads: tuple[str, ...] = ()
 
 
 _PLAIN = frozenset({str, int, float, bool, type(None)})
@@ -214,7 +217,7 @@ def _fields(entry: Entry) -> tuple[object, ...]:
     )
     covered = (entry.coverage.tasks, entry.coverage.dags, entry.coverage.unseen)
     fields = (entry.own, entry.imported, entry.states, entry.probes, diagnostics, covered)
-    return (*fields, entry.dags, entry.peers)
+    return (*fields, entry.dags, entry.peers, entry.reads)
 
 
 # A fix's kind, as an entry names it, and the class it is rebuilt as.
@@ -239,10 +242,11 @@ def _fix(fields: object) -> Fix | None:
 
 
 def _entry(fields: tuple[object, ...]) -> Entry:
-    own, imported, states, probes, diagnostics, covered, dags, peers = fields
+    own, imported, states, probes, diagnostics, covered, dags, peers, reads = fields
     assert isinstance(own, str) and isinstance(imported, tuple) and isinstance(states, tuple)
     assert isinstance(probes, tuple) and isinstance(diagnostics, tuple)
     assert isinstance(covered, tuple) and isinstance(dags, tuple) and isinstance(peers, tuple)
+    assert isinstance(reads, tuple)
     found = tuple(
         Diagnostic(
             path,
@@ -258,4 +262,4 @@ def _entry(fields: tuple[object, ...]) -> Entry:
         )
         for path, line, column, code, message, fix, severity, cause, facts, related in diagnostics
     )
-    return Entry(own, imported, states, probes, found, Coverage(*covered), dags, peers)
+    return Entry(own, imported, states, probes, found, Coverage(*covered), dags, peers, reads)

@@ -27,6 +27,7 @@ from dagroute_lint.diagnostics import UNUSED_NOQA, Diagnostic, unsuppressed
 from dagroute_lint.model import Position
 from dagroute_lint.pipeline.analysis import Analysis, Execution, analyse, imported_modules
 from dagroute_lint.pipeline.collector import rare_collections
+from dagroute_lint.pipeline.import_index import module_reads
 from dagroute_lint.pipeline.results import Entry, ResultIndex, canonical, own_key, run_key
 from dagroute_lint.pipeline.world import ModuleStates, ProbeAnswers, Reads, ReportedFile
 from dagroute_lint.records import record, replace
@@ -143,9 +144,11 @@ class _Run:
         index = self.index
         entries = index.load(s.display for s, _ in analysis.files) if index is not None else {}
 
-        def known(file: ReportedFile) -> Sequence[str] | None:
+        def known(file: ReportedFile) -> tuple[Sequence[str], Sequence[str]] | None:
             entry = entries.get(_at(file))
-            return entry.imported if entry is not None and entry.own == self.own(file) else None
+            if entry is None or entry.own != self.own(file):
+                return None
+            return entry.imported, entry.reads
 
         reported = analysis.reported(known if index is not None else None)
         names = [file.name for file in reported]
@@ -191,7 +194,9 @@ class _Run:
         analysis = self.analysis
         world = analysis.world
         states = ModuleStates(world.roots, world.reported, self.own, world.contents, world.read)
-        now = ProbeAnswers(world.roots, world.project, world.data_roots)
+        now = ProbeAnswers(
+            world.roots, world.project, world.data_roots, analysis.imported_elsewhere
+        )
         stale = [f for f in reported if not _holds(entries.get(_at(f)), self.own(f), states, now)]
         linted = {_at(file) for file in stale}
         if stale:
@@ -217,6 +222,7 @@ class _Run:
                 found,
                 own=self.own(file),
                 imported=tuple(imported_modules(plain)),
+                reads=tuple(sorted(set(module_reads(plain)))),
                 states=tuple((read, states(read)) for read in sorted(reads.names)),
                 probes=tuple(sorted(reads.probes.items())),
                 dags=tuple((i, p.line, p.column) for i, p in dags[_at(file)]),
@@ -231,7 +237,7 @@ class _Run:
         found, reads = analysis.analysed(file, self.keep)
         with analysis.world.reading_for(reads):
             diagnostics = lint_file(found, repository, self.rules, analysis.settings)
-        covered = coverage([(found.module, found.tasks)])
+        covered = coverage([(found.module, found.tasks, found.no_dag)])
         return Entry("", (), (), (), tuple(diagnostics), covered), reads
 
 

@@ -428,19 +428,26 @@ class ProbeAnswers:
         roots: Sequence[Path],
         project: ProjectModules | None = None,
         data_roots: Sequence[str] = (),
+        imported: Callable[..., bool] | None = None,
     ) -> None:
         self._roots = FirstParty(roots, project)
         self._data_roots = data_roots
+        # Whether another file of the run imports a file (its name shown, its module names).
+        self._imported = imported or (lambda display, *names: False)
         self._answers: dict[Probe, object] = {}
 
     def __call__(self, question: Probe) -> object:
         if question not in self._answers:
-            if question[0] == "data" and len(question) == 3:
-                operation, argument = question[1:]
-                self._answers[question] = data_state(operation, argument, self._data_roots)
-            else:
-                self._answers[question] = _answer(self._roots, question)
+            self._answers[question] = self._answer(question)
         return self._answers[question]
+
+    def _answer(self, question: Probe) -> object:
+        kind, module, *rest = question
+        if kind == "imported":
+            return self._imported(module, *rest)
+        if kind == "data" and len(rest) == 1:
+            return data_state(module, rest[0], self._data_roots)
+        return _answer(self._roots, question)
 
 
 def _answer(roots: FirstParty, question: Probe) -> object:

@@ -12,17 +12,37 @@ from dagroute_lint.model import Module, Position
 from dagroute_lint.records import record
 from dagroute_lint.resolve.tasks import ResolvedTask
 
+# What a place where tasks may be missing is about, in its facts: ``None`` for a place in the
+# file's code, ``NO_DAG`` for a file the DAG processor imports in which no DAG is found.
+NO_DAG = "dag"
+
+
+@record
+class NoDag:
+    """Why a file in which no DAG is found is the DAG processor's: ``word`` is what its text
+    holds beside "airflow" ("dag", or under Airflow 3 "asset"); ``folders_named`` whether the
+    settings name the DAG folders (otherwise the folders linted stand for them)."""
+
+    word: str
+    folders_named: bool
+
 
 def unmodelled_places(
-    module: Module, tasks: Sequence[ResolvedTask]
-) -> Iterator[tuple[Position, str]]:
-    """Each place of ``module`` where tasks may be built that cannot be seen, with why, once:
-    what extraction could not follow, and each DAG whose id cannot be known. The code that
-    builds a DAG may run several times (a factory called in a loop): its DAGs are one place."""
+    module: Module, tasks: Sequence[ResolvedTask], no_dag: NoDag | None = None
+) -> Iterator[tuple[Position, str, str | None]]:
+    """Each place of ``module`` where tasks may be built that cannot be seen, with why and what
+    it is about (``NO_DAG`` or ``None``), once: what extraction could not follow, each DAG whose
+    id cannot be known, and a file that the DAG processor imports in which no DAG is found
+    (``no_dag``, see ``AnalysedFile.no_dag``), unless another place already says why. The code
+    that builds a DAG may run several times (a factory called in a loop): its DAGs are one
+    place."""
     places: dict[tuple[Position, str], None] = {}
     for place in module.unmodelled:
         places.setdefault((place.position, place.message), None)
-    yield from places
+    for position, message in places:
+        yield position, message, None
+    if no_dag is not None and not places:
+        yield (*_no_dag_found(module, no_dag), NO_DAG)
     unknown: dict[tuple[Position, str], set[int]] = {}
     for task in tasks:
         dag = task.task.dag
@@ -35,6 +55,7 @@ def unmodelled_places(
                 position,
                 f"the id of this DAG cannot be known without running the file ({reason}); its "
                 "tasks cannot be matched with what Airflow builds",
+                None,
             )
             continue
         yield (
@@ -42,7 +63,34 @@ def unmodelled_places(
             f"the ids of the {len(dags)} DAGs built here (one each time this code runs) cannot "
             f"be known without running the file ({reason}); their tasks cannot be matched with "
             "what Airflow builds",
+            None,
         )
+
+
+def _no_dag_found(module: Module, no_dag: NoDag) -> tuple[Position, str]:
+    """Where a file without a DAG is reported, and why: at the call that may build its DAGs
+    where the walk met one it could not follow, else at its first line."""
+    found = (
+        "no DAG is found in this file, though Airflow's DAG processor imports it (it mentions "
+        f'"airflow" and "{no_dag.word}")'
+    )
+    cause = module.no_dag_cause
+    if cause is not None:
+        return (
+            cause.position,
+            f"{found}: {cause.message}; the DAGs and tasks it may build are not seen",
+        )
+    return (
+        Position(1, 1),
+        f"{found} and no other file of the repository does: nothing in it builds a DAG when it "
+        "runs; if it is not meant to define one (a helper, a test), list it in .airflowignore so "
+        "that Airflow skips it too"
+        + (
+            ""
+            if no_dag.folders_named
+            else ", or name the DAG folders in the `dags` setting if it lies outside them"
+        ),
+    )
 
 
 @record
@@ -77,13 +125,13 @@ class Coverage:
         return line
 
 
-def coverage(files: Iterable[tuple[Module, Sequence[ResolvedTask]]]) -> Coverage:
+def coverage(files: Iterable[tuple[Module, Sequence[ResolvedTask], NoDag | None]]) -> Coverage:
     total = Coverage()
-    for module, tasks in files:
+    for module, tasks, no_dag in files:
         # Every DAG the file builds was checked (its id, its arguments), tasks or not; a task
         # built outside any DAG belongs to none.
         dags = len(module.dags)
-        unseen = sum(1 for _ in unmodelled_places(module, tasks))
+        unseen = sum(1 for _ in unmodelled_places(module, tasks, no_dag))
         total += Coverage(len(tasks), dags, unseen)
     return total
 

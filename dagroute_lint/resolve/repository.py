@@ -9,7 +9,7 @@ from typing import Any
 from dagroute_lint.deployment.inventory import Inventory
 from dagroute_lint.model import Module, Position
 from dagroute_lint.records import record
-from dagroute_lint.resolve.coverage import Coverage, coverage
+from dagroute_lint.resolve.coverage import Coverage, NoDag, coverage
 from dagroute_lint.resolve.placement import PlacedTask
 from dagroute_lint.resolve.policies import SettingsPolicy
 from dagroute_lint.resolve.tasks import IdClash, ResolvedTask, Setting
@@ -23,7 +23,10 @@ class AnalysedFile:
     dispatched task lands (``placed``; empty without an inventory). ``dag_ids`` are the ids of
     ``module.dags``, one each, ``None`` where it cannot be known; ``dag_arguments`` the keywords
     each is built with, folded (``None`` for a DAG a repository subclass builds);
-    ``id_clashes`` the task groups and tasks whose id their DAG already uses (DRL003)."""
+    ``id_clashes`` the task groups and tasks whose id their DAG already uses (DRL003);
+    ``no_dag`` is set for a file that Airflow's DAG processor imports (a file of the DAG
+    folders whose text holds "airflow" and "dag") in which no DAG is found and which no other
+    file of the run imports: it may define DAGs that are not seen (DRL106)."""
 
     source: SourceFile
     module: Module
@@ -32,6 +35,7 @@ class AnalysedFile:
     dag_ids: tuple[str | None, ...] = ()
     dag_arguments: tuple[tuple[Setting, ...] | None, ...] = ()
     id_clashes: tuple[IdClash, ...] = ()
+    no_dag: NoDag | None = None
 
     def certain_dags(self) -> tuple[Definition, ...]:
         """The DAGs of the file that Airflow certainly collects, with a known id: the ones
@@ -101,7 +105,7 @@ class Repository:
     def coverage(self) -> Coverage:
         """Tasks and DAGs seen, and places where tasks may be missing (DRL106's, selected or
         not): what every summary says, so that a clean result never hides what was not seen."""
-        return coverage((file.module, file.tasks) for file in self.files)
+        return coverage((file.module, file.tasks, file.no_dag) for file in self.files)
 
     def derive(self, what: str, file: AnalysedFile, compute: Callable[[], Any]) -> Any:
         """``compute()`` for ``file``, once per run: several rules judge the same facts of a

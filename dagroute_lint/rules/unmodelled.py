@@ -2,7 +2,8 @@
 
 A linter that skips what it cannot see gives false confidence, so every such place is named: a
 call not followed inside a DAG or given a DAG, a loop of unknown length that builds tasks, a
-bound on the walk reached, a DAG whose id cannot be known.
+bound on the walk reached, a DAG whose id cannot be known, a file the DAG processor imports in
+which no DAG is found.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from dagroute_lint.rules.base import Context, Rule
 
 
 def check_unmodelled_tasks(context: Context) -> Iterator[Diagnostic]:
-    for position, message in unmodelled_places(context.module, context.tasks):
-        yield context.report(position, message, kind="unmodelled")
+    places = unmodelled_places(context.module, context.tasks, context.file.no_dag)
+    for position, message, item in places:
+        yield context.report(position, message, kind="unmodelled", item=item)
 
 
 UNMODELLED_TASKS = Rule(

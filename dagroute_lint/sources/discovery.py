@@ -124,11 +124,20 @@ def processor_imports(path: Path, airflow_major: int) -> bool:
     holds "airflow" and "dag" (3.x: or "asset"). Such a file's failed import is recorded as an
     import error whether or not it defines a DAG. An unreadable file is not judged."""
     try:
-        lowered = path.read_bytes().lower()
+        data = path.read_bytes()
     except OSError:
         return False
-    words = (b"dag", b"asset") if airflow_major >= 3 else (b"dag",)
-    return b"airflow" in lowered and any(word in lowered for word in words)
+    return processor_word(data, airflow_major) is not None
+
+
+def processor_word(data: bytes, airflow_major: int) -> str | None:
+    """The word beside "airflow" for which the DAG processor imports a file of this content
+    (``processor_imports``): "dag", or under 3.x "asset"; ``None`` when it does not."""
+    lowered = data.lower()
+    if b"airflow" not in lowered:
+        return None
+    words = ("dag", "asset") if airflow_major >= 3 else ("dag",)
+    return next((word for word in words if word.encode() in lowered), None)
 
 
 def discover(
@@ -307,8 +316,24 @@ def module_name(path: Path | str, roots: Sequence[Path]) -> tuple[str, bool]:
     every file it reads, warm runs included.
     """
     text = str(path)
+    starts = _root_starts(text, roots)
+    return _dotted(text[max(starts) :] if starts else Path(text).name)
+
+
+def module_names(path: Path | str, roots: Sequence[Path]) -> list[str]:
+    """Every dotted name ``path`` is imported by: one under each root holding it, the innermost
+    first (``dags/common/db.py`` is ``common.db`` and, from the repository root, also
+    ``dags.common.db``)."""
+    text = str(path)
+    starts = sorted(set(_root_starts(text, roots)), reverse=True)
+    names = [_dotted(text[start:])[0] for start in starts] or [_dotted(Path(text).name)[0]]
+    return list(dict.fromkeys(names))
+
+
+def _root_starts(text: str, roots: Sequence[Path]) -> list[int]:
+    """Where the part of ``text`` below each root holding it starts."""
     folded = os.path.normcase(text)
-    start = -1
+    starts = []
     for root in roots:
         root_text = str(root)
         if root_text == ".":  # holds every relative path
@@ -316,9 +341,13 @@ def module_name(path: Path | str, roots: Sequence[Path]) -> tuple[str, bool]:
         else:
             prefix = os.path.join(os.path.normcase(root_text), "")
             holds = folded.startswith(prefix)
-        if holds and len(prefix) > start:
-            start = len(prefix)
-    relative = text[start:] if start >= 0 else Path(text).name
+        if holds:
+            starts.append(len(prefix))
+    return starts
+
+
+def _dotted(relative: str) -> tuple[str, bool]:
+    """``a/b.py`` as ``a.b``, and whether it is a package (``a/__init__.py``: ``a``)."""
     parts = relative.split(os.sep)
     name = parts[-1]
     dot = name.rfind(".")

@@ -36,6 +36,8 @@ DEFAULT_QUEUE = "default"
 VERSIONS_MARK = "# conformance-versions:"
 
 UNMODELLED = "DRL106"
+# The item of the DRL106 report on a file the DAG processor imports in which no DAG is found.
+NO_DAG_ITEM = "dag"
 
 # A corpus's deployment environment (``[environment]``, beside its DAG files): set for DagBag,
 # and the same table written into the inventory, so both sides read the same values.
@@ -190,6 +192,8 @@ class CorpusRun:
     # file (relative to the folder) -> DRL106 messages; None when the rule does not exist.
     announcements: dict[str, list[str]] | None
     unmodelled_problem: str | None
+    # Files (relative to the folder) DRL106 says the DAG processor imports with no DAG found.
+    no_dag_files: frozenset[str] = frozenset()
 
     def airflow_tasks(self) -> dict[TaskKey, dict[str, Any]]:
         return {(t["file"], t["dag_id"], t["task_id"]): t for t in self.dump["tasks"]}
@@ -201,6 +205,22 @@ class CorpusRun:
                 file = relative_file(task["file"], self.folder, self.workdir)
                 result.setdefault((file, task["dag_id"], task["task_id"]), task)
         return result
+
+    def unseen_dag_files(self) -> list[str]:
+        """Files in which Airflow builds a DAG with tasks, of which routes shows no task and
+        for which no DRL106 says that no DAG is found: a DAG file the linter is silent about.
+        A file whose DAGs all have no task is left out (routes lists tasks, not DAGs)."""
+        with_tasks = {dag["file"] for dag in self.dump["dags"] if dag["task_count"] > 0}
+        return sorted(with_tasks - self._routes_files() - self.no_dag_files)
+
+    def contradicted_no_dag_files(self) -> list[str]:
+        """Files DRL106 says hold no DAG found, where routes shows tasks."""
+        return sorted(self.no_dag_files & self._routes_files())
+
+    def _routes_files(self) -> set[str]:
+        """The files routes shows a task of (its DAG's id known or not)."""
+        tasks = self.routes.get("tasks", [])
+        return {relative_file(task["file"], self.folder, self.workdir) for task in tasks}
 
     def without_files(self, files: Iterable[str]) -> None:
         """Leave ``files`` out on the routes side (Airflow could not import them)."""
@@ -263,8 +283,11 @@ def run_corpus(
         lint_args = [*common, "--select", ",".join(CODES), "--exit-zero"]
         completed, _ = _linter(lint_args, workdir)
     diagnostics = []
+    no_dag_files = set()
     for raw in _json_or_fail(completed, lint_args):
         diagnostic = {**raw, "file": relative_file(raw["file"], folder, workdir)}
+        if diagnostic["code"] == UNMODELLED and diagnostic["facts"]["item"] == NO_DAG_ITEM:
+            no_dag_files.add(diagnostic["file"])
         if diagnostic["code"] == UNMODELLED and announcements is not None:
             announcements.setdefault(diagnostic["file"], []).append(
                 f"line {diagnostic.get('line')}: {diagnostic.get('message')}"
@@ -283,4 +306,5 @@ def run_corpus(
         diagnostics=diagnostics,
         announcements=announcements,
         unmodelled_problem=problem,
+        no_dag_files=frozenset(no_dag_files),
     )

@@ -16,7 +16,9 @@ wrong values never pass; what the evaluator does not know yet (static values lef
 tasks not seen or seen without their id) is listed exactly in ``open_gaps.json``
 (``open_gaps.py``): a new gap fails, and so does a listed gap once it is closed.
 - ``test_verdicts_follow_airflow``: DRL101-DRL103 and DRL301-DRL302 are what Airflow's values
-  imply for the inventory derived from them (``verdicts.py``).
+  imply for the inventory derived from them (``verdicts.py``);
+- ``test_no_dag_file_is_silent``: every file in which DagBag builds a DAG has a DAG in routes or
+  the DRL106 saying that no DAG is found there, never both.
 
 ``-m legacy_corpus`` runs only the corpora the suite had before it was made strict (idioms,
 airflow-core, providers-standard, against 3.3.2).
@@ -293,6 +295,17 @@ def test_missing_tasks_are_announced(
         lines.append(f"  MISSING in {file} ({len(tasks)}): {shown}")
     changed = open_gaps.check(f"{corpus.name}@{version} missing", gaps("missing", report.missing))
     assert changed is None, changed + "\n\n" + "\n".join(lines)
+
+
+@pytest.mark.parametrize(("corpus", "version"), _params(CORPORA))
+def test_no_dag_file_is_silent(
+    corpus: Corpus, version: str, corpus_runs: dict[tuple[str, str], CorpusRun]
+) -> None:
+    """Every file in which DagBag builds a DAG has a DAG in routes, or the DRL106 saying no DAG
+    is found there; and that DRL106 never comes for a file where routes has a DAG."""
+    run = corpus_runs[(corpus.name, version)]
+    assert run.unseen_dag_files() == [], "DagBag builds DAGs here, the linter says nothing"
+    assert run.contradicted_no_dag_files() == [], "no DAG said to be found, routes has one"
 
 
 @pytest.mark.parametrize(("corpus", "version"), _params(CORPORA))

@@ -1,10 +1,12 @@
-"""Which corpus files each Airflow version reads (no Airflow needed)."""
+"""Which corpus files each Airflow version reads, and what a run says of them (no Airflow
+needed)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from harness import file_versions, folder_for, inventory_version
+from harness import CorpusRun, file_versions, folder_for, inventory_version
+from verdicts import Deployment
 
 
 def test_files_marked_for_other_versions_are_left_out(tmp_path: Path) -> None:
@@ -41,3 +43,23 @@ def test_files_marked_for_other_versions_are_left_out(tmp_path: Path) -> None:
 def test_inventory_version_is_major_minor() -> None:
     assert inventory_version("2.10.5") == "2.10"
     assert inventory_version("3.3.2") == "3.3"
+
+
+def test_a_dag_file_needs_a_task_in_routes_or_the_no_dag_report(tmp_path: Path) -> None:
+    """The invariant ``test_no_dag_file_is_silent`` checks, on a run made by hand."""
+    dags = [
+        {"file": "seen.py", "dag_id": "a", "task_count": 1},
+        {"file": "said.py", "dag_id": "b", "task_count": 2},
+        {"file": "silent.py", "dag_id": "c", "task_count": 1},
+        {"file": "taskless.py", "dag_id": "d", "task_count": 0},
+    ]
+    routes = {"tasks": [{"file": str(tmp_path / "seen.py"), "dag_id": "a", "task_id": "t"}]}
+    run = CorpusRun(
+        "hand", "3.3.2", tmp_path, tmp_path, {"dags": dags, "tasks": []},
+        Deployment("3.3", ("LocalExecutor",), "default", (), {}), routes, 0.0, [], {}, None,
+        no_dag_files=frozenset({"said.py"}),
+    )  # fmt: skip
+    assert run.unseen_dag_files() == ["silent.py"]
+    assert run.contradicted_no_dag_files() == []
+    both = CorpusRun(**{**run.__dict__, "no_dag_files": frozenset({"said.py", "seen.py"})})
+    assert both.contradicted_no_dag_files() == ["seen.py"]

@@ -95,6 +95,15 @@ def test_generated_programs_match_airflow(version: str, runs: dict[str, CorpusRu
 
 
 @pytest.mark.parametrize("version", VERSIONS)
+def test_no_generated_dag_file_is_silent(version: str, runs: dict[str, CorpusRun]) -> None:
+    """A DAG in routes, or the DRL106 saying no DAG is found, for every file DagBag builds
+    a DAG from; never both."""
+    run = runs[version]
+    assert run.unseen_dag_files() == [], _where()
+    assert run.contradicted_no_dag_files() == [], _where()
+
+
+@pytest.mark.parametrize("version", VERSIONS)
 def test_generated_verdicts_follow_airflow(version: str, runs: dict[str, CorpusRun]) -> None:
     run = runs[version]
     report = compare_diagnostics(

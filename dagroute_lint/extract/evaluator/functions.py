@@ -318,8 +318,16 @@ class Functions(WalkerState):
             )
             return
         if not self.in_dag_context(positional, arguments):
+            self.suspect(node, written if qualname is None else qualname, f"{written}() {why}")
             return
         self.not_followed(node, f"{written}() {why}; tasks it may build are not seen")
+
+    def suspect(self, node: cst.CSTNode, name: str, message: str) -> None:
+        """Note a call outside any DAG that the walk did not follow: where a file in which no
+        DAG is found may have built its DAGs (``Module.no_dag_cause``), once per place."""
+        node = self.here(node)
+        if id(node) not in self.suspects:
+            self.suspects[id(node)] = (node, message, "dag" in name.lower())
 
     def given_globals(self, node: cst.Call) -> bool:
         """The module's namespace is an argument: the callee may define DAGs in it."""

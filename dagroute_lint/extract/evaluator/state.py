@@ -246,6 +246,9 @@ class WalkerState(ABC):
         self.returns: list[list[Binding]] = []
         # Places where tasks may be built that the walk could not follow, with why, by node.
         self.unmodelled: dict[int, tuple[cst.CSTNode, str]] = {}
+        # Calls outside any DAG the walk did not follow, by node: what it said, and whether the
+        # callee is named like a DAG builder (``create_dag``): see ``Module.no_dag_cause``.
+        self.suspects: dict[int, tuple[cst.CSTNode, str, bool]] = {}
         # Instances of the repository's classes that build no task when made (``Pool(...)``):
         # the unknown each stands for, by identity, with its class, so its methods are run.
         self.class_instances: dict[int, tuple[Unknown, LocalClass]] = {}
