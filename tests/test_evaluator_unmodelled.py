@@ -110,6 +110,30 @@ with DAG("d"):
     assert any("work bound" in line for line in found)
 
 
+def test_a_long_loop_runs_within_the_file_work_budget(tmp_path: Path) -> None:
+    """One loop of 3,000 tasks is unrolled (the file's work budget decides, not the loop's
+    length); a range longer than the work left is unknown at once, with that reason."""
+    report = lint_repo(
+        tmp_path,
+        {
+            "dags/dag.py": HEADER
+            + """
+with DAG("long"):
+    for i in range(3000):
+        BashOperator(task_id=f"t{i}", bash_command="x")
+with DAG("endless"):
+    for i in range(1_000_000):
+        BashOperator(task_id=f"t{i}", bash_command="x")
+"""
+        },
+    )
+    ids = {task.task_id for task in report.tasks if task.dag_id == "long"}
+    assert ids == {f"t{i}" for i in range(3000)}
+    (place,) = by_code(report, "DRL106")
+    assert "range(1_000_000)" in place.message
+    assert "a range() of 1000000 numbers, more than the work left for the file" in place.message
+
+
 def test_summary_line(tmp_path: Path) -> None:
     root = tmp_path / "repo"
     lint_repo(

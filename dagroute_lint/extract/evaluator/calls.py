@@ -78,7 +78,6 @@ from dagroute_lint.extract.evaluator.helpers import (
 )
 from dagroute_lint.extract.evaluator.library import fold_library, regex_method
 from dagroute_lint.extract.evaluator.state import (
-    MAX_LOOP_ITERATIONS,
     WalkerState,
 )
 from dagroute_lint.extract.written import as_written
@@ -411,13 +410,19 @@ class Calls(WalkerState):
             return None
         if name == "range" and 1 <= len(positional) <= 3 and not arguments.named:
             bounds = [value.value for value in positional if isinstance(value, Const)]
-            if len(bounds) == len(positional) and all(
+            if len(bounds) != len(positional) or not all(
                 isinstance(bound, int) and not isinstance(bound, bool) for bound in bounds
             ):
+                return Unknown("a range() whose bounds are not known")
+            try:
                 numbers = range(*bounds)  # type: ignore[arg-type]
-                if len(numbers) <= MAX_LOOP_ITERATIONS:
-                    return SeqExpr(tuple(Const(number) for number in numbers))
-            return Unknown("a range() that is not small and literal")
+            except ValueError:  # range(0, 5, 0): Python raises
+                return Unknown("a range() that Python refuses")
+            if not self.unrollable(len(numbers)):
+                return Unknown(
+                    f"a range() of {len(numbers)} numbers, more than the work left for the file"
+                )
+            return SeqExpr(tuple(Const(number) for number in numbers))
         return None
 
     def call_factory(

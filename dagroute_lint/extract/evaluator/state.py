@@ -45,7 +45,10 @@ from dagroute_lint.model import (
 from dagroute_lint.records import record
 from dagroute_lint.sources.data_files import DataFiles
 
-# Bounds that keep a hostile or generated file from making the walk unbounded.
+# Bounds that keep a hostile or generated file from making the walk unbounded. A loop is
+# bounded by the work left for the file (``MAX_WORK``), not by its length: 3,000 tasks made by
+# one loop are as fine as 50 loops of 60; ``MAX_LOOP_ITERATIONS`` bounds what library calls
+# (``itertools``) build in one result.
 MAX_LOOP_ITERATIONS = 1000
 MAX_TASKS = 20000
 MAX_CALL_DEPTH = 12
@@ -296,6 +299,11 @@ class WalkerState(ABC):
         scope = Scope(parent=parent, class_body=class_body, declared=declared)
         self.scopes.append(scope)
         return scope
+
+    def unrollable(self, count: int) -> bool:
+        """Whether a loop over ``count`` items can run to its end in the work left for the
+        file (every iteration walks a statement at least): a longer one is unknown at once."""
+        return count <= MAX_WORK - self.work
 
     def release(self) -> None:
         """Empty every scope once the file's model is built. A function's binding holds the

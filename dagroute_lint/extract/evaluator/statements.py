@@ -42,7 +42,6 @@ from dagroute_lint.extract.evaluator.helpers import (
 )
 from dagroute_lint.extract.evaluator.state import (
     AUGMENTED,
-    MAX_LOOP_ITERATIONS,
     MAX_WORK,
     DraftImport,
     Jump,
@@ -281,10 +280,10 @@ class Statements(WalkerState):
     def iteration_items(self, value: Binding) -> list[Binding] | Unknown:
         if isinstance(value, CONTAINERS) and value.spoiled is not None:
             value = value.spoiled
-        if isinstance(value, ListObject) and len(value.items) <= MAX_LOOP_ITERATIONS:
+        if isinstance(value, ListObject) and self.unrollable(len(value.items)):
             self.unordered_runs += value.unordered is not None
             return list(value.items)
-        if isinstance(value, SetObject) and len(value.values) <= MAX_LOOP_ITERATIONS:
+        if isinstance(value, SetObject) and self.unrollable(len(value.values)):
             return list(value.values.values())
         if isinstance(value, DictObject):
             entries = dict_entries(value)
@@ -296,7 +295,7 @@ class Statements(WalkerState):
                 return items
         if isinstance(value, TaskHandles):  # ``for t in dag.tasks``
             return [TaskHandles((index,)) for index in value.indexes]
-        if isinstance(value, SeqExpr) and len(value.items) <= MAX_LOOP_ITERATIONS:
+        if isinstance(value, SeqExpr) and self.unrollable(len(value.items)):
             return list(value.items)
         if isinstance(value, DictExpr) and all(
             key is not None for key, _ in value.parts
