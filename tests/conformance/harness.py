@@ -81,9 +81,15 @@ def _clean_env() -> dict[str, str]:
     }
 
 
-def run_airflow_dump(env: AirflowEnv, folder: Path, workdir: Path) -> dict[str, Any]:
+def run_airflow_dump(
+    env: AirflowEnv, folder: Path, workdir: Path, python_path: tuple[Path, ...] = ()
+) -> dict[str, Any]:
+    """Airflow's tasks of ``folder``; ``python_path`` goes on the DagBag's PYTHONPATH (the import
+    roots besides the DAG folder, as ``tests_common`` for the providers' system tests)."""
     output = workdir / "airflow.json"
     child_env = {**_clean_env(), **airflow_home(workdir / "home")}
+    if python_path:
+        child_env["PYTHONPATH"] = os.pathsep.join(str(path) for path in python_path)
     cmd = [
         str(env.python),
         str(DUMP_SCRIPT),
@@ -180,21 +186,34 @@ class CorpusRun:
 
 
 def run_corpus(
-    name: str, env: AirflowEnv, source: Path, workdir: Path, dump: dict[str, Any] | None = None
+    name: str,
+    env: AirflowEnv,
+    source: Path,
+    workdir: Path,
+    dump: dict[str, Any] | None = None,
+    *,
+    inventory: Path | None = None,
+    python_path: tuple[Path, ...] = (),
 ) -> CorpusRun:
-    """Dump ``source`` with Airflow (unless ``dump`` is given), then lint it with our routes."""
+    """Dump ``source`` with Airflow (unless ``dump`` is given), then lint it with our routes.
+
+    The inventory is derived from Airflow's values unless ``inventory`` is given (the providers'
+    system tests: the one ``inventory init --python`` writes for the venv); ``python_path`` is
+    passed to the dump (see ``run_airflow_dump``).
+    """
     workdir.mkdir(parents=True, exist_ok=True)
     folder = folder_for(source, env.version, workdir)
     if dump is None:
-        dump = run_airflow_dump(env, folder, workdir)
+        dump = run_airflow_dump(env, folder, workdir, python_path)
     deployment = derive_deployment(
         dump,
         airflow_version=inventory_version(env.version),
         executors=EXECUTORS,
         default_queue=DEFAULT_QUEUE,
     )
-    inventory = workdir / "dagroute.toml"
-    inventory.write_text(deployment.toml(), encoding="utf-8")
+    if inventory is None:
+        inventory = workdir / "dagroute.toml"
+        inventory.write_text(deployment.toml(), encoding="utf-8")
     common = [str(folder), "--inventory", str(inventory), "--format", "json", "--no-cache"]
 
     routes_args = ["routes", *common]
