@@ -113,6 +113,8 @@ AIRFLOW_2 = Oracle(
     venv_env="VENV_2",
     system_tests=SYSTEM_TEST_SDISTS,
 )
+
+
 # Airflow 3.3.2 with the providers that DRL204's replacements point into, to import every path
 # ``--fix`` can write (tests/conformance/test_import_moves.py). Not an oracle of routing, so not in
 # ORACLES. mysql, microsoft-winrm, samba and apache-hdfs are left out: their dependencies

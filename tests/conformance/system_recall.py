@@ -4,9 +4,9 @@ Airflow's CI runs a provider's system tests with the provider's ``tests/`` folde
 (the DAGs import ``system.<provider>...``) and Airflow's test helpers, ``tests_common``, importable.
 Here each sdist of ``SYSTEM_TEST_SDISTS`` is one project laid out the same way:
 
-    <workdir>/<provider>/tests/system/<provider>/...      the DAG folder DagBag loads
-    <workdir>/<provider>/devel-common/src/tests_common/   ``ensure_tests_common``'s copy
-    <workdir>/<provider>/pyproject.toml                   dags = ["tests"], roots = ["devel-common/src"]
+    <workdir>/<provider>/tests/system/<provider>/...     the DAG folder DagBag loads
+    <workdir>/<provider>/devel-common/src/tests_common/  ``ensure_tests_common``'s copy
+    <workdir>/<provider>/pyproject.toml                  dags: tests; roots: devel-common/src
 
 DagBag loads ``tests/`` in the system-tests oracle (``AIRFLOW_3_SYSTEM_TESTS``, with
 ``devel-common/src`` on its PYTHONPATH), and dagroute-lint lints it with the same import roots
