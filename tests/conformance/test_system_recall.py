@@ -26,16 +26,8 @@ MIN_TASKS = 2500
 # - databricks: DatabricksWorkflowTaskGroup, a provider's TaskGroup subclass, is not known as a
 #   group: its tasks are reported without the group's prefix (and as extra), and the ``launch``
 #   task it adds on exit is not seen, without a diagnostic.
-# - google dataform: make_initialization_workspace_flow(), a provider function that builds seven
-#   operators, is taken for a value call (every ``airflow`` module is a value library).
-# - google datafusion: ``list(dag.tasks) >> watcher()`` after the ``with DAG`` block: a task made
-#   outside any DAG joins the DAG of the tasks it is linked to; routes drops it silently.
 KNOWN_SILENT: dict[str, dict[str, int]] = {
     "databricks": {"system/databricks/example_databricks_workflow.py": 5},
-    "google": {
-        "system/google/cloud/dataform/example_dataform.py": 7,
-        "system/google/cloud/datafusion/example_datafusion.py": 1,
-    },
 }
 # Provider -> (file, task_id, field). ``from tests_common.test_utils.compat import EmptyOperator``
 # where compat imports it in a try/except ImportError: routes names the compat module's
