@@ -12,8 +12,9 @@ DagBag loads ``tests/`` in the system-tests oracle (``AIRFLOW_3_SYSTEM_TESTS``, 
 ``devel-common/src`` on its PYTHONPATH), and dagroute-lint lints it with the same import roots
 and the inventory ``inventory init --python`` writes for that venv. The tasks are compared as
 ``recall.py`` compares a corpus; the files DagBag rejects (a provider the oracle lacks, a helper
-of a later ``tests_common``) are counted, and left out on both sides when they gave no DAG. *Recall* is the share of
-Airflow's tasks routes reports (every category but the two missing ones).
+of a later ``tests_common``) are counted, and left out on both sides when they gave no DAG.
+*Recall* is the share of Airflow's tasks routes reports (every category but the two missing
+ones).
 
     python tests/conformance/system_recall.py [--providers amazon,http] [--misses]
 """
