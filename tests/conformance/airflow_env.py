@@ -331,15 +331,27 @@ def ensure_example_corpora(env: AirflowEnv, log: Log = _stderr) -> dict[str, Pat
     with _locked(cache_root() / ".corpora.lock"):
         for name, requirement, prefix in oracle.example_wheels:
             target = corpora_dir / name
-            done = target / ".extracted"
-            if not done.exists():
-                wheel = download_wheel(requirement, env.python, log)
-                if target.exists():
-                    shutil.rmtree(target)
-                extract_folder(wheel, prefix, target)
-                done.write_text(wheel.name + "\n", encoding="utf-8")
+            _extract_once(
+                target,
+                lambda requirement=requirement: download_wheel(requirement, env.python, log),
+                lambda wheel, target, prefix=prefix: extract_folder(wheel, prefix, target),
+            )
             result[name] = target
     return result
+
+
+def _extract_once(
+    target: Path, download: Callable[[], Path], extract: Callable[[Path, Path], None]
+) -> None:
+    """Fill ``target`` from the archive ``download()`` gives, unless a finished extraction is
+    there (its ``.extracted`` marker, written last). The caller holds the corpora lock."""
+    if (target / ".extracted").exists():
+        return
+    archive = download()
+    if target.exists():
+        shutil.rmtree(target)
+    extract(archive, target)
+    (target / ".extracted").write_text(archive.name + "\n", encoding="utf-8")
 
 
 SYSTEM_TESTS = "system-tests"
@@ -388,12 +400,11 @@ def ensure_system_test_projects(python: Path | str, log: Log = _stderr) -> dict[
             dist, version = requirement.split("==")
             provider = dist.removeprefix(PROVIDER_PREFIX)
             tests = cache_root() / "system-test-projects" / f"{provider}-{version}" / "tests"
-            if not (tests / ".extracted").exists():
-                sdist = download_sdist(requirement, python, log)
-                if tests.exists():
-                    shutil.rmtree(tests)
-                extract_sdist_folder(sdist, SYSTEM_PREFIX, tests / "system")
-                (tests / ".extracted").write_text(sdist.name + "\n", encoding="utf-8")
+            _extract_once(
+                tests,
+                lambda requirement=requirement: download_sdist(requirement, python, log),
+                lambda sdist, tests: extract_sdist_folder(sdist, SYSTEM_PREFIX, tests / "system"),
+            )
             projects[provider] = tests
     return projects
 
@@ -412,12 +423,11 @@ def ensure_tests_common(python: Path | str, log: Log = _stderr) -> Path:
     never installed and never in the repository."""
     root = cache_root() / f"tests-common-{TESTS_COMMON.split('==')[1]}"
     with _locked(cache_root() / ".corpora.lock"):
-        if not (root / ".extracted").exists():
-            wheel = download_wheel(TESTS_COMMON, python, log)
-            if root.exists():
-                shutil.rmtree(root)
-            extract_folder(wheel, TESTS_COMMON_PREFIX, root / "tests_common")
-            (root / ".extracted").write_text(wheel.name + "\n", encoding="utf-8")
+        _extract_once(
+            root,
+            lambda: download_wheel(TESTS_COMMON, python, log),
+            lambda wheel, root: extract_folder(wheel, TESTS_COMMON_PREFIX, root / "tests_common"),
+        )
     return root
 
 
