@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import routes, value
+from tests.helpers import lint_repo, routes, value
 
 HEADER = """
 from airflow.providers.standard.operators.bash import BashOperator
@@ -95,3 +95,31 @@ def test_builtins_of_unknown_values_name_their_cause(
     resolved = tasks["t"].fields["queue"]
     assert not resolved.known
     assert resolved.reason == reason
+
+
+def test_a_list_of_a_dags_tasks_links_a_task_made_after_it(tmp_path: Path) -> None:
+    """``list(dag.tasks) >> watcher()`` after the ``with DAG`` block (a provider system test's
+    last line): the tasks the DAG held then, and the task made outside any DAG joins it."""
+    report = lint_repo(
+        tmp_path,
+        {
+            "dags/dag.py": HEADER
+            + """
+from airflow.sdk import task
+
+@task(queue="watch")
+def watcher():
+    pass
+
+with DAG("d") as dag:
+    BashOperator(task_id="a", bash_command="x")
+
+list(dag.tasks) >> watcher()
+"""
+        },
+        inventory=None,
+    )
+    tasks = {task.task_id: task for task in report.tasks}
+    assert sorted(tasks) == ["a", "watcher"]
+    assert tasks["watcher"].dag_id == "d"
+    assert value(tasks["watcher"], "queue") == "watch"

@@ -322,6 +322,29 @@ with DAG("d"):
     assert "DbtTaskGroup() (cosmos.DbtTaskGroup) is not followed" in found[0]
 
 
+def test_a_providers_function_may_build_tasks(tmp_path: Path) -> None:
+    """A provider's function may return operators it built (google's
+    ``make_initialization_workspace_flow``, seven tasks of a system-test DAG): called in a DAG,
+    it is a DRL106 place. Its hooks, and Airflow's functions the compatibility provider
+    re-exports, build none."""
+    found = drl106(
+        tmp_path,
+        HEADER
+        + """
+from airflow.providers.common.compat.sdk import timezone
+from airflow.providers.google.cloud.hooks.gcs import GCSHook
+from airflow.providers.google.cloud.utils.dataform import make_initialization_workspace_flow
+
+with DAG("d"):
+    first, last = make_initialization_workspace_flow(project_id="p", region="r")
+    GCSHook(gcp_conn_id="gcp")
+    timezone.datetime(2024, 1, 1)
+""",
+    )
+    assert [place.split(":")[0] for place in found] == ["10"], found
+    assert "make_initialization_workspace_flow() (airflow.providers.google" in found[0]
+
+
 def test_methods_of_a_repository_class_instance_are_run(tmp_path: Path) -> None:
     """``Pool(conn_id="pg").pool()`` on a class of the repository that builds no task when
     made: its method is run as a function of the repository is (self unknown), so tasks it

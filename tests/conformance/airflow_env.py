@@ -113,20 +113,41 @@ AIRFLOW_2 = Oracle(
     venv_env="VENV_2",
     system_tests=SYSTEM_TEST_SDISTS,
 )
+
+
 # Airflow 3.3.2 with the providers that DRL204's replacements point into, to import every path
 # ``--fix`` can write (tests/conformance/test_import_moves.py). Not an oracle of routing, so not in
 # ORACLES. mysql, microsoft-winrm, samba and apache-hdfs are left out: their dependencies
 # (mysqlclient, krb5, gssapi) build only against system libraries the CI machine lacks.
+def frozen_pins(constraints: str, *others: str) -> tuple[str, ...]:
+    """The Airflow distributions a frozen constraints file pins, and ``others`` of its names: what
+    to install (the constraints pin the rest)."""
+    pins = []
+    for line in (HERE / constraints).read_text("utf-8").splitlines():
+        name, _, version = line.partition("==")
+        if version and (name.startswith("apache-airflow") or name in others):
+            pins.append(f"{name}=={version}")
+    return tuple(pins)
+
+
 AIRFLOW_3_PROVIDERS = Oracle(
     version="3.3.2",
-    pins=tuple(
-        line.split("==")[0] + "==" + line.split("==")[1]
-        for line in (HERE / "constraints-3.3.2-providers.txt").read_text("utf-8").splitlines()
-        if line.startswith("apache-airflow")
-    ),
+    pins=frozen_pins("constraints-3.3.2-providers.txt"),
     constraints="constraints-3.3.2-providers.txt",
     venv_env="VENV_3_PROVIDERS",
     venv_name="airflow-3.3.2-providers-venv",
+    installer="uv",
+)
+# Airflow 3.3.2 in which DagBag builds the providers' system-test DAGs for real (``recall.py
+# --system-tests``): every provider the DAGs of SYSTEM_TEST_SDISTS import, google at the version
+# harvested, and pytest, which ``tests_common.test_utils.system_tests`` imports. ``tests_common``
+# itself goes on the DagBag's PYTHONPATH only (``ensure_tests_common``), as Airflow's CI has it.
+AIRFLOW_3_SYSTEM_TESTS = Oracle(
+    version="3.3.2",
+    pins=frozen_pins("constraints-3.3.2-system-tests.txt", "pytest"),
+    constraints="constraints-3.3.2-system-tests.txt",
+    venv_env="VENV_3_SYSTEM_TESTS",
+    venv_name="airflow-3.3.2-system-tests-venv",
     installer="uv",
 )
 ORACLES: dict[str, Oracle] = {oracle.version: oracle for oracle in (AIRFLOW_3, AIRFLOW_2)}
@@ -310,15 +331,27 @@ def ensure_example_corpora(env: AirflowEnv, log: Log = _stderr) -> dict[str, Pat
     with _locked(cache_root() / ".corpora.lock"):
         for name, requirement, prefix in oracle.example_wheels:
             target = corpora_dir / name
-            done = target / ".extracted"
-            if not done.exists():
-                wheel = download_wheel(requirement, env.python, log)
-                if target.exists():
-                    shutil.rmtree(target)
-                extract_folder(wheel, prefix, target)
-                done.write_text(wheel.name + "\n", encoding="utf-8")
+            _extract_once(
+                target,
+                lambda requirement=requirement: download_wheel(requirement, env.python, log),
+                lambda wheel, target, prefix=prefix: extract_folder(wheel, prefix, target),
+            )
             result[name] = target
     return result
+
+
+def _extract_once(
+    target: Path, download: Callable[[], Path], extract: Callable[[Path, Path], None]
+) -> None:
+    """Fill ``target`` from the archive ``download()`` gives, unless a finished extraction is
+    there (its ``.extracted`` marker, written last). The caller holds the corpora lock."""
+    if (target / ".extracted").exists():
+        return
+    archive = download()
+    if target.exists():
+        shutil.rmtree(target)
+    extract(archive, target)
+    (target / ".extracted").write_text(archive.name + "\n", encoding="utf-8")
 
 
 SYSTEM_TESTS = "system-tests"
@@ -349,6 +382,53 @@ def ensure_system_tests(env: AirflowEnv, log: Log = _stderr) -> Path | None:
                 extract_sdist_folder(sdist, SYSTEM_PREFIX, target / "system")
             done.write_text(wanted, encoding="utf-8")
     return target
+
+
+PROVIDER_PREFIX = "apache-airflow-providers-"
+
+
+def ensure_system_test_projects(python: Path | str, log: Log = _stderr) -> dict[str, Path]:
+    """Each sdist of ``SYSTEM_TEST_SDISTS`` as its own DAG folder: provider -> its ``tests`` folder.
+
+    ``<cache>/system-test-projects/<provider>-<version>/tests/system/<provider>/...``: the
+    provider's ``tests/`` folder is what Airflow's CI puts on ``sys.path`` for its system tests
+    (they import ``system.<provider>...``), so it is the DAG folder DagBag loads.
+    """
+    projects: dict[str, Path] = {}
+    with _locked(cache_root() / ".corpora.lock"):
+        for requirement in SYSTEM_TEST_SDISTS:
+            dist, version = requirement.split("==")
+            provider = dist.removeprefix(PROVIDER_PREFIX)
+            tests = cache_root() / "system-test-projects" / f"{provider}-{version}" / "tests"
+            _extract_once(
+                tests,
+                lambda requirement=requirement: download_sdist(requirement, python, log),
+                lambda sdist, tests: extract_sdist_folder(sdist, SYSTEM_PREFIX, tests / "system"),
+            )
+            projects[provider] = tests
+    return projects
+
+
+# Airflow's test helpers (``devel-common/src/tests_common`` in Airflow's repository), which every
+# system-test DAG imports: the one release on the package index. Its ``watcher``, ``get_test_run``
+# and ``AIRFLOW_V_3_0_PLUS`` are those of Airflow's repository; it lacks the later
+# ``api_client_helpers.create_airflow_connection``, so the few DAGs importing that fail to load.
+TESTS_COMMON = "apache-airflow-devel-common==0.1.1"
+TESTS_COMMON_PREFIX = "tests_common/"
+
+
+def ensure_tests_common(python: Path | str, log: Log = _stderr) -> Path:
+    """The folder holding the ``tests_common`` package of ``TESTS_COMMON``'s wheel, extracted in
+    the cache: an import root for both DagBag (its PYTHONPATH) and the linter (a ``roots`` entry),
+    never installed and never in the repository."""
+    root = cache_root() / f"tests-common-{TESTS_COMMON.split('==')[1]}"
+    with _locked(cache_root() / ".corpora.lock"):
+        _extract_once(
+            root,
+            lambda: download_wheel(TESTS_COMMON, python, log),
+            lambda wheel, root: extract_folder(wheel, TESTS_COMMON_PREFIX, root / "tests_common"),
+        )
+    return root
 
 
 def download_sdist(

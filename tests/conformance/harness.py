@@ -110,16 +110,24 @@ def environment_table(environment: dict[str, str]) -> str:
 
 
 def run_airflow_dump(
-    env: AirflowEnv, folder: Path, workdir: Path, local_settings: Path | None = None
+    env: AirflowEnv,
+    folder: Path,
+    workdir: Path,
+    local_settings: Path | None = None,
+    python_path: tuple[Path, ...] = (),
 ) -> dict[str, Any]:
-    """Airflow's dump of ``folder``; ``local_settings`` is put where Airflow imports it from,
-    ``$AIRFLOW_HOME/config/airflow_local_settings.py``, so its cluster policies run for real."""
+    """Airflow's tasks of ``folder``; ``local_settings`` is put where Airflow imports it from,
+    ``$AIRFLOW_HOME/config/airflow_local_settings.py``, so its cluster policies run for real;
+    ``python_path`` goes on the DagBag's PYTHONPATH (the import roots besides the DAG folder, as
+    ``tests_common`` for the providers' system tests)."""
     output = workdir / "airflow.json"
     child_env = {**_clean_env(), **airflow_home(workdir / "home")}
     if local_settings is not None:
         config = Path(child_env["AIRFLOW_HOME"]) / "config"
         config.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(local_settings, config / "airflow_local_settings.py")
+    if python_path:
+        child_env["PYTHONPATH"] = os.pathsep.join(str(path) for path in python_path)
     cmd = [
         str(env.python),
         str(DUMP_SCRIPT),
@@ -242,26 +250,35 @@ def run_corpus(
     workdir: Path,
     dump: dict[str, Any] | None = None,
     local_settings: Path | None = None,
+    *,
+    inventory: Path | None = None,
+    python_path: tuple[Path, ...] = (),
 ) -> CorpusRun:
-    """Dump ``source`` with Airflow (unless ``dump`` is given), then lint it with our routes;
+    """Dump ``source`` with Airflow (unless ``dump`` is given), then lint it with our routes.
+
     ``local_settings``: the deployment's ``airflow_local_settings.py``, which both sides read
-    (Airflow from its config folder, the linter through the inventory)."""
+    (Airflow from its config folder, the linter through the inventory). The inventory is derived
+    from Airflow's values unless ``inventory`` is given (the providers' system tests: the one
+    ``inventory init --python`` writes for the venv); ``python_path`` is passed to the dump (see
+    ``run_airflow_dump``).
+    """
     workdir.mkdir(parents=True, exist_ok=True)
     folder = folder_for(source, env.version, workdir)
     if dump is None:
-        dump = run_airflow_dump(env, folder, workdir, local_settings)
+        dump = run_airflow_dump(env, folder, workdir, local_settings, python_path)
     deployment = derive_deployment(
         dump,
         airflow_version=inventory_version(env.version),
         executors=EXECUTORS,
         default_queue=DEFAULT_QUEUE,
     )
-    inventory = workdir / "dagroute.toml"
-    settings = str(local_settings) if local_settings is not None else None
-    inventory.write_text(
-        deployment.toml(settings) + environment_table(corpus_environment(folder)),
-        encoding="utf-8",
-    )
+    if inventory is None:
+        inventory = workdir / "dagroute.toml"
+        settings = str(local_settings) if local_settings is not None else None
+        inventory.write_text(
+            deployment.toml(settings) + environment_table(corpus_environment(folder)),
+            encoding="utf-8",
+        )
     common = [str(folder), "--inventory", str(inventory), "--format", "json", "--no-cache"]
 
     routes_args = ["routes", *common]

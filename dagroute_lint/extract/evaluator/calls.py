@@ -362,6 +362,13 @@ class Calls(WalkerState):
             return self.open_file(positional, arguments)
         if name == "super" and not arguments.named:
             return self.super_of(positional)
+        if (
+            name in ("list", "tuple")
+            and len(positional) == 1
+            and not arguments.named
+            and isinstance(positional[0], TaskHandles)
+        ):  # ``list(dag.tasks) >> watcher()``: the tasks ``dag.tasks`` held when it was read
+            return positional[0]
         if name == "setattr" and len(positional) == 3 and not arguments.named:
             owner, attr, value = positional
             if isinstance(attr, Const) and isinstance(attr.value, str):

@@ -105,9 +105,20 @@ def returns_data(qualname: str) -> bool:
 
 def builds_no_task(qualname: str) -> bool:
     """Whether calling ``qualname`` (of a module the walk does not follow) cannot build a task:
-    the standard library, the value libraries, and libraries that do not require Airflow."""
+    the standard library, the value libraries, and libraries that do not require Airflow; of
+    Airflow, not a provider's function (see ``PROVIDERS``)."""
     root = qualname.split(".", maxsplit=1)[0]
+    if qualname.startswith(PROVIDERS) and not qualname.startswith(PROVIDER_COMPAT):
+        return looks_like_class(qualname)
     return root in VALUE_LIBRARIES or builds_no_tasks(qualname.rpartition(".")[0] or qualname)
+
+
+# A provider's function may build operators for its caller (google's
+# ``make_initialization_workspace_flow`` returns the first and last of seven); its classes called
+# without a task id are hooks, links and configurations. The compatibility provider re-exports
+# Airflow's own functions (``timezone.datetime``), which are values.
+PROVIDERS = "airflow.providers."
+PROVIDER_COMPAT = "airflow.providers.common.compat."
 
 
 # Dict methods that change the dict, followed on a dict imported from another module.
