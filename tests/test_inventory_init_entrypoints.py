@@ -139,6 +139,54 @@ def test_airflow_config_note_left_out_when_airflow_cfg_is_passed(tmp_path: Path)
     assert toml.loads(text)["deployment"]["executors"] == ["LocalExecutor"]
 
 
+def test_an_airflow_cfg_mounted_where_airflow_home_holds_it(tmp_path: Path) -> None:
+    # No AIRFLOW_CONFIG: Airflow reads $AIRFLOW_HOME/airflow.cfg, here the project's file.
+    compose = write(
+        tmp_path / "compose.yaml",
+        """
+        x-common: &common
+          image: apache/airflow:2.10.5
+          volumes:
+            - ./airflow.cfg:/opt/airflow/airflow.cfg
+            - ./dags:/opt/airflow/dags
+        services:
+          scheduler:
+            <<: *common
+            command: scheduler
+          worker:
+            <<: *common
+            command: celery worker
+        """,
+    )
+    write(tmp_path / "airflow.cfg", "[core]\nexecutor = CeleryExecutor\n")
+    output = tmp_path / "dagroute.toml"
+    code, _, err = invoke("--compose", str(compose), "-o", str(output))
+    assert code == 0, err
+    inventory = toml.loads(output.read_text(encoding="utf-8"))
+    assert inventory["deployment"]["executors"] == ["CeleryExecutor"]
+    assert [worker["queues"] for worker in inventory["workers"]] == [["default"]]
+
+
+def test_an_unmounted_airflow_home_config_is_the_images_own(tmp_path: Path) -> None:
+    compose = write(
+        tmp_path / "compose.yaml",
+        """
+        services:
+          scheduler:
+            image: apache/airflow:2.10.5
+            command: scheduler
+            volumes:
+              - ./dags:/opt/airflow/dags
+        """,
+    )
+    output = tmp_path / "dagroute.toml"
+    code, _, err = invoke("--compose", str(compose), "-o", str(output))
+    assert code == 0, err
+    text = output.read_text(encoding="utf-8")
+    assert "airflow.cfg" not in text and "airflow.cfg" not in err
+    assert toml.loads(text)["deployment"]["executors"] == ["SequentialExecutor"]
+
+
 def test_the_images_own_entrypoint_runs_a_script_a_bind_mount_replaces(tmp_path: Path) -> None:
     write(
         tmp_path / "Dockerfile",

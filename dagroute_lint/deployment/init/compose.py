@@ -68,7 +68,12 @@ from dagroute_lint.deployment.init.facts import (
     combine,
     contradiction,
 )
-from dagroute_lint.deployment.init.import_roots import dags_folder, pythonpath_roots, roots_note
+from dagroute_lint.deployment.init.import_roots import (
+    DEFAULT_AIRFLOW_HOME,
+    dags_folder,
+    pythonpath_roots,
+    roots_note,
+)
 from dagroute_lint.deployment.init.parse_values import shared_environment
 from dagroute_lint.deployment.init.requirements_file import requirements_facts, sort
 from dagroute_lint.deployment.init.shell_script import SUFFIXES, script_commands
@@ -302,7 +307,8 @@ class _Reader:
         additional = environment.get(PIP_ADDITIONAL)
         if additional is not None and additional[0] is not None and additional[0].strip():
             self.pip_additional(self.runtimes[key], additional[0], additional[1])
-        config = self.mounted_config(body, environment.get("AIRFLOW_CONFIG"), where)
+        given = environment.get("AIRFLOW_CONFIG")
+        config = self.mounted_config(body, given or _home_config(environment), given is None)
         self.import_roots(service, environment)
         result = []
         for each, source in started:
@@ -475,11 +481,13 @@ class _Reader:
             self.roots.setdefault(folder, f"{entry} ({where})")
 
     def mounted_config(
-        self, body: dict[str, Any], variable: tuple[str | None, str] | None, where: str
+        self, body: dict[str, Any], variable: tuple[str | None, str], default: bool
     ) -> dict[tuple[str, str], Setting]:
-        """The routing options of the ``airflow.cfg`` that ``AIRFLOW_CONFIG`` names, when a
-        bind mount of the service puts a file of the project there."""
-        if variable is None or not variable[0]:
+        """The routing options of the ``airflow.cfg`` that ``AIRFLOW_CONFIG`` names (by default
+        ``$AIRFLOW_HOME/airflow.cfg``), when a bind mount of the service puts a file of the
+        project there. The default path unmounted, or mounted from no file, is the image's own
+        configuration: nothing to say."""
+        if not variable[0]:
             return {}
         inside = posixpath.normpath(variable[0])
         best: tuple[str, str] | None = None
@@ -493,7 +501,7 @@ class _Reader:
             ):
                 best = (source, target)
         if best is None:
-            if self.airflow_cfg_given:
+            if self.airflow_cfg_given or default:
                 return {}  # the airflow.cfg passed is the one it names, as the user says
             self.notes.append(
                 f"{variable[1]} names {inside}, which no bind mount of the service provides: "
@@ -502,6 +510,8 @@ class _Reader:
             return {}
         host = self.project.directory / best[0] / inside[len(best[1]) :].lstrip("/")
         if not host.is_file():
+            if default:
+                return {}  # Airflow writes its defaults there on first start
             self.notes.append(
                 f"{variable[1]} names {inside}, mounted from {host}, which does not exist here: "
                 "Airflow's defaults apply unless the environment sets the options"
@@ -735,3 +745,13 @@ class _Reader:
             image=runtime.image,
             open=tuple(runtime.open),
         )
+
+
+def _home_config(environment: Mapping[str, tuple[str | None, str]]) -> tuple[str, str]:
+    """Where Airflow reads ``airflow.cfg`` when ``AIRFLOW_CONFIG`` is not set, with why:
+    ``$AIRFLOW_HOME/airflow.cfg`` (``/opt/airflow`` in the official image). A project's file
+    bind-mounted there (``./airflow.cfg:/opt/airflow/airflow.cfg``) configures the service."""
+    home = environment.get("AIRFLOW_HOME", (None, ""))[0] or DEFAULT_AIRFLOW_HOME
+    return posixpath.join(
+        home, "airflow.cfg"
+    ), "AIRFLOW_CONFIG's default, $AIRFLOW_HOME/airflow.cfg"
