@@ -37,10 +37,10 @@ from dagroute_lint.resolve.repository import AnalysedFile, Definition, Repositor
 from dagroute_lint.resolve.tasks import Resolver
 from dagroute_lint.resolve.values import SymbolTable
 from dagroute_lint.sources.discovery import (
-    code_names,
     LeftOut,
     SourceFile,
     absolute,
+    code_names,
     cwd_relative,
     discover,
     might_define_dags,
