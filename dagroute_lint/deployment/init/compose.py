@@ -307,8 +307,8 @@ class _Reader:
         additional = environment.get(PIP_ADDITIONAL)
         if additional is not None and additional[0] is not None and additional[0].strip():
             self.pip_additional(self.runtimes[key], additional[0], additional[1])
-        given = environment.get("AIRFLOW_CONFIG")
-        config = self.mounted_config(body, given or _home_config(environment), given is None)
+        named = environment.get("AIRFLOW_CONFIG")
+        config = self.mounted_config(body, named or _home_config(environment), named is None)
         self.import_roots(service, environment)
         result = []
         for each, source in started:
