@@ -172,11 +172,10 @@ def test_an_unmounted_airflow_home_config_is_the_images_own(tmp_path: Path) -> N
         tmp_path / "compose.yaml",
         """
         services:
-          scheduler:
-            image: apache/airflow:2.10.5
+          airflow-scheduler:
+            volumes: ["./dags:/opt/airflow/dags"]
+            image: apache/airflow:3.0.2
             command: scheduler
-            volumes:
-              - ./dags:/opt/airflow/dags
         """,
     )
     output = tmp_path / "dagroute.toml"
@@ -184,7 +183,7 @@ def test_an_unmounted_airflow_home_config_is_the_images_own(tmp_path: Path) -> N
     assert code == 0, err
     text = output.read_text(encoding="utf-8")
     assert "airflow.cfg" not in text and "airflow.cfg" not in err
-    assert toml.loads(text)["deployment"]["executors"] == ["SequentialExecutor"]
+    assert toml.loads(text)["deployment"]["executors"] == ["LocalExecutor"]
 
 
 def test_the_images_own_entrypoint_runs_a_script_a_bind_mount_replaces(tmp_path: Path) -> None:
