@@ -97,6 +97,26 @@ def test_dotenv_as_compose_reads_it(tmp_path: Path) -> None:
     }
 
 
+def test_dotenv_takes_the_yaml_like_lines_compose_takes(tmp_path: Path) -> None:
+    # compose-go's dotenv parser splits a line at its first "=" or ":" ("yaml-style value
+    # declaration"): a .env a README tells users to write so starts the stack.
+    path = write(
+        tmp_path / ".env",
+        """
+        AIRFLOW_UID=50000
+        AIRFLOW_VAR_HOST: 'reports.example.org'
+        AIRFLOW_VAR_LIMIT: 1000
+        AIRFLOW_VAR_NOTE:see the team's wiki
+        """,
+    )
+    assert read_dotenv(path, {}) == {
+        "AIRFLOW_UID": "50000",
+        "AIRFLOW_VAR_HOST": "reports.example.org",
+        "AIRFLOW_VAR_LIMIT": "1000",
+        "AIRFLOW_VAR_NOTE": "see the team's wiki",
+    }
+
+
 def test_a_broken_dotenv_line_names_file_and_line(tmp_path: Path) -> None:
     path = write(tmp_path / ".env", "A=1\nthis is not an assignment\n")
     with pytest.raises(ConfigError, match=r"\.env:2: expected NAME=value"):

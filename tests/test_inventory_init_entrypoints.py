@@ -139,6 +139,53 @@ def test_airflow_config_note_left_out_when_airflow_cfg_is_passed(tmp_path: Path)
     assert toml.loads(text)["deployment"]["executors"] == ["LocalExecutor"]
 
 
+def test_an_airflow_cfg_mounted_where_airflow_home_holds_it(tmp_path: Path) -> None:
+    # No AIRFLOW_CONFIG: Airflow reads $AIRFLOW_HOME/airflow.cfg, here the project's file.
+    compose = write(
+        tmp_path / "compose.yaml",
+        """
+        x-common: &common
+          image: apache/airflow:2.10.5
+          volumes:
+            - ./airflow.cfg:/opt/airflow/airflow.cfg
+            - ./dags:/opt/airflow/dags
+        services:
+          scheduler:
+            <<: *common
+            command: scheduler
+          worker:
+            <<: *common
+            command: celery worker
+        """,
+    )
+    write(tmp_path / "airflow.cfg", "[core]\nexecutor = CeleryExecutor\n")
+    output = tmp_path / "dagroute.toml"
+    code, _, err = invoke("--compose", str(compose), "-o", str(output))
+    assert code == 0, err
+    inventory = toml.loads(output.read_text(encoding="utf-8"))
+    assert inventory["deployment"]["executors"] == ["CeleryExecutor"]
+    assert [worker["queues"] for worker in inventory["workers"]] == [["default"]]
+
+
+def test_an_unmounted_airflow_home_config_is_the_images_own(tmp_path: Path) -> None:
+    compose = write(
+        tmp_path / "compose.yaml",
+        """
+        services:
+          airflow-scheduler:
+            volumes: ["./dags:/opt/airflow/dags"]
+            image: apache/airflow:3.0.2
+            command: scheduler
+        """,
+    )
+    output = tmp_path / "dagroute.toml"
+    code, _, err = invoke("--compose", str(compose), "-o", str(output))
+    assert code == 0, err
+    text = output.read_text(encoding="utf-8")
+    assert "airflow.cfg" not in text and "airflow.cfg" not in err
+    assert toml.loads(text)["deployment"]["executors"] == ["LocalExecutor"]
+
+
 def test_the_images_own_entrypoint_runs_a_script_a_bind_mount_replaces(tmp_path: Path) -> None:
     write(
         tmp_path / "Dockerfile",
@@ -200,6 +247,57 @@ def test_the_images_cmd_on_the_official_entrypoint(tmp_path: Path) -> None:
     assert document["deployment"]["executors"] == ["LocalExecutor"]
     assert document["deployment"]["triggerer"] is True
     assert "Dockerfile:3 CMD (run by" in out.replace("\n#   ", " ")
+
+
+def test_a_start_script_sourcing_a_settings_file_sets_what_airflow_reads(tmp_path: Path) -> None:
+    write(
+        tmp_path / "Dockerfile",
+        """
+        FROM apache/airflow:2.10.5-python3.12
+        COPY --chown=airflow:root . ./
+        COPY start.sh /start.sh
+        ENTRYPOINT ["/usr/bin/dumb-init", "--", "/start.sh"]
+        """,
+    )
+    write(
+        tmp_path / "start.sh",
+        """
+        #!/bin/bash
+        set -o allexport
+        source settings.env
+        set +o allexport
+        . extra.env
+        export AIRFLOW__OPERATORS__DEFAULT_QUEUE=etl
+        exec /entrypoint standalone
+        """,
+    )
+    write(tmp_path / "settings.env", "AIRFLOW__CORE__EXECUTOR=LocalExecutor\nREGION=eu\n")
+    # Sourced without allexport: only a name already exported reaches Airflow.
+    write(tmp_path / "extra.env", "REGION=us\nSCRATCH=1\n")
+    compose = write(tmp_path / "compose.yaml", "services:\n  airflow:\n    build: .\n")
+    code, out, err = invoke("--compose", str(compose))
+    assert code == 0, err
+    document = toml.loads(out)
+    assert document["deployment"]["executors"] == ["LocalExecutor"]
+    assert document["deployment"]["default_queue"] == "etl"
+    assert document["environment"]["REGION"] == "us"
+    assert "SCRATCH" not in document["environment"]
+    said = out.replace("\n#   ", " ")
+    assert "settings.env: AIRFLOW__CORE__EXECUTOR (sourced at " in said and "start.sh:3)" in said
+
+
+def test_a_sourced_file_that_is_not_there_is_said(tmp_path: Path) -> None:
+    write(tmp_path / "Dockerfile", "FROM apache/airflow:3.0.2\nCOPY start.sh /start.sh\n")
+    write(
+        tmp_path / "start.sh", "set -a\nsource /run/secrets/airflow.env\nexec airflow scheduler\n"
+    )
+    compose = write(
+        tmp_path / "compose.yaml",
+        "services:\n  scheduler:\n    build: .\n    entrypoint: /start.sh\n",
+    )
+    code, out, err = invoke("--compose", str(compose))
+    assert code == 0, err
+    assert "sources /run/secrets/airflow.env, which is not read" in out.replace("\n#   ", " ")
 
 
 def test_a_compose_command_replaces_the_images_shell_form_cmd(tmp_path: Path) -> None:

@@ -211,6 +211,11 @@ def test_the_environment_wins_over_an_exported_variable(tmp_path: Path) -> None:
         ("aws_access_key_id", "x", True),
         ("SERVICE_URL", "https://user:pw@host/", True),
         ("HTTPS_PROXY", "http://proxy:3128", True),
+        ("AIRFLOW_VAR_WOS_KEY", "see the vault", True),
+        ("AIRFLOW_FERNET_KEY", "x", True),
+        ("PUBMED_KEY", "", True),
+        ("AIRFLOW_VAR_KEYWORDS", "maps,roads", False),
+        ("MONKEY", "x", False),
     ],
 )
 def test_what_looks_secret(name: str, value: str, secret: bool) -> None:

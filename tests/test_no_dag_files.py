@@ -3,7 +3,8 @@
 Airflow imports every file of its DAG folders whose text mentions "airflow" and "dag" (3.x: or
 "asset"). Such a file with no DAG seen read as "0 places where tasks could not be seen", a clean
 result over a file that may define DAGs. It is a DRL106 place, counted in every summary, unless
-another file of the repository imports it (a helper) or another place of it already says why.
+another file of the repository imports it (a helper), another place of it already says why, or
+the walk followed it to its end and only its strings and comments name "airflow" or "dag".
 """
 
 from __future__ import annotations
@@ -25,7 +26,11 @@ from airflow.sdk import DAG
 with DAG("report", schedule=None):
     BashOperator(task_id="render", bash_command="make report")
 """
-HELPER = '"""Slack messages for failed Airflow DAG runs."""\n\nCHANNEL = "#data"\n'
+HELPER = (
+    '"""Slack messages for failed Airflow DAG runs."""\n\nCHANNEL = "#data"\n\n\n'
+    "def failed(context):\n"
+    "    return context['dag'].dag_id\n"
+)
 UNKNOWN_FACTORY = (
     '"""The nightly Airflow DAG."""\n\n'
     "from team_tooling.dags import build_dag\n\n"
@@ -45,6 +50,27 @@ def test_a_helper_no_file_imports_is_reported_at_its_first_line() -> None:
         ("dags/notify.py", 1, 1, "unmodelled")
     ]
     assert "list it in .airflowignore" in found[0].message
+
+
+def test_a_file_whose_code_names_neither_word_is_known_to_define_none() -> None:
+    # Only its strings and comments mention "airflow" and "dag": nothing can build one in it.
+    links = (
+        "# Link checks for the airflow-dags repository.\n"
+        "from urllib.parse import urlparse\n\n"
+        'HOST = urlparse("https://github.com/example/airflow-dags").netloc\n'
+    )
+    assert no_dag_reports({"dags/report.py": DAG_FILE, "dags/links.py": links}) == []
+
+
+def test_a_call_the_walk_cannot_follow_is_reported_though_no_code_names_a_dag() -> None:
+    built = (
+        "# The airflow dag of the nightly export, built by the team's library.\n"
+        "from team_tooling import build\n\n"
+        'build("nightly")\n'
+    )
+    assert no_dag_reports({"dags/report.py": DAG_FILE, "dags/nightly.py": built}) == [
+        "dags/nightly.py:4"
+    ]
 
 
 @pytest.mark.parametrize(
@@ -70,7 +96,9 @@ def test_a_helper_a_dag_file_imports_is_not_reported(importing: str) -> None:
 def test_a_file_importing_itself_is_not_excused() -> None:
     files: dict[str, str | bytes] = {
         "dags/report.py": DAG_FILE,
-        "dags/common/__init__.py": '"""Airflow DAG helpers."""\n\nfrom common import notify\n',
+        "dags/common/__init__.py": (
+            '"""Airflow DAG helpers."""\n\nfrom common import notify\n\nDAG_OWNER = "data"\n'
+        ),
         "dags/common/notify.py": HELPER,
     }
     # The package's own ``from common import ...`` reads ``common``: no other file imports it.

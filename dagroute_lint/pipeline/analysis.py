@@ -40,6 +40,7 @@ from dagroute_lint.sources.discovery import (
     LeftOut,
     SourceFile,
     absolute,
+    code_names,
     cwd_relative,
     discover,
     might_define_dags,
@@ -263,7 +264,8 @@ class Analysis:
     def _parsed_without_dag(self, file: ReportedFile, module: Module) -> NoDag | None:
         """Why the DAG processor imports ``file`` when no DAG is found in it and no other file
         of the run imports it (``AnalysedFile.no_dag``); ``None`` otherwise. A buffer is not
-        judged: who imports it is not looked for."""
+        judged: who imports it is not looked for. A file the walk followed to its end whose
+        code names neither "airflow" nor the word (``code_names``) is known to define none."""
         data = file.data
         if module.dags or module.syntax_error is not None or not isinstance(data, bytes):
             return None
@@ -274,6 +276,8 @@ class Analysis:
         word = processor_word(data, self.airflow_major)
         if word is None:
             return None
+        if module.no_dag_cause is None and not code_names(data, ("airflow", word)):
+            return None  # only its strings and comments name them: it cannot build a DAG
         question = (file.source.display, *module_names(file.source.real, self.world.roots))
         imported = self.imported_elsewhere(*question)
         if self.world.probe(("imported", *question), imported):

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import ast
 import fnmatch
 import functools
 import os
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from operator import attrgetter
 from pathlib import Path, PurePath
 
@@ -138,6 +139,38 @@ def processor_word(data: bytes, airflow_major: int) -> str | None:
         return None
     words = ("dag", "asset") if airflow_major >= 3 else ("dag",)
     return next((word for word in words if word.encode() in lowered), None)
+
+
+def code_names(data: bytes, words: Sequence[str]) -> bool:
+    """Whether a name in the code of ``data`` (a variable, an attribute, an import, a function,
+    class, parameter or keyword: not a string or a comment) holds one of ``words``, in any case.
+    A file that the DAG processor imports only because its strings and comments mention
+    "airflow" and "dag" (a test whose fixtures hold ``https://github.com/org/airflow-dags``
+    URLs) names no DAG in its code: nothing but a call can bind one in its namespace, and the
+    walk follows calls or reports them. Code Python cannot parse here is not judged (``True``).
+    """
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError):
+        return True
+    return any(any(w in name.lower() for w in words) for name in _names(tree))
+
+
+def _names(tree: ast.AST) -> Iterator[str]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            yield node.id
+        elif isinstance(node, ast.Attribute):
+            yield node.attr
+        elif isinstance(node, ast.alias):
+            yield node.name
+            yield node.asname or ""
+        elif isinstance(node, ast.ImportFrom):
+            yield node.module or ""
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            yield node.name
+        elif isinstance(node, (ast.arg, ast.keyword)):
+            yield node.arg or ""
 
 
 def discover(

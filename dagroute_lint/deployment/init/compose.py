@@ -68,10 +68,20 @@ from dagroute_lint.deployment.init.facts import (
     combine,
     contradiction,
 )
-from dagroute_lint.deployment.init.import_roots import dags_folder, pythonpath_roots, roots_note
+from dagroute_lint.deployment.init.import_roots import (
+    DEFAULT_AIRFLOW_HOME,
+    dags_folder,
+    pythonpath_roots,
+    roots_note,
+)
 from dagroute_lint.deployment.init.parse_values import shared_environment
 from dagroute_lint.deployment.init.requirements_file import requirements_facts, sort
-from dagroute_lint.deployment.init.shell_script import SUFFIXES, script_commands
+from dagroute_lint.deployment.init.shell_script import (
+    SUFFIXES,
+    EnvironmentStep,
+    environment_step,
+    script_commands,
+)
 from dagroute_lint.deployment.init.yaml_file import describe
 from dagroute_lint.deployment.requirements import parse_requirement
 from dagroute_lint.errors import ConfigError
@@ -179,6 +189,8 @@ class _Reader:
         self.airflow_cfg_given = False
         # The pip installs a service's start scripts run, by service.
         self.started_installs: dict[str, list[str]] = {}
+        # What a service's start scripts do to the environment Airflow starts with, in order.
+        self.script_steps: dict[str, list[_ScriptStep]] = {}
         # Repository folders a service's PYTHONPATH puts on sys.path → how, for one note.
         self.roots: dict[Path, str] = {}
 
@@ -299,10 +311,12 @@ class _Reader:
             if f"services.{service.name}.environment.{name}" in self.project.from_shell:
                 given = None
             environment[name] = (given, f"{where}.environment.{name}")
+        self.script_environment(service, environment)
         additional = environment.get(PIP_ADDITIONAL)
         if additional is not None and additional[0] is not None and additional[0].strip():
             self.pip_additional(self.runtimes[key], additional[0], additional[1])
-        config = self.mounted_config(body, environment.get("AIRFLOW_CONFIG"), where)
+        named = environment.get("AIRFLOW_CONFIG")
+        config = self.mounted_config(body, named or _home_config(environment), named is None)
         self.import_roots(service, environment)
         result = []
         for each, source in started:
@@ -380,7 +394,16 @@ class _Reader:
             if script is None or script in read or depth > MAX_SCRIPT_DEPTH:
                 continue
             read.add(script)
+            allexport = False
             for line, command in script_commands(script):
+                step = environment_step(command)
+                if step is not None:
+                    if step.allexport is not None:
+                        allexport = step.allexport
+                    else:
+                        steps = self.script_steps.setdefault(service.name, [])
+                        steps.append(_ScriptStep(step, allexport, f"{script}:{line}"))
+                    continue
                 try:
                     started = component(command)
                 except CommandError:
@@ -402,11 +425,44 @@ class _Reader:
         )
         return found
 
+    def script_environment(
+        self, service: ComposeService, environment: dict[str, tuple[str | None, str]]
+    ) -> None:
+        """Apply what the service's start scripts do to its environment before Airflow starts,
+        as the shell does: ``export NAME=value``; ``source FILE`` of a project file (its
+        ``NAME=value`` lines, interpolated with what is set), each name reaching Airflow when
+        ``allexport`` is on or it is exported already. A file not found or not read so leaves
+        what it sets unknown: said in a note."""
+        for each in self.script_steps.pop(service.name, ()):
+            for name, value in each.step.exported:
+                environment[name] = (value, each.where)
+            if each.step.sourced is None:
+                continue
+            path = self.project_file(service, each.step.sourced)
+            known = {name: value for name, (value, _) in environment.items() if value is not None}
+            try:
+                if path is None:
+                    raise ConfigError("no file of the project is there")
+                found = read_dotenv(path, known)
+            except ConfigError as error:
+                self.notes.append(
+                    f"{each.where} sources {each.step.sourced}, which is not read ({error}): "
+                    "the variables it sets are not known; check the executor and [environment]"
+                )
+                continue
+            for name, text in found.items():
+                if each.allexport or name in environment:
+                    environment[name] = (text, f"{path}: {name} (sourced at {each.where})")
+
     def script_file(self, service: ComposeService, word: str) -> Path | None:
-        """The project file a script word names inside the container, through the service's
-        bind mounts or the files its build copies."""
+        """The project file a script word names inside the container (``project_file``)."""
         if not word.endswith(SUFFIXES) and "/" not in word:
             return None
+        return self.project_file(service, word)
+
+    def project_file(self, service: ComposeService, word: str) -> Path | None:
+        """The project file a path names inside the container, through the service's bind
+        mounts or the files its build copies."""
         workdir = service.body.get("working_dir")
         build = self.dockerfiles_read.get(service.name) or self.service_build(service)
         base = workdir if isinstance(workdir, str) else build.workdir if build else "/opt/airflow"
@@ -475,11 +531,13 @@ class _Reader:
             self.roots.setdefault(folder, f"{entry} ({where})")
 
     def mounted_config(
-        self, body: dict[str, Any], variable: tuple[str | None, str] | None, where: str
+        self, body: dict[str, Any], variable: tuple[str | None, str], default: bool
     ) -> dict[tuple[str, str], Setting]:
-        """The routing options of the ``airflow.cfg`` that ``AIRFLOW_CONFIG`` names, when a
-        bind mount of the service puts a file of the project there."""
-        if variable is None or not variable[0]:
+        """The routing options of the ``airflow.cfg`` that ``AIRFLOW_CONFIG`` names (by default
+        ``$AIRFLOW_HOME/airflow.cfg``), when a bind mount of the service puts a file of the
+        project there. The default path unmounted, or mounted from no file, is the image's own
+        configuration: nothing to say."""
+        if not variable[0]:
             return {}
         inside = posixpath.normpath(variable[0])
         best: tuple[str, str] | None = None
@@ -493,7 +551,7 @@ class _Reader:
             ):
                 best = (source, target)
         if best is None:
-            if self.airflow_cfg_given:
+            if self.airflow_cfg_given or default:
                 return {}  # the airflow.cfg passed is the one it names, as the user says
             self.notes.append(
                 f"{variable[1]} names {inside}, which no bind mount of the service provides: "
@@ -502,6 +560,8 @@ class _Reader:
             return {}
         host = self.project.directory / best[0] / inside[len(best[1]) :].lstrip("/")
         if not host.is_file():
+            if default:
+                return {}  # Airflow writes its defaults there on first start
             self.notes.append(
                 f"{variable[1]} names {inside}, mounted from {host}, which does not exist here: "
                 "Airflow's defaults apply unless the environment sets the options"
@@ -735,3 +795,23 @@ class _Reader:
             image=runtime.image,
             open=tuple(runtime.open),
         )
+
+
+@record
+class _ScriptStep:
+    """A start script's command that changes the environment (``EnvironmentStep``), whether
+    ``allexport`` was on then, and where it is."""
+
+    step: EnvironmentStep
+    allexport: bool
+    where: str
+
+
+def _home_config(environment: Mapping[str, tuple[str | None, str]]) -> tuple[str, str]:
+    """Where Airflow reads ``airflow.cfg`` when ``AIRFLOW_CONFIG`` is not set, with why:
+    ``$AIRFLOW_HOME/airflow.cfg`` (``/opt/airflow`` in the official image). A project's file
+    bind-mounted there (``./airflow.cfg:/opt/airflow/airflow.cfg``) configures the service."""
+    home = environment.get("AIRFLOW_HOME", (None, ""))[0] or DEFAULT_AIRFLOW_HOME
+    return posixpath.join(
+        home, "airflow.cfg"
+    ), "AIRFLOW_CONFIG's default, $AIRFLOW_HOME/airflow.cfg"

@@ -1,7 +1,8 @@
 """``.env`` and ``env_file`` files as docker compose reads them.
 
-One ``NAME=value`` a line; ``export NAME=value`` too; ``#`` starts a comment line, and after an
-unquoted value a `` #`` starts a trailing one. Single quotes keep the text as it is; double
+One ``NAME=value`` a line; ``export NAME=value`` too, and the YAML-like ``NAME: value`` that
+compose's parser (compose-go ``dotenv``) takes as well; ``#`` starts a comment line, and after
+an unquoted value a `` #`` starts a trailing one. Single quotes keep the text as it is; double
 quotes take ``\\n``-style escapes and interpolation; an unquoted value is interpolated and
 trimmed. A line holding only ``NAME`` passes the shell's variable through, so its value is
 ``None`` here: only the shell that starts compose knows it.
@@ -16,7 +17,7 @@ from pathlib import Path
 from dagroute_lint.deployment.init.interpolation import Heard, InterpolationError, interpolate
 from dagroute_lint.errors import ConfigError, read_user_file
 
-_LINE = re.compile(r"^\s*(?:export\s+)?(?P<name>[A-Za-z_][A-Za-z0-9_.-]*)\s*(?:=(?P<raw>.*))?$")
+_LINE = re.compile(r"^\s*(?:export\s+)?(?P<name>[A-Za-z_][A-Za-z0-9_.-]*)\s*(?:[=:](?P<raw>.*))?$")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "$": "$"}
 
 

@@ -31,6 +31,10 @@ _SECRET_OPTIONS = frozenset(
 )
 _OPTION = re.compile(r"AIRFLOW__(?P<section>[A-Z0-9_]+?)__(?P<key>[A-Z0-9_]+)")
 _CREDENTIALS = re.compile(r"://[^/\s@]*:[^/\s@]*@")
+# A name ending in the word "key" (``WOS_KEY``, ``AIRFLOW_VAR_PUBMED_KEY``, a compose file's own
+# ``AIRFLOW_FERNET_KEY``): an API or encryption key, where the masker's words name only some
+# (``api_key``); a routing choice is never read from one.
+_KEY_NAME = re.compile(r"(?:^|_)key$|fernet")
 # (component, its variables: name -> (value, or None when known only at deploy time; where)).
 Component = tuple[str, Mapping[str, tuple[str | None, str]]]
 
@@ -47,6 +51,8 @@ def withheld(name: str, value: str) -> bool:
     else:
         lowered = name.lower()
     if name.upper().startswith("AIRFLOW_CONN_"):
+        return True
+    if _KEY_NAME.search(lowered):
         return True
     return any(field in lowered for field in SENSITIVE_FIELDS) or bool(_CREDENTIALS.search(value))
 

@@ -6,6 +6,10 @@ joined, comments dropped) is split as the shell splits it, and each simple comma
 ``&&``, ``||``, ``;``, ``|`` and ``&`` is one word list. What a shell would compute (variables,
 functions, ``if``) is not followed; a line that does not split is passed over. The reading is
 bounded: a script larger than ``MAX_BYTES`` is read only up to there.
+
+What a script does to the environment Airflow starts with is read too (``environment_step``):
+``set -a`` / ``set -o allexport`` and their ``+`` forms, ``source FILE`` / ``. FILE`` and
+``export NAME=value``, the forms start scripts load a project's settings file with.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import shlex
 from pathlib import Path
 
 from dagroute_lint.errors import read_user_file
+from dagroute_lint.records import record
 
 MAX_BYTES = 256 * 1024
 _SEPARATORS = frozenset({"&&", "||", ";", "|", "&", "(", ")", ";;"})
@@ -56,3 +61,33 @@ def script_commands(path: Path) -> list[tuple[int, list[str]]]:
             else:
                 command.append(token)
     return found
+
+
+@record
+class EnvironmentStep:
+    """One command of a start script that changes the environment its children start with:
+    ``allexport`` switched on or off, a file ``sourced``, or ``exported`` names (a value holding
+    a ``$`` expansion is ``None``: only the running shell knows it)."""
+
+    allexport: bool | None = None
+    sourced: str | None = None
+    exported: tuple[tuple[str, str | None], ...] = ()
+
+
+def environment_step(words: list[str]) -> EnvironmentStep | None:
+    """The change ``words`` make to the environment, or ``None`` when they make none."""
+    if words[:1] == ["set"] and len(words) >= 2:
+        if words[1:3] in (["-o", "allexport"], ["+o", "allexport"]):
+            return EnvironmentStep(allexport=words[1] == "-o")
+        if words[1] in ("-a", "+a"):
+            return EnvironmentStep(allexport=words[1] == "-a")
+        return None
+    if words[0] in ("source", ".") and len(words) >= 2:
+        return EnvironmentStep(sourced=words[1])
+    if words[0] == "export":
+        pairs = [word.partition("=") for word in words[1:] if not word.startswith("-")]
+        exported = tuple(
+            (name, None if "$" in value else value) for name, equals, value in pairs if equals
+        )
+        return EnvironmentStep(exported=exported) if exported else None
+    return None

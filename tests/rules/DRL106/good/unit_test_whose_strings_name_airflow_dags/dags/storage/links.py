@@ -1,0 +1,2 @@
+def save_link(url: str) -> str:
+    return url.rstrip("/")
