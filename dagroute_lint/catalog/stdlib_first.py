@@ -34,7 +34,10 @@ _NOT_EVERYWHERE = frozenset(
     }
 )
 # Importing these does something (opens a browser, prints a poem, needs a display).
-_NEVER_IMPORTED = frozenset({"antigravity", "this", "idlelib", "turtle", "turtledemo", "tkinter"})
+# Modules whose import does something (opens a browser, prints) or needs a display.
+_NEVER_IMPORTED = frozenset(
+    {"antigravity", "this", "__hello__", "__phello__", "idlelib", "turtle", "turtledemo", "tkinter"}
+)
 
 
 def found_before_roots(module: str) -> bool:
@@ -54,7 +57,7 @@ def has_submodule(module: str) -> bool | None:
     return place.is_dir() or place.with_name(place.name + ".py").is_file()
 
 
-@functools.cache
+@functools.lru_cache(maxsize=256)  # keyed by what the linted files import: bounded
 def has_name(module: str, name: str) -> bool | None:
     """Whether the standard-library ``module`` binds ``name`` (or holds it as a submodule), in
     the Python running the linter; ``None`` when that cannot be asked safely. Only a module
