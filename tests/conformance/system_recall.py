@@ -59,6 +59,7 @@ class ProviderRecall:
     counts: dict[str, int]
     rejected: dict[str, str]
     report: CorpusReport
+    announcements: dict[str, list[str]]
 
     @property
     def recall(self) -> float:
@@ -122,7 +123,9 @@ def measure(
         for row in per_file(report, run.dump["tasks"]).values():
             for column in COLUMNS:
                 counts[column] += row[column]
-        results.append(ProviderRecall(provider, counts, rejected, report))
+        results.append(
+            ProviderRecall(provider, counts, rejected, report, run.announcements or {})
+        )
     return results
 
 
@@ -188,6 +191,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.misses:
         for key, count in misses(results).items():
             print(f"{key}: {count['tasks']} tasks")
+        lines = sum(len(found) for r in results for found in r.announcements.values())
+        files = sum(len(r.announcements) for r in results)
+        print(f"DRL106 lines: {lines} in {files} files")
     if args.json:
         entries = {
             r.provider: {
@@ -197,6 +203,7 @@ def main(argv: list[str] | None = None) -> int:
                 "missing_announced": r.report.missing_announced,
                 "unresolved": r.report.unresolved + r.report.unexpected_unresolved,
                 "extra": r.report.extra,
+                "drl106": r.announcements,
             }
             for r in results
         }
