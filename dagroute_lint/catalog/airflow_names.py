@@ -31,11 +31,24 @@ DAG_DECORATORS = frozenset(
     }
 )
 
+# Providers' TaskGroup subclasses that add a task of their own when their ``with`` block is left
+# (``__exit__``), by qualified name: the task's id in the group and its operator. Databricks
+# 7.23.0 ``DatabricksWorkflowTaskGroup.__exit__`` builds ``launch``, with the group's DAG and the
+# group itself, upstream of the group's roots; no routing keyword is passed to it.
+_DATABRICKS_WORKFLOW = "airflow.providers.databricks.operators.databricks_workflow"
+GROUP_EXIT_TASKS: dict[str, tuple[str, str]] = {
+    f"{_DATABRICKS_WORKFLOW}.DatabricksWorkflowTaskGroup": (
+        "launch",
+        f"{_DATABRICKS_WORKFLOW}._CreateDatabricksWorkflowOperator",
+    ),
+}
+
 TASK_GROUP_CLASSES = frozenset(
     {
         "airflow.utils.task_group.TaskGroup",
         "airflow.sdk.TaskGroup",
         "airflow.sdk.definitions.taskgroup.TaskGroup",
+        *GROUP_EXIT_TASKS,
     }
 )
 

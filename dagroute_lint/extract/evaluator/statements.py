@@ -188,6 +188,8 @@ class Statements(WalkerState):
         try:
             self.walk_body(statement.body)
         finally:
+            for index in reversed(self.group_stack[len(self.group_stack) - pushed_groups :]):
+                self.leave_group(index, statement)
             del self.dag_stack[len(self.dag_stack) - pushed_dags :]
             del self.group_stack[len(self.group_stack) - pushed_groups :]
 
