@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import lint_repo
 
 EMPTY = "airflow.providers.standard.operators.empty.EmptyOperator"
@@ -77,3 +79,74 @@ class EmptyOperator(BaseOperator):
     pass
 """
     assert operator_of(tmp_path, compat)[0] == "helpers.compat.EmptyOperator"
+
+
+INVENTORY = """
+[deployment]
+{version}executors = ["CeleryExecutor"]
+
+[[workers]]
+name = "celery"
+queues = ["default"]
+runtime = "base"
+
+[runtimes.base]
+providers = ["standard"]
+packages = []
+"""
+SDK_FIRST = """
+try:
+    from airflow.sdk import BaseOperator
+    from airflow.providers.standard.operators.empty import EmptyOperator
+except ImportError:
+    from airflow.operators.empty import EmptyOperator
+"""
+
+
+@pytest.mark.parametrize(
+    ("version", "operator"),
+    [
+        ("3.3.2", EMPTY),
+        ("2.10.5", "airflow.operators.empty.EmptyOperator"),
+        # No version: the try branch, as for any shim (DRL902 says the version is open).
+        (None, EMPTY),
+    ],
+)
+def test_a_try_that_fails_on_the_deployment_runs_its_handler(
+    tmp_path: Path, version: str | None, operator: str
+) -> None:
+    """``from airflow.sdk import ...`` certainly fails on 2.10.5 (``import_verdicts``): the
+    ``except ImportError`` branch is what Airflow runs, in the re-exporting module and in the
+    DAG file alike."""
+    stated = f'airflow_version = "{version}"\n' if version is not None else ""
+    dag_file = DAG.replace("from helpers.compat import EmptyOperator", SDK_FIRST)
+    for files in (
+        {"dags/dag.py": DAG, "dags/helpers/__init__.py": "", "dags/helpers/compat.py": SDK_FIRST},
+        {"dags/dag.py": dag_file},
+    ):
+        root = tmp_path / str(len(files))
+        (task,) = lint_repo(root, files, inventory=INVENTORY.format(version=stated)).tasks
+        assert task.operator == operator
+
+
+def test_the_statements_after_the_failing_import_do_not_run(tmp_path: Path) -> None:
+    source = """
+from airflow import DAG
+from airflow.providers.standard.operators.bash import BashOperator
+
+QUEUE = "before"
+try:
+    QUEUE = "tried"
+    from airflow.sdk import BaseOperator
+    QUEUE = "after"
+except ImportError:
+    POOL = "handled"
+else:
+    POOL = "else"
+
+with DAG("d", schedule=None):
+    BashOperator(task_id="t", bash_command="x", queue=QUEUE, pool=POOL)
+"""
+    inventory = INVENTORY.format(version='airflow_version = "2.10.5"\n')
+    (task,) = lint_repo(tmp_path, {"dags/dag.py": source}, inventory=inventory).tasks
+    assert (task.fields["queue"].value, task.fields["pool"].value) == ("tried", "handled")
