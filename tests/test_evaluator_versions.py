@@ -331,7 +331,11 @@ with DAG("d", schedule=None):
     cross_downstream([a], [b])
 """
     )
-    files = {"dags/dag.py": source, "dags/common/__init__.py": "", "dags/common/compat.py": SPLIT_COMPAT}
+    files = {
+        "dags/dag.py": source,
+        "dags/common/__init__.py": "",
+        "dags/common/compat.py": SPLIT_COMPAT,
+    }
     for version in (None, "3.3.2", "2.10.5"):
         report = lint_repo(tmp_path / str(version), files, inventory=inventory(version))
         assert sorted(tasks_of(report)) == ["a", "b"]

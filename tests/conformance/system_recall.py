@@ -123,9 +123,7 @@ def measure(
         for row in per_file(report, run.dump["tasks"]).values():
             for column in COLUMNS:
                 counts[column] += row[column]
-        results.append(
-            ProviderRecall(provider, counts, rejected, report, run.announcements or {})
-        )
+        results.append(ProviderRecall(provider, counts, rejected, report, run.announcements or {}))
     return results
 
 
