@@ -16,7 +16,7 @@ from system_recall import ProviderRecall, measure, table, total_recall
 pytestmark = pytest.mark.conformance
 
 # The share of Airflow's tasks routes reports, measured (a ratchet: raise it as it rises).
-RECALL = 0.995
+RECALL = 0.997
 # DagBag builds at least this many tasks: the oracle really loads the system tests (a broken
 # tests_common or a missing provider would fall far below).
 MIN_TASKS = 2500
