@@ -319,14 +319,15 @@ from airflow.sdk import DAG
 from common.compat import AIRFLOW_V_3_0_PLUS
 
 if AIRFLOW_V_3_0_PLUS:
-    from airflow.sdk import chain, chain_linear, cross_downstream
+    from airflow.sdk import Label, chain, chain_linear, cross_downstream
 else:
     from airflow.models.baseoperator import chain, chain_linear, cross_downstream
+    from airflow.utils.edgemodifier import Label
 
 with DAG("d", schedule=None):
     a = BashOperator(task_id="a", bash_command="x")
     b = BashOperator(task_id="b", bash_command="x")
-    chain(a, b)
+    chain(a, Label("then"), b)
     chain_linear(a, [b])
     cross_downstream([a], [b])
 """

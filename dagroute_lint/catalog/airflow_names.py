@@ -209,7 +209,7 @@ def role(qualname: str) -> str | None:
             return name
     if qualname in TASK_DECORATORS:  # ``@task``, ``@setup``, ``@teardown``
         return "@" + qualname.rpartition(".")[2]
-    if qualname in DEPENDENCY_HELPERS:  # ``chain()``, ``chain_linear()``, ``cross_downstream()``
+    if qualname in DEPENDENCY_HELPERS:  # ``chain()``, ``cross_downstream()``, ``Label()``
         return qualname.rpartition(".")[2] + "()"
     return None
 
@@ -230,9 +230,9 @@ SETUP_TEARDOWN_KEYWORDS: dict[str, frozenset[str]] = {
 }
 
 
-# Airflow's functions that set dependencies between the tasks they are given, in every module
-# Airflow 2.10.5 and 3.3.2 hold them in (``import_verdicts``): a shim that imports one from
-# ``airflow.sdk`` or from ``airflow.models.baseoperator`` calls the same function.
+# Airflow's functions that set dependencies between the tasks they are given (or label them), in
+# every module Airflow 2.10.5 and 3.3.2 hold them in (``import_verdicts``): a shim that imports
+# one from ``airflow.sdk`` or from ``airflow.models.baseoperator`` calls the same function.
 DEPENDENCY_HELPERS = frozenset(
     {
         *(
@@ -242,6 +242,11 @@ DEPENDENCY_HELPERS = frozenset(
         ),
         "airflow.utils.helpers.chain",
         "airflow.utils.helpers.cross_downstream",
+        # ``Label("why")`` between two tasks: an edge's label, no task (``def Label`` in
+        # ``airflow.utils.edgemodifier`` in 2.10.5, in ``airflow.sdk.definitions.edges`` in 3.3.2).
+        "airflow.sdk.Label",
+        "airflow.sdk.definitions.edges.Label",
+        "airflow.utils.edgemodifier.Label",
     }
 )
 
