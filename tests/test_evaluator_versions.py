@@ -306,3 +306,38 @@ def test_a_condition_on_a_repository_constant_is_decided_from_its_module(tmp_pat
     tasks = tasks_of(report)
     assert tasks["t"].fields["queue"].value == "new"
     assert not tasks["only_new"].task.conditional
+
+
+def test_a_dependency_helper_imported_in_both_branches_keeps_its_role(tmp_path: Path) -> None:
+    """``chain`` from ``airflow.sdk`` on one branch and ``airflow.models.baseoperator`` on the
+    other is Airflow's ``chain`` either way: not "one of several callables" (DRL106), on a
+    version the walk cannot decide (none in the inventory) as on one it can."""
+    source = (
+        OPERATOR
+        + """
+from airflow.sdk import DAG
+from common.compat import AIRFLOW_V_3_0_PLUS
+
+if AIRFLOW_V_3_0_PLUS:
+    from airflow.sdk import Label, chain, chain_linear, cross_downstream
+else:
+    from airflow.models.baseoperator import chain, chain_linear, cross_downstream
+    from airflow.utils.edgemodifier import Label
+
+with DAG("d", schedule=None):
+    a = BashOperator(task_id="a", bash_command="x")
+    b = BashOperator(task_id="b", bash_command="x")
+    chain(a, Label("then"), b)
+    chain_linear(a, [b])
+    cross_downstream([a], [b])
+"""
+    )
+    files = {
+        "dags/dag.py": source,
+        "dags/common/__init__.py": "",
+        "dags/common/compat.py": SPLIT_COMPAT,
+    }
+    for version in (None, "3.3.2", "2.10.5"):
+        report = lint_repo(tmp_path / str(version), files, inventory=inventory(version))
+        assert sorted(tasks_of(report)) == ["a", "b"]
+        assert by_code(report, "DRL106") == []

@@ -31,11 +31,24 @@ DAG_DECORATORS = frozenset(
     }
 )
 
+# Providers' TaskGroup subclasses that add a task of their own when their ``with`` block is left
+# (``__exit__``), by qualified name: the task's id in the group and its operator. Databricks
+# 7.23.0 ``DatabricksWorkflowTaskGroup.__exit__`` builds ``launch``, with the group's DAG and the
+# group itself, upstream of the group's roots; no routing keyword is passed to it.
+_DATABRICKS_WORKFLOW = "airflow.providers.databricks.operators.databricks_workflow"
+GROUP_EXIT_TASKS: dict[str, tuple[str, str]] = {
+    f"{_DATABRICKS_WORKFLOW}.DatabricksWorkflowTaskGroup": (
+        "launch",
+        f"{_DATABRICKS_WORKFLOW}._CreateDatabricksWorkflowOperator",
+    ),
+}
+
 TASK_GROUP_CLASSES = frozenset(
     {
         "airflow.utils.task_group.TaskGroup",
         "airflow.sdk.TaskGroup",
         "airflow.sdk.definitions.taskgroup.TaskGroup",
+        *GROUP_EXIT_TASKS,
     }
 )
 
@@ -189,12 +202,15 @@ def role(qualname: str) -> str | None:
     not change what they build: a DAG class or decorator, a TaskGroup class or decorator. A
     compatibility shim that binds ``DAG`` to ``airflow.sdk.DAG`` on one branch and to
     ``airflow.models.dag.DAG`` on the other builds the same DAG either way; so does ``@task``
-    from ``airflow.sdk`` or ``airflow.decorators``. Operators differ by provider: not here."""
+    from ``airflow.sdk`` or ``airflow.decorators``, and ``chain`` from ``airflow.sdk`` or
+    ``airflow.models.baseoperator``. Operators differ by provider: not here."""
     for table, name in _ROLES:
         if qualname in table:
             return name
     if qualname in TASK_DECORATORS:  # ``@task``, ``@setup``, ``@teardown``
         return "@" + qualname.rpartition(".")[2]
+    if qualname in DEPENDENCY_HELPERS:  # ``chain()``, ``cross_downstream()``, ``Label()``
+        return qualname.rpartition(".")[2] + "()"
     return None
 
 
@@ -213,6 +229,26 @@ SETUP_TEARDOWN_KEYWORDS: dict[str, frozenset[str]] = {
     "airflow.sdk.teardown": frozenset({"_func", "on_failure_fail_dagrun"}),
 }
 
+
+# Airflow's functions that set dependencies between the tasks they are given (or label them), in
+# every module Airflow 2.10.5 and 3.3.2 hold them in (``import_verdicts``): a shim that imports
+# one from ``airflow.sdk`` or from ``airflow.models.baseoperator`` calls the same function.
+DEPENDENCY_HELPERS = frozenset(
+    {
+        *(
+            f"{module}.{name}"
+            for module in ("airflow.sdk", "airflow.models.baseoperator")
+            for name in ("chain", "chain_linear", "cross_downstream")
+        ),
+        "airflow.utils.helpers.chain",
+        "airflow.utils.helpers.cross_downstream",
+        # ``Label("why")`` between two tasks: an edge's label, no task (``def Label`` in
+        # ``airflow.utils.edgemodifier`` in 2.10.5, in ``airflow.sdk.definitions.edges`` in 3.3.2).
+        "airflow.sdk.Label",
+        "airflow.sdk.definitions.edges.Label",
+        "airflow.utils.edgemodifier.Label",
+    }
+)
 
 _ROLES = (
     (DAG_CLASSES, "DAG class"),

@@ -188,6 +188,26 @@ class AirflowObjects(WalkerState):
         )
         return GroupHandle(len(self.groups) - 1)
 
+    def leave_group(self, index: int, node: cst.CSTNode) -> None:
+        """Leaving a ``with`` block of a group whose class adds a task on exit
+        (``names.GROUP_EXIT_TASKS``): the task, in the group and its DAG, with no keyword of
+        its own (the DAG's and the group's ``default_args`` apply)."""
+        group = self.groups[index]
+        if group.exit_task is None:
+            return
+        task_id, operator = group.exit_task
+        self.add_task(
+            DraftTask(
+                task_id=Const(task_id),
+                node=self.here(node),
+                operator=operator,
+                dag=group.dag,
+                group=index,
+                arguments=CallArguments(),
+                applies_default_args=group.dag is not None,
+            )
+        )
+
     def check_keywords(
         self, node: cst.Call, qualname: str, arguments: CallArguments, takes: frozenset[str]
     ) -> None:

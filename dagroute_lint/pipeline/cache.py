@@ -46,14 +46,17 @@ _OLDER_FORMAT = re.compile(r"v\d+|summaries-v\d+")
 _BUILTINS: dict[str, type] = {"frozenset": frozenset, "set": set}
 
 
-# What extraction reads outside ``extract/``: Airflow's names and version flags, and the
-# distribution tables that say which third-party libraries cannot build a task
-# (``catalog/distributions.builds_no_tasks``).
+# What extraction reads outside ``extract/``: Airflow's names and version flags, the import
+# verdicts that say which ``try`` body fails to import on the deployment's release
+# (``evaluator/helpers.fails_on``), and the distribution tables that say which third-party
+# libraries cannot build a task (``catalog/distributions.builds_no_tasks``).
 EXTRACTION_READS = (
     ("model.py",),
     ("catalog", "airflow_names.py"),
     ("catalog", "airflow_versions.py"),
     ("catalog", "data", "reexports.tsv"),
+    ("catalog", "import_verdicts.py"),
+    ("catalog", "data", "import_verdicts.tsv"),
     ("catalog", "distributions.py"),
     ("catalog", "providers.py"),
     ("catalog", "data", "import_names.tsv"),

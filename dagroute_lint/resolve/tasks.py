@@ -346,6 +346,9 @@ class Resolver:
         )
         if dag_id is None and dag is not None:
             unresolved += (("dag_id", self._reason(dag.dag_id)),)
+        origin = self.symbols.defined_as(task.operator) if task.operator is not None else None
+        if isinstance(origin, Unresolved):
+            unresolved += (("operator", origin.reason),)
         if task_id is None:
             own_known = self._string(task.task_id) is not None
             reason = (
@@ -426,7 +429,16 @@ class Resolver:
         (``airflow.operators.bash.BashOperator`` is the standard provider's class)."""
         if task.taskflow is not None:
             return f"task.{task.taskflow}"
-        return None if task.operator is None else self.class_path(task.operator)
+        origin = self.operator_origin(task)
+        return None if origin is None else self.class_path(origin)
+
+    def operator_origin(self, task: Task) -> str | None:
+        """The classic operator's class by the name it is defined under (through the
+        repository modules that re-export it); ``None`` when not known."""
+        if task.operator is None:
+            return None
+        origin = self.symbols.defined_as(task.operator)
+        return origin if isinstance(origin, str) else None
 
     def class_path(self, qualname: str) -> str:
         """An Airflow class by the path Airflow holds it under (a 3.x shim's target)."""
@@ -442,9 +454,10 @@ class Resolver:
     def provider(self, task: Task) -> str | None:
         if task.taskflow is not None:
             return provider_for_decorator(task.taskflow, self.airflow_major)
-        if task.operator is None or "." not in task.operator:
+        origin = self.operator_origin(task)
+        if origin is None or "." not in origin:
             return None
-        return provider_for_module(task.operator.rsplit(".", 1)[0], self.airflow_major)
+        return provider_for_module(origin.rsplit(".", 1)[0], self.airflow_major)
 
     # --- routing fields ------------------------------------------------------------------------
 
@@ -481,11 +494,12 @@ class Resolver:
                 yield origin, found
 
     def _class_routes(self, task: Task) -> tuple[str, frozenset[str]] | None:
-        if task.operator is None or task.taskflow is not None or task.constructed:
+        origin = self.operator_origin(task)
+        if origin is None or task.taskflow is not None or task.constructed:
             return None
-        if task.operator not in self._routes_by_class:
-            self._routes_by_class[task.operator] = self.symbols.class_routes(task.operator)
-        return self._routes_by_class[task.operator]
+        if origin not in self._routes_by_class:
+            self._routes_by_class[origin] = self.symbols.class_routes(origin)
+        return self._routes_by_class[origin]
 
     def _layer_key(self, default_args: Expr, name: str) -> Resolved | None:
         key = (id(default_args), name)

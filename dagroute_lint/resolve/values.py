@@ -135,6 +135,34 @@ class SymbolTable:
                 return module.classes.get(".".join(parts[cut:]))
         return None
 
+    def defined_as(self, qualname: str) -> str | Unresolved:
+        """The name a class imported by ``qualname`` is defined under: a repository module that
+        imports it (``from tests_common.compat import EmptyOperator``, where ``compat`` imports
+        the standard provider's) re-exports the class it imported, which is what Airflow holds.
+        A name the module binds to something else than one import (a class of its own, a
+        function) is ``qualname`` itself; one it binds conditionally is unresolved, with why."""
+        for _ in range(MAX_DEPTH):
+            parts = qualname.split(".")
+            for cut in range(len(parts) - 1, 0, -1):
+                module = self._lookup(".".join(parts[:cut]))
+                if module is None or self._lookup(".".join(parts[: cut + 1])) is not None:
+                    continue
+                bound = module.constants.get(parts[cut])
+                if bound is None or parts[cut] in module.classes:
+                    return qualname
+                if not isinstance(bound, Ref):
+                    why = bound.reason if isinstance(bound, Unknown) else "bound conditionally"
+                    return Unresolved(
+                        f"the class '{parts[cut]}' of module {module.module_name} is not known: "
+                        + why
+                    )
+                qualname = ".".join((bound.qualname, *parts[cut + 1 :]))
+                break
+            else:
+                return qualname  # not the repository's: Airflow's or an installed package's
+        self._bounds_met += 1
+        return Unresolved(f"'{qualname}' refers to itself")
+
     def class_site(self, qualname: str) -> Site | None:
         """Where the repository class ``qualname`` is defined: the line of the ``class``
         statement that binds it at module level (a nested class: its outermost class's)."""

@@ -13,7 +13,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -115,11 +115,13 @@ def run_airflow_dump(
     workdir: Path,
     local_settings: Path | None = None,
     python_path: tuple[Path, ...] = (),
+    environment: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """Airflow's tasks of ``folder``; ``local_settings`` is put where Airflow imports it from,
     ``$AIRFLOW_HOME/config/airflow_local_settings.py``, so its cluster policies run for real;
     ``python_path`` goes on the DagBag's PYTHONPATH (the import roots besides the DAG folder, as
-    ``tests_common`` for the providers' system tests)."""
+    ``tests_common`` for the providers' system tests); ``environment`` is set in its process
+    besides the corpus's ``environment.toml``."""
     output = workdir / "airflow.json"
     child_env = {**_clean_env(), **airflow_home(workdir / "home")}
     if local_settings is not None:
@@ -139,7 +141,7 @@ def run_airflow_dump(
         "--output",
         str(output),
     ]
-    for name, value in corpus_environment(folder).items():
+    for name, value in {**corpus_environment(folder), **(environment or {})}.items():
         cmd += ["--environment", f"{name}={value}"]
     completed = subprocess.run(
         cmd, cwd=workdir, env=child_env, capture_output=True, text=True, timeout=900, check=False
@@ -253,6 +255,7 @@ def run_corpus(
     *,
     inventory: Path | None = None,
     python_path: tuple[Path, ...] = (),
+    environment: Mapping[str, str] | None = None,
 ) -> CorpusRun:
     """Dump ``source`` with Airflow (unless ``dump`` is given), then lint it with our routes.
 
@@ -260,12 +263,12 @@ def run_corpus(
     (Airflow from its config folder, the linter through the inventory). The inventory is derived
     from Airflow's values unless ``inventory`` is given (the providers' system tests: the one
     ``inventory init --python`` writes for the venv); ``python_path`` is passed to the dump (see
-    ``run_airflow_dump``).
+    ``run_airflow_dump``), and so is ``environment`` (which the given inventory must state).
     """
     workdir.mkdir(parents=True, exist_ok=True)
     folder = folder_for(source, env.version, workdir)
     if dump is None:
-        dump = run_airflow_dump(env, folder, workdir, local_settings, python_path)
+        dump = run_airflow_dump(env, folder, workdir, local_settings, python_path, environment)
     deployment = derive_deployment(
         dump,
         airflow_version=inventory_version(env.version),

@@ -41,7 +41,7 @@ from airflow_env import (  # noqa: E402
     ensure_system_test_projects,
     ensure_tests_common,
 )
-from harness import run_corpus  # noqa: E402
+from harness import environment_table, run_corpus  # noqa: E402
 from predict import write_inventory  # noqa: E402
 from recall import COLUMNS, per_file  # noqa: E402
 from routes_compare import CorpusReport, compare  # noqa: E402
@@ -49,6 +49,12 @@ from routes_compare import CorpusReport, compare  # noqa: E402
 TESTS_COMMON_ROOT = Path("devel-common") / "src"
 PYPROJECT = '[tool.dagroute-lint]\ndags = ["tests"]\nroots = ["devel-common/src"]\n'
 SEEN = ("exact", "candidates", "unresolved", "wrong", "wrong operator")
+# The environment both sides are given, stated in the inventory as a deployment states its own:
+# databricks' workflow group id is ``f"test_workflow_{USER}_{GROUP_ID}"``, read with
+# ``os.environ.get("USER")`` (set in Airflow's CI shell, not in the oracle's clean environment)
+# and ``os.getenv("DATABRICKS_GROUP_ID", "1234")`` (its default, stated). Pinned, so that the
+# ids do not depend on the machine the suite runs on; unstated, they are unknown to routes.
+ENVIRONMENT = {"USER": "airflow", "DATABRICKS_GROUP_ID": "1234"}
 
 
 @dataclass
@@ -59,6 +65,7 @@ class ProviderRecall:
     counts: dict[str, int]
     rejected: dict[str, str]
     report: CorpusReport
+    announcements: dict[str, list[str]]
 
     @property
     def recall(self) -> float:
@@ -87,6 +94,8 @@ def measure(
     tests_common = ensure_tests_common(env.python)
     workdir.mkdir(parents=True, exist_ok=True)
     inventory = write_inventory(env, workdir)
+    with inventory.open("a", encoding="utf-8") as stated:
+        stated.write(environment_table(ENVIRONMENT))
     wanted = set(providers) if providers is not None else set(projects)
     results = []
     for provider, tests in sorted(projects.items()):
@@ -100,6 +109,7 @@ def measure(
             project,
             inventory=inventory,
             python_path=(project / TESTS_COMMON_ROOT,),
+            environment=ENVIRONMENT,
         )
         rejected = {
             file: error.strip().splitlines()[-1] if error.strip() else ""
@@ -122,7 +132,7 @@ def measure(
         for row in per_file(report, run.dump["tasks"]).values():
             for column in COLUMNS:
                 counts[column] += row[column]
-        results.append(ProviderRecall(provider, counts, rejected, report))
+        results.append(ProviderRecall(provider, counts, rejected, report, run.announcements or {}))
     return results
 
 
@@ -188,6 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.misses:
         for key, count in misses(results).items():
             print(f"{key}: {count['tasks']} tasks")
+        lines = sum(len(found) for r in results for found in r.announcements.values())
+        files = sum(len(r.announcements) for r in results)
+        print(f"DRL106 lines: {lines} in {files} files")
     if args.json:
         entries = {
             r.provider: {
@@ -197,6 +210,7 @@ def main(argv: list[str] | None = None) -> int:
                 "missing_announced": r.report.missing_announced,
                 "unresolved": r.report.unresolved + r.report.unexpected_unresolved,
                 "extra": r.report.extra,
+                "drl106": r.announcements,
             }
             for r in results
         }

@@ -458,7 +458,9 @@ class Calls(WalkerState):
         if qualname in names.DAG_CLASSES:
             return self.create_dag(node, positional, arguments, own_class=True)
         if qualname in names.TASK_GROUP_CLASSES:
-            return self.create_group_from_call(node, positional, arguments)
+            handle = self.create_group_from_call(node, positional, arguments)
+            self.groups[handle.index].exit_task = names.GROUP_EXIT_TASKS.get(qualname)
+            return handle
         record_class = self.named_tuple_class(qualname, positional, arguments)
         if record_class is not None:
             return record_class

@@ -11,6 +11,7 @@ from libcst.helpers import get_full_name_for_node
 
 from dagroute_lint.catalog import airflow_names as names
 from dagroute_lint.catalog.distributions import builds_no_tasks
+from dagroute_lint.catalog.import_verdicts import FAILS, checked_release, import_verdict
 from dagroute_lint.extract.bindings import (
     SET,
     Binding,
@@ -26,6 +27,7 @@ from dagroute_lint.extract.bindings import (
     ListObject,
     LocalClass,
     Partial,
+    Release,
     SetObject,
     TaskFlow,
 )
@@ -392,6 +394,45 @@ def guards_import(handlers: Sequence[cst.ExceptHandler]) -> bool:
     """
     handler = next((h for h in handlers if handles_import_error(h)), None)
     return handler is not None and not raises(handler)
+
+
+def fails_on(statement: cst.CSTNode, release: Release | None) -> bool:
+    """Whether ``statement`` imports from Airflow a path that certainly fails on the
+    deployment's release: the verdict of a release of its very minor version
+    (``import_verdicts``), so the ``except ImportError`` handler of a ``try`` around it is what
+    runs where the DAG processor parses the file. A provider's path depends on the providers the
+    parsing runtime has, which the walk does not know: never decided here."""
+    if release is None or len(release) < 2 or release[0] is None or release[1] is None:
+        return False
+    checked = checked_release((release[0], release[1]), release[0])
+    if not checked.exact or not isinstance(statement, cst.SimpleStatementLine):
+        return False
+    for small in statement.body:
+        for module, name in _imported_paths(small):
+            verdict = import_verdict(module, name, checked) if airflow_core(module) else None
+            if verdict is not None and verdict.kind == FAILS:
+                return True
+    return False
+
+
+def _imported_paths(small: cst.BaseSmallStatement) -> list[tuple[str, str | None]]:
+    """The absolute ``(module, name)`` paths an import statement imports (``None``: the module
+    itself); nothing for a relative or star import, or another statement."""
+    if isinstance(small, cst.Import):
+        return [(get_full_name_for_node(alias.name) or "", None) for alias in small.names]
+    if not isinstance(small, cst.ImportFrom) or small.relative or small.module is None:
+        return []
+    if isinstance(small.names, cst.ImportStar):
+        return []
+    module = get_full_name_for_node(small.module) or ""
+    return [(module, get_full_name_for_node(alias.name)) for alias in small.names]
+
+
+def airflow_core(module: str) -> bool:
+    """A module of Airflow itself, whose paths change with Airflow's version (not a provider)."""
+    return (module == "airflow" or module.startswith("airflow.")) and not module.startswith(
+        "airflow.providers."
+    )
 
 
 def raises(handler: cst.ExceptHandler) -> bool:

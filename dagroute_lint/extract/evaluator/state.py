@@ -116,6 +116,7 @@ class DraftGroup:
     suffix_on_collision: bool = False
     created: int = 0
     level: int = 0
+    exit_task: tuple[str, str] | None = None  # ``names.GROUP_EXIT_TASKS``: made on leaving
 
 
 @record(frozen=False)
@@ -515,6 +516,9 @@ class WalkerState(ABC):
 
     @abstractmethod
     def current_dag(self, arguments: CallArguments) -> int | None: ...
+
+    @abstractmethod
+    def leave_group(self, index: int, node: cst.CSTNode) -> None: ...
 
     @abstractmethod
     def task_group_for(self, arguments: CallArguments, dag: int | None) -> int | None: ...

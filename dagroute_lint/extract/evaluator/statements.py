@@ -32,8 +32,11 @@ from dagroute_lint.extract.containers import (
 from dagroute_lint.extract.evaluator.functions import Functions
 from dagroute_lint.extract.evaluator.helpers import (
     SET_AUGMENTED,
+    airflow_core,
     dict_entries,
+    fails_on,
     guards_import,
+    handles_import_error,
     is_main_guard,
     is_type_checking,
     replace_values,
@@ -188,6 +191,8 @@ class Statements(WalkerState):
         try:
             self.walk_body(statement.body)
         finally:
+            for index in reversed(self.group_stack[len(self.group_stack) - pushed_groups :]):
+                self.leave_group(index, statement)
             del self.dag_stack[len(self.dag_stack) - pushed_dags :]
             del self.group_stack[len(self.group_stack) - pushed_groups :]
 
@@ -346,7 +351,7 @@ class Statements(WalkerState):
             # ImportError`` are. A provider or another package is the runtime's, not the
             # version's: its import is judged as before, wherever it stands.
             for draft in self.imports[first_import:]:
-                draft.guarded = draft.guarded or _airflow_core(draft.module)
+                draft.guarded = draft.guarded or airflow_core(draft.module)
         self.scope.names = merged_branches([after_body, after_else])
 
     def walk_match(self, statement: cst.Match) -> None:
@@ -424,8 +429,17 @@ class Statements(WalkerState):
         """The ``try`` body is taken to succeed, as it does where Airflow parses the file; what
         a handler assigns makes the name one of the body's value and the handler's (the handler
         may run instead), except an alternative import of the same name (``try: from new import
-        X / except: from old``). A body that cannot raise leaves its handlers dead."""
+        X / except: from old``). A body that cannot raise leaves its handlers dead. An import of
+        Airflow the deployment's release certainly fails runs the ``ImportError`` handler
+        instead of the rest of the body (``fails_on``)."""
         catches_import = guards_import(statement.handlers)
+        body = statement.body.body if isinstance(statement.body, cst.IndentedBlock) else ()
+        failing = next(
+            (i for i, line in enumerate(body) if fails_on(line, self.airflow_release)), None
+        )
+        if catches_import and failing is not None:
+            self.walk_failed_try(statement, body[:failing])
+            return
         if catches_import:
             with self.guarding():
                 self.walk_body(statement.body)
@@ -451,6 +465,17 @@ class Statements(WalkerState):
         self.scope.names = after_body
         if statement.orelse is not None:
             self.walk_body(statement.orelse.body)
+        if statement.finalbody is not None:
+            self.walk_body(statement.finalbody.body)
+
+    def walk_failed_try(self, statement: cst.Try, ran: Sequence[cst.BaseStatement]) -> None:
+        """A ``try`` whose body fails to import on the deployment: the statements before the
+        failing import, then the first handler that catches ``ImportError`` (``guards_import``
+        found one), then ``finally``; ``else`` does not run."""
+        with self.guarding():
+            self.walk_block(ran)
+            handler = next(h for h in statement.handlers if handles_import_error(h))
+            self.walk_body(handler.body)
         if statement.finalbody is not None:
             self.walk_body(statement.finalbody.body)
 
@@ -561,10 +586,3 @@ def same_role(left: Binding | None, right: Binding | None) -> bool:
         return False
     role = names.role(left.qualname)
     return role is not None and role == names.role(right.qualname)
-
-
-def _airflow_core(module: str) -> bool:
-    """A module of Airflow itself, whose paths change with Airflow's version (not a provider)."""
-    return (module == "airflow" or module.startswith("airflow.")) and not module.startswith(
-        "airflow.providers."
-    )
