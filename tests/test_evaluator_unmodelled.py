@@ -309,17 +309,24 @@ import csv
 from docker.types import Mount
 from sqlalchemy import Column
 from cosmos import DbtTaskGroup
+from google.cloud import batch_v1
+from google.cloud.unheardof_v9 import Client
 
 with DAG("d"):
     Mount(source="/tmp/cache", target="/cache", type="bind").get("Target")
     Column("id")
+    batch_v1.Runnable(container=batch_v1.Runnable.Container(image_uri="x"))
+    Client().build()
     for row in csv.DictReader(open("jobs.csv")):
         row.get("name")
     DbtTaskGroup(group_id="dbt")
 """,
     )
-    assert [place.split(":")[0] for place in found] == ["15"]
-    assert "DbtTaskGroup() (cosmos.DbtTaskGroup) is not followed" in found[0]
+    # google.cloud.batch_v1 is google-cloud-batch's (a namespace package's module: its
+    # distribution named as the module is); no table knows a google-cloud-unheardof.
+    assert [place.split(":")[0] for place in found] == ["16", "19"], found
+    assert "Client() (google.cloud.unheardof_v9.Client) is not followed" in found[0]
+    assert "DbtTaskGroup() (cosmos.DbtTaskGroup) is not followed" in found[1]
 
 
 def test_a_providers_function_may_build_tasks(tmp_path: Path) -> None:

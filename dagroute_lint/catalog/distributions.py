@@ -240,14 +240,23 @@ def builds_no_tasks(module: str) -> bool:
     providing it (or one named as the module is), and that distribution neither is Airflow nor
     requires it, transitively (code that builds a task imports Airflow, so its distribution
     requires it). ``docker.types.Mount`` and ``sqlalchemy.Column`` are such; a name no table
-    knows is not."""
+    knows is not. A namespace package's module (``google.cloud.batch_v1``) counts when the
+    tables know distributions named as its prefix says (``google-cloud-batch``) and none of
+    them is or requires Airflow."""
     need = import_need(module)
-    if need is None or need.prefix is not None:
+    if need is None:
         return False
     requirements = _requirements()
     airflow = airflow_dependencies()
     # No import table names it: the distribution named as the module is, if a table knows one.
     written = need.written or (need.key,)
+    if need.prefix is not None:
+        prefix = canonical_name(need.prefix)
+        written = tuple(
+            name
+            for name in (*requirements, *airflow)
+            if name == prefix or name.startswith(f"{prefix}-")
+        )
     known = False  # one of the distributions providing it is in the tables
     for name in (canonical_name(each) for each in written):
         if name.startswith(AIRFLOW_PREFIX):
