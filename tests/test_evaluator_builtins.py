@@ -61,6 +61,46 @@ with DAG("d"):
     assert value(tasks["z_apac"], "pool_slots") == 2
 
 
+def test_an_iterator_yields_its_items_once(tmp_path: Path) -> None:
+    """A second loop over the same ``zip()``, ``enumerate()`` or ``itertools`` result builds
+    nothing in Python: its tasks are never invented, and the loop is a DRL106 place (a first
+    pass left early would leave the rest); a list made of one is iterated as often as wanted."""
+    report = lint_repo(
+        tmp_path,
+        {
+            "dags/dag.py": HEADER
+            + """
+import itertools
+
+with DAG("d"):
+    pairs = zip(NAMES, SIZES)
+    for name, size in pairs:
+        BashOperator(task_id=f"z_{name}", bash_command="x")
+    for name, size in pairs:
+        BashOperator(task_id=f"again_{name}", bash_command="x")
+    grid = itertools.product(["a"], [1, 2])
+    list(grid)
+    [BashOperator(task_id=f"p_{a}{b}", bash_command="x") for a, b in grid]
+    kept = list(enumerate(NAMES))
+    for index, name in kept:
+        BashOperator(task_id=f"k{index}", bash_command="x")
+    for index, name in kept:
+        BashOperator(task_id=f"k2_{index}", bash_command="x")
+"""
+        },
+        inventory=None,
+    )
+    ids = sorted(task.task_id for task in report.tasks if task.task_id is not None)
+    assert ids == sorted(
+        [f"z_{name}" for name in ("eu", "us", "apac")]
+        + [f"k{index}" for index in range(3)]
+        + [f"k2_{index}" for index in range(3)]
+    )
+    places = [d.message for d in report.diagnostics if d.code == "DRL106"]
+    assert any("zip() was iterated already" in place for place in places), places
+    assert any("itertools.product() was iterated already" in place for place in places), places
+
+
 def test_a_set_s_order_is_not_guessed(tmp_path: Path) -> None:
     """Iterating a set of strings follows hashes Python randomises per process: ``list()`` of
     one is not a list whose order the walk knows."""

@@ -278,7 +278,9 @@ class ListObject:
 
     ``unordered``: why the order of ``items`` is not Python's (a folder's listing, in the file
     system's order, which differs between machines): it is iterated (a loop builds the same
-    tasks in any order) and sorted, but never indexed, enumerated or zipped.
+    tasks in any order) and sorted, but never indexed, enumerated or zipped. ``iterator`` names
+    the call that made it when Python's value is an iterator (``zip()``, ``enumerate()``,
+    ``itertools.product()``): iterating it once empties it (``containers.consume``).
     """
 
     items: list[Binding]
@@ -286,6 +288,7 @@ class ListObject:
     spoiled: Unknown | None = None
     version: int = 0
     unordered: str | None = None
+    iterator: str | None = None
 
 
 @record(frozen=False, eq=False)

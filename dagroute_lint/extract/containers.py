@@ -156,6 +156,25 @@ def as_set(value: Binding) -> Binding:
     return set_of(items, 0)
 
 
+def consume(value: Binding) -> None:
+    """Iterating an iterator empties it: a second pass yields nothing, or, after a first pass
+    left early, the rest. The walk does not keep which, so what a later pass reads is unknown
+    (never the items again: tasks a second loop would build from them Airflow never sees)."""
+    if isinstance(value, ListObject) and value.iterator is not None and value.spoiled is None:
+        value.spoiled = Unknown(
+            f"{value.iterator} was iterated already: an iterator yields its items once"
+        )
+
+
+def not_iterated(value: Binding, fallback: str) -> str:
+    """Why the walk cannot iterate ``value``: its own reason when it is unknown or spoiled."""
+    if isinstance(value, Unknown):
+        return value.reason
+    if isinstance(value, CONTAINERS) and value.spoiled is not None:
+        return value.spoiled.reason
+    return fallback
+
+
 def elements(value: Binding) -> list[Binding] | None:
     """The elements iterating ``value`` yields, when the walk knows them all, else ``None``."""
     if isinstance(value, CONTAINERS) and value.spoiled is not None:

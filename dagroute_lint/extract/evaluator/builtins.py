@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from dagroute_lint.extract.bindings import Binding, ListObject, SetObject
-from dagroute_lint.extract.containers import elements
+from dagroute_lint.extract.containers import consume, elements
 from dagroute_lint.extract.folding import truth
 from dagroute_lint.model import Const, Operation, Ref, Subscript, Unknown
 
@@ -145,6 +145,8 @@ def _items_of(positional: list[Binding]) -> list[list[Binding]] | None:
     found = [elements(value) for value in positional]
     if any(items is None for items in found):
         return None
+    for value in positional:
+        consume(value)
     return found  # type: ignore[return-value]
 
 
@@ -160,7 +162,9 @@ def _sequence(positional: list[Binding], level: int) -> Binding | None:
 
 def _reversed(positional: list[Binding], level: int) -> Binding | None:
     found = _items_of(positional) if len(positional) == 1 else None
-    return ListObject(found[0][::-1], level) if found is not None else None
+    if found is None:
+        return None
+    return ListObject(found[0][::-1], level, iterator="reversed()")
 
 
 def _enumerate(positional: list[Binding], level: int) -> Binding | None:
@@ -174,6 +178,7 @@ def _enumerate(positional: list[Binding], level: int) -> Binding | None:
     return ListObject(
         [ListObject([Const(first + number), item], level) for number, item in enumerate(found[0])],
         level,
+        iterator="enumerate()",
     )
 
 
@@ -181,7 +186,8 @@ def _zip(positional: list[Binding], level: int) -> Binding | None:
     found = _items_of(positional)
     if found is None:
         return None
-    return ListObject([ListObject(list(row), level) for row in zip(*found)], level)
+    rows: list[Binding] = [ListObject(list(row), level) for row in zip(*found)]
+    return ListObject(rows, level, iterator="zip()")
 
 
 def _extreme(function: Callable[..., object]) -> Callable[[list[Binding], int], Binding | None]:

@@ -34,6 +34,7 @@ from dagroute_lint.extract.containers import (
     elements,
     list_index,
     live_item,
+    not_iterated,
     ordered_sequence,
     set_of,
     snapshot,
@@ -475,7 +476,7 @@ class Expressions(WalkerState):
             self.element(node, clause, [])
             self.uncertain -= 1
             if len(self.tasks) > built:
-                why = iterable.reason if isinstance(iterable, Unknown) else "not a sequence"
+                why = not_iterated(iterable, "not a sequence")
                 self.not_followed(
                     node,
                     f"a comprehension builds tasks over {as_written(clause.iter)}, which is not "

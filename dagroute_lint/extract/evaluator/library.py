@@ -24,7 +24,7 @@ from dagroute_lint.extract.bindings import (
     RegexMatch,
     SetObject,
 )
-from dagroute_lint.extract.containers import elements
+from dagroute_lint.extract.containers import consume, elements
 from dagroute_lint.extract.evaluator.state import MAX_LOOP_ITERATIONS
 from dagroute_lint.model import Const, Operation, SeqExpr, Unknown
 
@@ -48,7 +48,10 @@ def fold_library(
     folder = _FOLDERS.get(qualname)
     if folder is None:
         return None
-    return folder([literal(value) for value in positional], named, level)
+    found = folder([literal(value) for value in positional], named, level)
+    if isinstance(found, ListObject) and qualname.startswith("itertools."):
+        found.iterator = f"{qualname}()"
+    return found
 
 
 def regex_method(
@@ -130,7 +133,12 @@ def _ordered(value: Binding) -> list[Binding] | None:
         ):
             return None
         return [item for items in found for item in items or ()]
-    return None if isinstance(value, SetObject) else elements(value)
+    if isinstance(value, SetObject):
+        return None
+    items = elements(value)
+    if items is not None:
+        consume(value)
+    return items
 
 
 def _all_ordered(values: list[Binding]) -> list[list[Binding]] | None:

@@ -25,6 +25,8 @@ from dagroute_lint.extract.bindings import (
 from dagroute_lint.extract.candidates import cannot_raise, joined
 from dagroute_lint.extract.containers import (
     CONTAINERS,
+    consume,
+    not_iterated,
     record_items,
     snapshot,
     spoil,
@@ -207,7 +209,7 @@ class Statements(WalkerState):
         items = self.iteration_items(iterable)
         if isinstance(items, Unknown):
             written = as_written(statement.iter)
-            why = iterable.reason if isinstance(iterable, Unknown) else "not a literal sequence"
+            why = not_iterated(iterable, "not a literal sequence")
             self.walk_unknown_loop(
                 statement,
                 statement.target,
@@ -287,7 +289,9 @@ class Statements(WalkerState):
             value = value.spoiled
         if isinstance(value, ListObject) and self.unrollable(len(value.items)):
             self.unordered_runs += value.unordered is not None
-            return list(value.items)
+            listed = list(value.items)
+            consume(value)
+            return listed
         if isinstance(value, SetObject) and self.unrollable(len(value.values)):
             return list(value.values.values())
         if isinstance(value, DictObject):
