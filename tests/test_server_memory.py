@@ -201,6 +201,7 @@ def test_every_cache_is_bounded_or_keyed_by_what_the_package_ships() -> None:
     assert caches["dagroute_lint.catalog.distributions.spellings"][0] == 256
     assert caches["dagroute_lint.catalog.distributions._closure"][0] == 32
     assert caches["dagroute_lint.catalog.stdlib_first.has_name"][0] == 256
+    assert caches["dagroute_lint.catalog.stdlib_first._stdlib_everywhere"][0] == 1024
 
 
 def test_names_no_table_lists_are_answered_without_being_kept() -> None:

@@ -43,7 +43,11 @@ _NEVER_IMPORTED = frozenset(
 def found_before_roots(module: str) -> bool:
     """Whether ``import module`` finds the standard library's module, whatever the import
     roots hold: its top-level name is the standard library's on every supported Python."""
-    top = module.partition(".")[0]
+    return _stdlib_everywhere(module.partition(".")[0])
+
+
+@functools.lru_cache(maxsize=1024)  # asked for every name a run looks up
+def _stdlib_everywhere(top: str) -> bool:
     return top not in _NOT_EVERYWHERE and is_stdlib(top)
 
 

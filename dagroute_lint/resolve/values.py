@@ -90,6 +90,8 @@ class SymbolTable:
         self._bounded: dict[tuple[str, int], Resolved] = {}
         self._bounds_met = 0  # how many times a walk stopped at MAX_DEPTH, so far
         self._deepest = 0  # the deepest level the current fold reached
+        # ``defined_as`` per name: asked for each field of each task, answered once.
+        self._defined: dict[str, str | Unresolved] = {}
 
     # --- references ----------------------------------------------------------------------------
 
@@ -141,6 +143,12 @@ class SymbolTable:
         the standard provider's) re-exports the class it imported, which is what Airflow holds.
         A name the module binds to something else than one import (a class of its own, a
         function) is ``qualname`` itself; one it binds conditionally is unresolved, with why."""
+        found = self._defined.get(qualname)
+        if found is None:
+            found = self._defined[qualname] = self._defined_as(qualname)
+        return found
+
+    def _defined_as(self, qualname: str) -> str | Unresolved:
         for _ in range(MAX_DEPTH):
             parts = qualname.split(".")
             for cut in range(len(parts) - 1, 0, -1):
