@@ -262,11 +262,12 @@ with DAG("d"):
     "a,b".split(",")
     str(settings).lower()
     list(settings).copy()
+    f"model_{os.getenv('ENV_ID')}"[:32].replace("_", "-")
     importlib.import_module("company.tasks").build()
 """,
     )
     assert found == [
-        '26: importlib.import_module("company.tasks").build() calls what is not known (result '
+        '27: importlib.import_module("company.tasks").build() calls what is not known (result '
         "of calling importlib.import_module()); tasks it may build are not seen"
     ]
 

@@ -352,7 +352,10 @@ class Expressions(WalkerState):
         ordered = not (isinstance(base, ListObject) and base.unordered)
         items = elements(base) if isinstance(base, (ListObject, SeqExpr)) and ordered else None
         if items is None:
-            return Unknown("a slice of a value not known statically")
+            # A slice of text (an f-string, plain data) is text: its methods build no task.
+            text = isinstance(base, Operation) and base.op == "fstring"
+            data = text or (isinstance(base, Unknown) and base.data)
+            return Unknown("a slice of a value not known statically", data=data)
         return ListObject(items[window], self.uncertain)
 
     def foreign_item(self, qualname: str, key: EnumMember) -> Binding | None:
