@@ -33,7 +33,6 @@ _NOT_EVERYWHERE = frozenset(
         *("uu", "xdrlib", "lib2to3"),
     }
 )
-# Importing these does something (opens a browser, prints a poem, needs a display).
 # Modules whose import does something (opens a browser, prints) or needs a display.
 _NEVER_IMPORTED = frozenset(
     {"antigravity", "this", "__hello__", "__phello__", "idlelib", "turtle", "turtledemo", "tkinter"}
