@@ -29,7 +29,7 @@ from dagroute_lint.rules.argument_values import (
     shown,
 )
 from dagroute_lint.rules.base import Context, Rule
-from dagroute_lint.wording import close_matches
+from dagroute_lint.wording import did_you_mean
 
 _BOTH = frozenset(
     {
@@ -129,8 +129,7 @@ def _unknown(name: str, value: object, major: int) -> str | None:
     del value
     if name in ACCEPTED[major]:
         return None
-    close = close_matches(name, ACCEPTED[major])
-    hint = f"; did you mean '{close[0]}'?" if close else ""
+    hint = did_you_mean(name, ACCEPTED[major])
     return f"is not an argument of Airflow {major}'s DAG (TypeError: unexpected keyword{hint})"
 
 
