@@ -17,13 +17,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 
+from dagroute_lint.deployment.inventory import SUPPORTED_AIRFLOW_MAJORS
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.resolve.tasks import ResolvedTask, Setting
 from dagroute_lint.rules.base import Context, Rule
 
 # What the walk folds a literal to: only such values are judged.
 JUDGED = (str, bytes, int, float, list, tuple, dict, timedelta, type(None))
-_MAJORS = (2, 3)
 
 # ``BaseOperator`` keywords whose attribute ``validate_instance_args`` checks (``None`` passes).
 _BOOL = (
@@ -123,7 +123,9 @@ def _seconds(value: object, major: int) -> str | None:
     return None
 
 
-def _date(majors: tuple[int, ...]) -> Judge:
+def date_on(majors: tuple[int, ...]) -> Judge:
+    """A string where ``majors`` compute with a datetime (DRL011's and DRL012's dates)."""
+
     def judge(value: object, major: int) -> str | None:
         if major in majors and isinstance(value, str):
             return "must be a datetime, not a str (AttributeError: no attribute 'utcoffset')"
@@ -160,8 +162,8 @@ JUDGES: dict[str, Judge] = {
     "execution_timeout": _timeout,
     "retry_delay": _seconds,
     "max_retry_delay": _seconds,
-    "start_date": _date((3,)),
-    "end_date": _date((2, 3)),
+    "start_date": date_on((3,)),
+    "end_date": date_on(SUPPORTED_AIRFLOW_MAJORS),
     "trigger_rule": _trigger_rule,
     "weight_rule": _weight_rule,
 }
@@ -193,9 +195,9 @@ def refused(name: str, found: str) -> str:
 def problem(judge: Judge, value: object, major: int | None) -> str | None:
     """What the inventory's Airflow says; without a version, what both say (the newest's
     words), else nothing."""
-    if major in _MAJORS:
+    if major in SUPPORTED_AIRFLOW_MAJORS:
         return judge(value, major)
-    verdicts = [judge(value, version) for version in _MAJORS]
+    verdicts = [judge(value, version) for version in SUPPORTED_AIRFLOW_MAJORS]
     return verdicts[-1] if all(verdicts) else None
 
 

@@ -17,12 +17,14 @@ import functools
 from collections.abc import Iterator
 from datetime import timedelta
 
+from dagroute_lint.deployment.inventory import SUPPORTED_AIRFLOW_MAJORS
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.resolve.tasks import Setting
 from dagroute_lint.rules.argument_values import (
     JUDGED,
     Judge,
     bool_only,
+    date_on,
     expects,
     problem,
     refused,
@@ -67,13 +69,6 @@ def _only_on(majors: tuple[int, ...], judge: Judge) -> Judge:
     return judged
 
 
-def _date(value: object, major: int) -> str | None:
-    del major
-    if isinstance(value, str):
-        return "must be a datetime, not a str (AttributeError: no attribute 'utcoffset')"
-    return None
-
-
 def _tags(value: object, major: int) -> str | None:
     if major == 2 and isinstance(value, (str, tuple, dict)):
         return expects((list,), "a list")(value, major)
@@ -112,8 +107,7 @@ JUDGES: dict[str, Judge] = {
     "max_consecutive_failed_dag_runs": expects((int,), "an int"),
     **{name: expects((str,), "a string") for name in ("description", "dag_display_name")},
     "doc_md": _doc_md,
-    "start_date": _date,
-    "end_date": _date,
+    **dict.fromkeys(("start_date", "end_date"), date_on(SUPPORTED_AIRFLOW_MAJORS)),
     "tags": _tags,
     "schedule": _cron,
     "schedule_interval": _cron,
