@@ -14,6 +14,7 @@ what fails in both is reported. ``pool_slots`` is DRL007's. Values the walk cann
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 
@@ -101,11 +102,9 @@ def _retries(value: object, major: int) -> str | None:
     if value is None or isinstance(value, (int, float)):
         return None
     if isinstance(value, str):
-        try:
+        with contextlib.suppress(ValueError):
             int(value)
-        except ValueError:
-            return "must be a whole number ('retries' type must be int)"
-        return None
+            return None
     return "must be a whole number ('retries' type must be int)"
 
 
