@@ -16,6 +16,11 @@ def quoted(name: str) -> str:
     return f"'{name}'"
 
 
+def cut(text: str, limit: int) -> str:
+    """``text`` as a message quotes it: at most ``limit`` characters, a longer one ending "..."."""
+    return text if len(text) <= limit else f"{text[: limit - 3]}..."
+
+
 def close_matches(name: str, choices: Iterable[str], limit: int = 1) -> list[str]:
     """The ``choices`` closest to ``name``, best first, at most ``limit`` of them.
 

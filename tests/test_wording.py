@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dagroute_lint.wording import close_matches, did_you_mean, duration, similarity
+from dagroute_lint.wording import close_matches, cut, did_you_mean, duration, similarity
 
 
 @pytest.mark.parametrize(
@@ -65,3 +65,8 @@ def test_similarity_is_jaro_winkler() -> None:
 )
 def test_duration(seconds: float, text: str) -> None:
     assert duration(seconds) == text
+
+
+def test_cut_keeps_a_short_text_and_ends_a_long_one_with_dots_within_the_limit() -> None:
+    assert cut("a" * 40, 40) == "a" * 40
+    assert cut("a" * 41, 40) == "a" * 37 + "..."

@@ -22,6 +22,7 @@ from dagroute_lint.deployment.inventory import SUPPORTED_AIRFLOW_MAJORS
 from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.resolve.tasks import ResolvedTask, Setting
 from dagroute_lint.rules.base import Context, Rule
+from dagroute_lint.wording import cut
 
 # What the walk folds a literal to: only such values are judged.
 JUDGED = (str, bytes, int, float, list, tuple, dict, timedelta, type(None))
@@ -182,8 +183,7 @@ def _winning(task: ResolvedTask) -> Iterator[Setting]:
 
 def shown(value: object) -> str:
     """A value as a message quotes it: its repr, cut at 40 characters."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return cut(repr(value), 40)
 
 
 def refused(name: str, found: str) -> str:

@@ -19,6 +19,7 @@ from dagroute_lint.diagnostics import Diagnostic
 from dagroute_lint.model import Position
 from dagroute_lint.resolve.repository import Repository
 from dagroute_lint.rules.base import Context, Rule
+from dagroute_lint.wording import cut
 
 # ``airflow.sdk.definitions._internal.node`` (3.3.2) and ``airflow.utils.helpers`` (2.10.5).
 KEY_REGEX = re.compile(r"^[\w.-]+$")
@@ -133,11 +134,10 @@ def check_invalid_id(context: Context) -> Iterator[Diagnostic]:
         problem = _id_problem(dag_id) if dag_id is not None else None
         if dag_id is not None and problem is not None:
             maybe = " (if this DAG is created)" if dag.conditional else ""
-            shown = dag_id if len(dag_id) <= 60 else dag_id[:57] + "..."
             yield context.report(
                 dag.position,
-                f"dag id '{shown}'{maybe} {problem}; DAG() raises when the file is parsed, "
-                "so the file does not load",
+                f"dag id '{cut(dag_id, 60)}'{maybe} {problem}; DAG() raises when the file is "
+                "parsed, so the file does not load",
                 kind="parse",
                 item=dag_id,
                 dag_id=dag_id,
@@ -145,13 +145,10 @@ def check_invalid_id(context: Context) -> Iterator[Diagnostic]:
     for task in context.tasks:
         problem = _id_problem(task.task_id) if task.task_id is not None else None
         if problem is not None:
-            label = task.label
-            if len(label) > 120:
-                label = label[:117] + "..."
             yield context.report(
                 task.task.position,
-                f"{label}: the task id {problem}; the operator raises when the file is parsed, "
-                "so the file does not load",
+                f"{cut(task.label, 120)}: the task id {problem}; the operator raises when the "
+                "file is parsed, so the file does not load",
                 kind="parse",
                 item=task.task_id,
                 task=task,
