@@ -790,7 +790,8 @@ class Calls(WalkerState):
         return Unknown(f"result of calling {written}()")
 
     def escape(self, positional: list[Binding], arguments: CallArguments, why: str) -> None:
-        """Containers handed to a call the walk does not follow may be changed by it."""
+        """Containers handed to a call the walk does not follow may be changed by it, and so may
+        ``os.environ``."""
         for value in [*positional, *arguments.bindings.values(), *arguments.spread_bindings]:
             if isinstance(value, Instance):
                 self.instance_escaped(value, f"the operator is given to code not followed: {why}")
@@ -800,6 +801,9 @@ class Calls(WalkerState):
                 spoil(owner, f"an object that may have been changed: {why}")
             if isinstance(value, CONTAINERS):
                 spoil(value, f"a dict or list that may have been changed: {why}")
+            if isinstance(value, Imported) and value.qualname == names.ENVIRON:
+                self.spoil_environ(f"os.environ may have been changed before: {why}")
+                self.note_change(f"os.environ: {why}")
 
     def format_call(
         self, template: Expr, positional: list[Binding], arguments: CallArguments
