@@ -106,6 +106,33 @@ def test_one_task_per_file_found_by_os_walk(tmp_path: Path) -> None:
     assert sorted(routes(tmp_path, source, DATA)) == ["load_orders", "load_users", "nested"]
 
 
+def test_a_generator_of_files_is_iterated_once(tmp_path: Path) -> None:
+    """``os.walk``, ``Path.glob`` and ``glob.iglob`` give generators: a second loop over one
+    builds nothing in Python, so never its tasks again."""
+    source = HEADER + (
+        'SQL = Path(HERE) / "sql"\n'
+        'found = SQL.glob("*.sql")\n'
+        "walked = os.walk(str(SQL))\n"
+        'listed = glob.iglob(HERE + "/sql/*.sql")\n'
+        'with DAG("d"):\n'
+        "    for path in found:\n"
+        '        BashOperator(task_id="a_" + path.stem, bash_command="x")\n'
+        "    for path in found:\n"
+        '        BashOperator(task_id="b_" + path.stem, bash_command="x")\n'
+        "    for _, _, files in walked:\n"
+        "        pass\n"
+        "    for _, _, files in walked:\n"
+        '        BashOperator(task_id="c_" + str(len(files)), bash_command="x")\n'
+        "    for path in listed:\n"
+        "        pass\n"
+        "    for path in listed:\n"
+        '        BashOperator(task_id="d_" + os.path.basename(path), bash_command="x")\n'
+    )
+    # A second loop is walked once under a condition (a DRL106 place): ids not known, "?".
+    known = sorted(task_id for task_id in routes(tmp_path, source, DATA) if task_id != "?")
+    assert known == ["a_load_orders", "a_load_users"]
+
+
 UNKNOWN_READS = {
     'glob.glob(HERE + "/sql/*.sql")[0]': "file system's order",
     "list(enumerate(os.listdir(HERE)))": "enumerate",

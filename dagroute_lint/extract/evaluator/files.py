@@ -227,7 +227,8 @@ class Files(WalkerState):
                     [
                         as_path(posixpath.join(path, entry))
                         for entry in self.data_files.listing(path)
-                    ]
+                    ],
+                    "Path.iterdir()",
                 )
             )
         if name in ("glob", "rglob") and len(positional) == 1:
@@ -238,7 +239,7 @@ class Files(WalkerState):
 
             def matches() -> Binding:
                 found = self.data_files.path_glob(path, matched, name)
-                return self.listing([as_path(each) for each in found])
+                return self.listing([as_path(each) for each in found], f"Path.{name}()")
 
             return self.answered(matches)
         return None
@@ -252,8 +253,10 @@ class Files(WalkerState):
             return Const(getattr(pure, attr))
         return None
 
-    def listing(self, entries: list[Binding]) -> ListObject:
-        return ListObject(entries, self.uncertain, unordered=LISTING)
+    def listing(self, entries: list[Binding], iterator: str | None = None) -> ListObject:
+        """A listing in the file system's order; ``iterator`` names the call when Python's
+        value is a generator (``os.walk()``, ``Path.glob()``), which a first pass empties."""
+        return ListObject(entries, self.uncertain, unordered=LISTING, iterator=iterator)
 
     def glob_call(
         self, qualname: str, positional: list[Binding], arguments: CallArguments
@@ -266,7 +269,10 @@ class Files(WalkerState):
             return Unknown("a glob pattern not known statically", data=True)
         deep = bool(recursive.value)
         return self.answered(
-            lambda: self.listing([Const(path) for path in self.data_files.glob(pattern, deep)])
+            lambda: self.listing(
+                [Const(path) for path in self.data_files.glob(pattern, deep)],
+                "glob.iglob()" if qualname == "glob.iglob" else None,
+            )
         )
 
     def listdir_call(
@@ -296,7 +302,7 @@ class Files(WalkerState):
                     for part in (subfolders, files)
                 ]
                 found.append(ListObject([Const(folder), *names], self.uncertain))
-            return self.listing(found)
+            return self.listing(found, "os.walk()")
 
         return self.answered(triples)
 
