@@ -172,14 +172,18 @@ class Files(WalkerState):
         else (the call's own unknown)."""
         held = self.open_files.get(id(value))
         if stream and held is not None and held[0] is value:
-            path = held[1]
-            if id(value) in self.consumed_files:
-                return Unknown(f"the file object of {path}, read or closed before", data=True)
-            self.consumed_files.add(id(value))
-            return self.answered(lambda: Const(self.data_files.text(path)))
+            return self.read_once(value, held[1])
         if string and isinstance(value, Const) and isinstance(value.value, str):
             return value
         return None
+
+    def read_once(self, handle: Binding, path: str) -> Binding:
+        """The whole text of the file object ``handle`` of ``path``, or unknown with why (a
+        second read gets what is left, or raises)."""
+        if id(handle) in self.consumed_files:
+            return Unknown(f"the file object of {path}, read or closed before", data=True)
+        self.consumed_files.add(id(handle))
+        return self.answered(lambda: Const(self.data_files.text(path)))
 
     def file_method(
         self, node: cst.Call, callee: Binding, positional: list[Binding]
@@ -196,9 +200,9 @@ class Files(WalkerState):
             return Const(None)
         if method not in ("read", "readlines") or positional:
             return Unknown(f"result of calling {method}() on a file object", data=True)
-        text = self.opened_text(callee, string=False)
+        text = self.read_once(callee, held[1])
         if method == "read" or not isinstance(text, Const):
-            return text if text is not None else callee
+            return text
         lines = str(text.value).splitlines(keepends=True)
         return ListObject([Const(line) for line in lines], self.uncertain)
 
