@@ -133,6 +133,25 @@ def test_a_generator_of_files_is_iterated_once(tmp_path: Path) -> None:
     assert known == ["a_load_orders", "a_load_users"]
 
 
+@pytest.mark.parametrize(
+    ("write", "why"),
+    [
+        ('open(HERE + "/conf/c.txt", "w").write("other")', "for writing before"),
+        ('(Path(HERE) / "conf/c.txt").write_text("other", encoding="latin-1")', "write_text()"),
+        ('Path(HERE).joinpath("conf").rmdir()', "rmdir()"),
+    ],
+)
+def test_a_read_after_the_file_writes_files_is_unknown(
+    tmp_path: Path, write: str, why: str
+) -> None:
+    """The walked code changed the repository's files: a later read is not the repository's."""
+    setup = f'BEFORE = open(HERE + "/conf/c.txt").read()\n{write}\n'
+    setup += 'AFTER = open(HERE + "/conf/c.txt").read()\n'
+    assert _queue(tmp_path / "a", "BEFORE.strip()", setup).value == "plain_text"
+    after = _queue(tmp_path / "b", "AFTER", setup)
+    assert not after.known and why in (after.reason or ""), after.reason
+
+
 UNKNOWN_READS = {
     'glob.glob(HERE + "/sql/*.sql")[0]': "file system's order",
     "list(enumerate(os.listdir(HERE)))": "enumerate",

@@ -54,7 +54,12 @@ from dagroute_lint.extract.evaluator.builtins import (
     fold_str_method,
     result_is_data,
 )
-from dagroute_lint.extract.evaluator.files import path_text, reads_utf8, sorted_paths
+from dagroute_lint.extract.evaluator.files import (
+    PATH_WRITES,
+    path_text,
+    reads_utf8,
+    sorted_paths,
+)
 from dagroute_lint.extract.evaluator.helpers import (
     COPIES,
     DICT_CHANGES,
@@ -588,6 +593,8 @@ class Calls(WalkerState):
             return self.super_init(node, target, positional, arguments)
         if isinstance(target, Instance):
             return self.call_instance_method(node, target, name, positional, arguments)
+        if isinstance(target, Operation) and target.op == "path" and name in PATH_WRITES:
+            self.wrote_files(f"the file calls {as_written(node.func)}() before")
         path = path_text(target) if isinstance(target, Operation) else None
         if path is not None and reads_utf8(arguments):
             found = self.path_method(path, name, positional)

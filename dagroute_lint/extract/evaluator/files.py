@@ -51,6 +51,10 @@ PATH_KINDS = {
     "os.path.isfile": ("file",),
     "os.path.isdir": ("folder",),
 }
+# ``Path`` methods that change the repository's files: a later read may differ from the file's.
+PATH_WRITES = frozenset(
+    {"write_text", "write_bytes", "touch", "unlink", "mkdir", "rmdir", "rename", "replace"}
+)
 PATH_METHOD_KINDS = {"exists": ("file", "folder"), "is_file": ("file",), "is_dir": ("folder",)}
 
 
@@ -143,7 +147,10 @@ class Files(WalkerState):
         return self.answered(lambda: Const(self.data_files.kind(text) in kinds))
 
     def answered(self, read: Callable[[], Binding]) -> Binding:
-        """``read()``, or unknown with why the read was refused."""
+        """``read()``, or unknown with why the read was refused, or why the file system may
+        no longer be the repository's (``files_written``)."""
+        if self.files_written is not None:
+            return Unknown(self.files_written, data=True)
         try:
             return read()
         except Refused as refused:
@@ -154,6 +161,8 @@ class Files(WalkerState):
         mode = positional[1] if len(positional) > 1 else arguments.bindings.get("mode", Const("r"))
         text = path_text(positional[0]) if positional else None
         if not isinstance(mode, Const) or mode.value not in TEXT_READ_MODES:
+            if not isinstance(mode, Const) or set(str(mode.value)) & set("wax+"):
+                self.wrote_files(f"the file opens {text or 'a file'} for writing before")
             return Unknown("a file opened for other than reading text", data=True)
         if len(positional) > 2 or not reads_utf8(arguments, frozenset({"mode"})):
             return Unknown("a file opened with arguments not modelled (UTF-8 only)", data=True)
@@ -184,6 +193,12 @@ class Files(WalkerState):
             return Unknown(f"the file object of {path}, read or closed before", data=True)
         self.consumed_files.add(id(handle))
         return self.answered(lambda: Const(self.data_files.text(path)))
+
+    def wrote_files(self, reason: str) -> None:
+        """The walked code may have changed the repository's files: every later read, listing
+        or test of a path is unknown, never the repository's stale content."""
+        if self.files_written is None:
+            self.files_written = reason
 
     def file_method(
         self, node: cst.Call, callee: Binding, positional: list[Binding]
