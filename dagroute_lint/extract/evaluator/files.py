@@ -8,7 +8,9 @@ is made again when what it read changes. Nothing is executed: a YAML loader that
 Python objects, a pickle or a subprocess stays unknown, with why. A path that is not known, a
 read refused (outside the repository, over a bound) or failing is unknown with the reason, and a
 loop that builds tasks over it says so (DRL106). A listing's order is the file system's, which
-differs between machines: it is kept as not known (``ListObject.unordered``).
+differs between machines: it is kept as not known (``ListObject.unordered``). Once the walked
+code opens a file for writing or changes one through ``Path`` (``write_text``, ``unlink``...),
+every later read is unknown (``files_written``): the files are no longer the repository's.
 
 A ``pathlib.Path`` is the model's ``Operation("path", (text,))``; a file object is an unknown
 held in ``open_files`` with its path, as the instances of repository classes are.
