@@ -329,3 +329,25 @@ def test_path_glob_matches_as_pathlib_does(tmp_path: Path) -> None:
         + f'with DAG("d"):\n    BashOperator(task_id="t", bash_command="x", queue={expression})\n'
     )
     assert routes(tmp_path, source, data)["t"].fields["queue"].value == "32"
+
+
+def test_a_module_imported_that_writes_files_makes_later_reads_unknown(tmp_path: Path) -> None:
+    """``common.setup``'s body, walked when ``queue()`` is called, writes ``c.txt``: the read
+    after it is not the repository's text."""
+    source = (
+        "import os\nfrom common.setup import queue\nfrom airflow.sdk import DAG\n"
+        "from airflow.providers.standard.operators.empty import EmptyOperator\n"
+        'Q = queue()\nTEXT = open(os.path.dirname(__file__) + "/c.txt").read()\n'
+        'with DAG("d"):\n    EmptyOperator(task_id="t", queue=Q, pool=TEXT)\n'
+    )
+    setup = 'import os\nopen(os.path.dirname(__file__) + "/../c.txt", "w").write("x")\n'
+    extra = {
+        "dags/common/__init__.py": "",
+        "dags/common/setup.py": setup + 'def queue():\n    return "q"\n',
+        "dags/c.txt": "plain\n",
+    }
+    task = routes(tmp_path, source, extra)["t"]
+    assert task.fields["queue"].value == "q"
+    pool = task.fields["pool"]
+    assert not pool.known
+    assert "module common.setup, imported before, writes files" in (pool.reason or "")
