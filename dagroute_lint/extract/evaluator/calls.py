@@ -802,12 +802,13 @@ class Calls(WalkerState):
         for value in [*positional, *arguments.bindings.values(), *arguments.spread_bindings]:
             if isinstance(value, Instance):
                 self.instance_escaped(value, f"the operator is given to code not followed: {why}")
-            # An object, or one of its methods (which may change it) that may be called there.
+            # An object or a container, or one of its methods (which may change it) that may be
+            # called there.
             owner = value.target if isinstance(value, BoundMethod) else value
             if isinstance(owner, Record):
                 spoil(owner, f"an object that may have been changed: {why}")
-            if isinstance(value, CONTAINERS):
-                spoil(value, f"a dict or list that may have been changed: {why}")
+            if isinstance(owner, CONTAINERS):
+                spoil(owner, f"a dict or list that may have been changed: {why}")
             if isinstance(value, Imported) and value.qualname == names.ENVIRON:
                 self.spoil_environ(f"os.environ may have been changed before: {why}")
                 self.note_change(f"os.environ: {why}")
