@@ -247,6 +247,25 @@ with DAG("d"):
     assert "os.environ.update()" in str(found["variable"].fields["queue"].reason)
 
 
+def test_the_environment_given_to_code_not_followed_is_unknown_after(tmp_path: Path) -> None:
+    # configure() is another module's, not followed: it may set ENVIRONMENT, so the inventory's
+    # "prod" would be stale after it.
+    found = tasks_of(
+        tmp_path,
+        HEADER
+        + """
+from dags.helpers import configure
+with DAG("d"):
+    EmptyOperator(task_id="before", queue=os.getenv("ENVIRONMENT"))
+    configure(os.environ)
+    EmptyOperator(task_id="after", queue=os.getenv("ENVIRONMENT"))
+""",
+    )
+    assert found["before"].fields["queue"].value == "prod"
+    assert not found["after"].fields["queue"].known
+    assert "passed to dags.helpers.configure()" in str(found["after"].fields["queue"].reason)
+
+
 def test_setting_a_variable_makes_later_reads_unknown(tmp_path: Path) -> None:
     found = tasks_of(
         tmp_path,

@@ -106,6 +106,52 @@ def test_one_task_per_file_found_by_os_walk(tmp_path: Path) -> None:
     assert sorted(routes(tmp_path, source, DATA)) == ["load_orders", "load_users", "nested"]
 
 
+def test_a_generator_of_files_is_iterated_once(tmp_path: Path) -> None:
+    """``os.walk``, ``Path.glob`` and ``glob.iglob`` give generators: a second loop over one
+    builds nothing in Python, so never its tasks again."""
+    source = HEADER + (
+        'SQL = Path(HERE) / "sql"\n'
+        'found = SQL.glob("*.sql")\n'
+        "walked = os.walk(str(SQL))\n"
+        'listed = glob.iglob(HERE + "/sql/*.sql")\n'
+        'with DAG("d"):\n'
+        "    for path in found:\n"
+        '        BashOperator(task_id="a_" + path.stem, bash_command="x")\n'
+        "    for path in found:\n"
+        '        BashOperator(task_id="b_" + path.stem, bash_command="x")\n'
+        "    for _, _, files in walked:\n"
+        "        pass\n"
+        "    for _, _, files in walked:\n"
+        '        BashOperator(task_id="c_" + str(len(files)), bash_command="x")\n'
+        "    for path in listed:\n"
+        "        pass\n"
+        "    for path in listed:\n"
+        '        BashOperator(task_id="d_" + os.path.basename(path), bash_command="x")\n'
+    )
+    # A second loop is walked once under a condition (a DRL106 place): ids not known, "?".
+    known = sorted(task_id for task_id in routes(tmp_path, source, DATA) if task_id != "?")
+    assert known == ["a_load_orders", "a_load_users"]
+
+
+@pytest.mark.parametrize(
+    ("write", "why"),
+    [
+        ('open(HERE + "/conf/c.txt", "w").write("other")', "for writing before"),
+        ('(Path(HERE) / "conf/c.txt").write_text("other", encoding="latin-1")', "write_text()"),
+        ('Path(HERE).joinpath("conf").rmdir()', "rmdir()"),
+    ],
+)
+def test_a_read_after_the_file_writes_files_is_unknown(
+    tmp_path: Path, write: str, why: str
+) -> None:
+    """The walked code changed the repository's files: a later read is not the repository's."""
+    setup = f'BEFORE = open(HERE + "/conf/c.txt").read()\n{write}\n'
+    setup += 'AFTER = open(HERE + "/conf/c.txt").read()\n'
+    assert _queue(tmp_path / "a", "BEFORE.strip()", setup).value == "plain_text"
+    after = _queue(tmp_path / "b", "AFTER", setup)
+    assert not after.known and why in (after.reason or ""), after.reason
+
+
 UNKNOWN_READS = {
     'glob.glob(HERE + "/sql/*.sql")[0]': "file system's order",
     "list(enumerate(os.listdir(HERE)))": "enumerate",
@@ -283,3 +329,25 @@ def test_path_glob_matches_as_pathlib_does(tmp_path: Path) -> None:
         + f'with DAG("d"):\n    BashOperator(task_id="t", bash_command="x", queue={expression})\n'
     )
     assert routes(tmp_path, source, data)["t"].fields["queue"].value == "32"
+
+
+def test_a_module_imported_that_writes_files_makes_later_reads_unknown(tmp_path: Path) -> None:
+    """``common.setup``'s body, walked when ``queue()`` is called, writes ``c.txt``: the read
+    after it is not the repository's text."""
+    source = (
+        "import os\nfrom common.setup import queue\nfrom airflow.sdk import DAG\n"
+        "from airflow.providers.standard.operators.empty import EmptyOperator\n"
+        'Q = queue()\nTEXT = open(os.path.dirname(__file__) + "/c.txt").read()\n'
+        'with DAG("d"):\n    EmptyOperator(task_id="t", queue=Q, pool=TEXT)\n'
+    )
+    setup = 'import os\nopen(os.path.dirname(__file__) + "/../c.txt", "w").write("x")\n'
+    extra = {
+        "dags/common/__init__.py": "",
+        "dags/common/setup.py": setup + 'def queue():\n    return "q"\n',
+        "dags/c.txt": "plain\n",
+    }
+    task = routes(tmp_path, source, extra)["t"]
+    assert task.fields["queue"].value == "q"
+    pool = task.fields["pool"]
+    assert not pool.known
+    assert "module common.setup, imported before, writes files" in (pool.reason or "")

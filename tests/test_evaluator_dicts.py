@@ -111,6 +111,22 @@ with DAG("d", default_args=ARGS):
     assert "tweak" in unresolved(tasks["t"], "queue")
 
 
+def test_a_dicts_method_passed_to_an_unknown_call_is_unresolved(tmp_path: Path) -> None:
+    """``tweak(ARGS.update)`` may call ``ARGS.update`` there: the dict is not known after."""
+    tasks = routes(
+        tmp_path,
+        HEADER
+        + """
+from helpers import tweak
+ARGS = {"queue": "q"}
+tweak(ARGS.update)
+with DAG("d", default_args=ARGS):
+    BashOperator(task_id="t", bash_command="x")
+""",
+    )
+    assert "tweak" in unresolved(tasks["t"], "queue")
+
+
 def test_nested_dict_changed_through_the_outer_name(tmp_path: Path) -> None:
     tasks = routes(
         tmp_path,

@@ -210,6 +210,10 @@ class _Walker(
             self.spoil_environ(what)
             self.variables_spoiled = what
             self.note_change(f"{other.deployment_changed_by} (in {name})")
+        if other.files_written is not None:
+            self.wrote_files(
+                f"module {name}, imported before, writes files ({other.files_written})"
+            )
         self.foreign_scopes[name] = other.module_scope
         return other.module_scope
 

@@ -54,7 +54,12 @@ from dagroute_lint.extract.evaluator.builtins import (
     fold_str_method,
     result_is_data,
 )
-from dagroute_lint.extract.evaluator.files import path_text, reads_utf8, sorted_paths
+from dagroute_lint.extract.evaluator.files import (
+    PATH_WRITES,
+    path_text,
+    reads_utf8,
+    sorted_paths,
+)
 from dagroute_lint.extract.evaluator.helpers import (
     COPIES,
     DICT_CHANGES,
@@ -588,6 +593,8 @@ class Calls(WalkerState):
             return self.super_init(node, target, positional, arguments)
         if isinstance(target, Instance):
             return self.call_instance_method(node, target, name, positional, arguments)
+        if isinstance(target, Operation) and target.op == "path" and name in PATH_WRITES:
+            self.wrote_files(f"the file calls {as_written(node.func)}() before")
         path = path_text(target) if isinstance(target, Operation) else None
         if path is not None and reads_utf8(arguments):
             found = self.path_method(path, name, positional)
@@ -790,16 +797,21 @@ class Calls(WalkerState):
         return Unknown(f"result of calling {written}()")
 
     def escape(self, positional: list[Binding], arguments: CallArguments, why: str) -> None:
-        """Containers handed to a call the walk does not follow may be changed by it."""
+        """Containers handed to a call the walk does not follow may be changed by it, and so may
+        ``os.environ``."""
         for value in [*positional, *arguments.bindings.values(), *arguments.spread_bindings]:
             if isinstance(value, Instance):
                 self.instance_escaped(value, f"the operator is given to code not followed: {why}")
-            # An object, or one of its methods (which may change it) that may be called there.
+            # An object or a container, or one of its methods (which may change it) that may be
+            # called there.
             owner = value.target if isinstance(value, BoundMethod) else value
             if isinstance(owner, Record):
                 spoil(owner, f"an object that may have been changed: {why}")
-            if isinstance(value, CONTAINERS):
-                spoil(value, f"a dict or list that may have been changed: {why}")
+            if isinstance(owner, CONTAINERS):
+                spoil(owner, f"a dict or list that may have been changed: {why}")
+            if isinstance(value, Imported) and value.qualname == names.ENVIRON:
+                self.spoil_environ(f"os.environ may have been changed before: {why}")
+                self.note_change(f"os.environ: {why}")
 
     def format_call(
         self, template: Expr, positional: list[Binding], arguments: CallArguments

@@ -8,7 +8,9 @@ is made again when what it read changes. Nothing is executed: a YAML loader that
 Python objects, a pickle or a subprocess stays unknown, with why. A path that is not known, a
 read refused (outside the repository, over a bound) or failing is unknown with the reason, and a
 loop that builds tasks over it says so (DRL106). A listing's order is the file system's, which
-differs between machines: it is kept as not known (``ListObject.unordered``).
+differs between machines: it is kept as not known (``ListObject.unordered``). Once the walked
+code opens a file for writing or changes one through ``Path`` (``write_text``, ``unlink``...),
+every later read is unknown (``files_written``): the files are no longer the repository's.
 
 A ``pathlib.Path`` is the model's ``Operation("path", (text,))``; a file object is an unknown
 held in ``open_files`` with its path, as the instances of repository classes are.
@@ -51,6 +53,10 @@ PATH_KINDS = {
     "os.path.isfile": ("file",),
     "os.path.isdir": ("folder",),
 }
+# ``Path`` methods that change the repository's files: a later read may differ from the file's.
+PATH_WRITES = frozenset(
+    {"write_text", "write_bytes", "touch", "unlink", "mkdir", "rmdir", "rename", "replace"}
+)
 PATH_METHOD_KINDS = {"exists": ("file", "folder"), "is_file": ("file",), "is_dir": ("folder",)}
 
 
@@ -143,7 +149,10 @@ class Files(WalkerState):
         return self.answered(lambda: Const(self.data_files.kind(text) in kinds))
 
     def answered(self, read: Callable[[], Binding]) -> Binding:
-        """``read()``, or unknown with why the read was refused."""
+        """``read()``, or unknown with why the read was refused, or why the file system may
+        no longer be the repository's (``files_written``)."""
+        if self.files_written is not None:
+            return Unknown(self.files_written, data=True)
         try:
             return read()
         except Refused as refused:
@@ -154,6 +163,8 @@ class Files(WalkerState):
         mode = positional[1] if len(positional) > 1 else arguments.bindings.get("mode", Const("r"))
         text = path_text(positional[0]) if positional else None
         if not isinstance(mode, Const) or mode.value not in TEXT_READ_MODES:
+            if not isinstance(mode, Const) or set(str(mode.value)) & set("wax+"):
+                self.wrote_files(f"the file opens {text or 'a file'} for writing before")
             return Unknown("a file opened for other than reading text", data=True)
         if len(positional) > 2 or not reads_utf8(arguments, frozenset({"mode"})):
             return Unknown("a file opened with arguments not modelled (UTF-8 only)", data=True)
@@ -172,14 +183,24 @@ class Files(WalkerState):
         else (the call's own unknown)."""
         held = self.open_files.get(id(value))
         if stream and held is not None and held[0] is value:
-            path = held[1]
-            if id(value) in self.consumed_files:
-                return Unknown(f"the file object of {path}, read or closed before", data=True)
-            self.consumed_files.add(id(value))
-            return self.answered(lambda: Const(self.data_files.text(path)))
+            return self.read_once(value, held[1])
         if string and isinstance(value, Const) and isinstance(value.value, str):
             return value
         return None
+
+    def read_once(self, handle: Binding, path: str) -> Binding:
+        """The whole text of the file object ``handle`` of ``path``, or unknown with why (a
+        second read gets what is left, or raises)."""
+        if id(handle) in self.consumed_files:
+            return Unknown(f"the file object of {path}, read or closed before", data=True)
+        self.consumed_files.add(id(handle))
+        return self.answered(lambda: Const(self.data_files.text(path)))
+
+    def wrote_files(self, reason: str) -> None:
+        """The walked code may have changed the repository's files: every later read, listing
+        or test of a path is unknown, never the repository's stale content."""
+        if self.files_written is None:
+            self.files_written = reason
 
     def file_method(
         self, node: cst.Call, callee: Binding, positional: list[Binding]
@@ -196,9 +217,9 @@ class Files(WalkerState):
             return Const(None)
         if method not in ("read", "readlines") or positional:
             return Unknown(f"result of calling {method}() on a file object", data=True)
-        text = self.opened_text(callee, string=False)
+        text = self.read_once(callee, held[1])
         if method == "read" or not isinstance(text, Const):
-            return text if text is not None else callee
+            return text
         lines = str(text.value).splitlines(keepends=True)
         return ListObject([Const(line) for line in lines], self.uncertain)
 
@@ -227,7 +248,8 @@ class Files(WalkerState):
                     [
                         as_path(posixpath.join(path, entry))
                         for entry in self.data_files.listing(path)
-                    ]
+                    ],
+                    "Path.iterdir()",
                 )
             )
         if name in ("glob", "rglob") and len(positional) == 1:
@@ -238,7 +260,7 @@ class Files(WalkerState):
 
             def matches() -> Binding:
                 found = self.data_files.path_glob(path, matched, name)
-                return self.listing([as_path(each) for each in found])
+                return self.listing([as_path(each) for each in found], f"Path.{name}()")
 
             return self.answered(matches)
         return None
@@ -252,8 +274,10 @@ class Files(WalkerState):
             return Const(getattr(pure, attr))
         return None
 
-    def listing(self, entries: list[Binding]) -> ListObject:
-        return ListObject(entries, self.uncertain, unordered=LISTING)
+    def listing(self, entries: list[Binding], iterator: str | None = None) -> ListObject:
+        """A listing in the file system's order; ``iterator`` names the call when Python's
+        value is a generator (``os.walk()``, ``Path.glob()``), which a first pass empties."""
+        return ListObject(entries, self.uncertain, unordered=LISTING, iterator=iterator)
 
     def glob_call(
         self, qualname: str, positional: list[Binding], arguments: CallArguments
@@ -266,7 +290,10 @@ class Files(WalkerState):
             return Unknown("a glob pattern not known statically", data=True)
         deep = bool(recursive.value)
         return self.answered(
-            lambda: self.listing([Const(path) for path in self.data_files.glob(pattern, deep)])
+            lambda: self.listing(
+                [Const(path) for path in self.data_files.glob(pattern, deep)],
+                "glob.iglob()" if qualname == "glob.iglob" else None,
+            )
         )
 
     def listdir_call(
@@ -296,7 +323,7 @@ class Files(WalkerState):
                     for part in (subfolders, files)
                 ]
                 found.append(ListObject([Const(folder), *names], self.uncertain))
-            return self.listing(found)
+            return self.listing(found, "os.walk()")
 
         return self.answered(triples)
 

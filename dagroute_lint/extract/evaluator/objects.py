@@ -16,6 +16,8 @@ known.
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 import libcst as cst
 
 from dagroute_lint.extract.bindings import (
@@ -63,7 +65,7 @@ class Objects(WalkerState):
             if positional or arguments.bindings or arguments.spreads:
                 return Unknown(f"a call of {cls.qualname} that Python refuses")
             return instance
-        if not isinstance(init, Function) or init.node is None or init.node.decorators:
+        if not runnable(init):
             return None
         self.call_function(node, init, [instance, *positional], arguments)
         return instance
@@ -74,7 +76,7 @@ class Objects(WalkerState):
         if chain is None:  # (a hook assigned to the class since)
             return Unknown(f"attribute '{attr}' of {instance.cls.qualname}, changed since")
         found = class_lookup(chain, attr)
-        if isinstance(found, Function) and found.node is not None and not found.node.decorators:
+        if runnable(found):
             return BoundMethod(instance, attr)
         if isinstance(found, CLASS_VALUES):
             return found
@@ -95,7 +97,7 @@ class Objects(WalkerState):
         if instance.cls.fields is not None or name in instance.values:
             return None
         method = class_lookup(object_chain(instance.cls) or (), name)
-        if not isinstance(method, Function) or method.node is None or method.node.decorators:
+        if not runnable(method):
             return None
         return self.call_function(node, method, [instance, *positional], arguments)
 
@@ -147,6 +149,12 @@ def calls_super(node: cst.ClassDef) -> bool:
     mention = _SuperMention()
     node.body.visit(mention)
     return mention.found
+
+
+def runnable(found: Binding | None) -> TypeGuard[Function]:
+    """Whether a class attribute is a method the walk runs with ``self``: a function of this
+    file without a decorator (a ``staticmethod``, a ``property`` would run otherwise)."""
+    return isinstance(found, Function) and found.node is not None and not found.node.decorators
 
 
 def class_lookup(chain: tuple[LocalClass, ...], attr: str) -> Binding | None:

@@ -276,6 +276,8 @@ class WalkerState(ABC):
         self.data_files = data_files if data_files is not None else DataFiles(())
         self.open_files: dict[int, tuple[Unknown, str]] = {}
         self.consumed_files: set[int] = set()  # read or closed: a second read gets less
+        # Why the repository's files may have been changed by the walked code from some point on.
+        self.files_written: str | None = None
         # Loops and comprehensions run over listings whose order is not known (so far).
         self.unordered_runs = 0
         # The deployment's environment and Variables, and what the walked code changed of them
@@ -332,6 +334,9 @@ class WalkerState(ABC):
 
     @abstractmethod
     def path_method(self, path: str, name: str, positional: list[Binding]) -> Binding | None: ...
+
+    @abstractmethod
+    def wrote_files(self, reason: str) -> None: ...
 
     @abstractmethod
     def path_attribute(self, path: str, attr: str) -> Binding | None: ...
