@@ -69,9 +69,10 @@ class Request:
                 digest.update(f"{name}\0{source.is_package}\0{source.path}\0".encode())
                 digest.update(hashlib.sha256(source.data).digest())
             data += b"\0sources\0" + digest.digest()
-        if self.data_roots:  # and the folder relative paths (``os.path.abspath``) start from
-            folders = (*self.data_roots, os.getcwd())
-            data += b"\0data roots\0" + "\0".join(folders).encode("utf-8", "surrogateescape")
+        # ``__file__`` is ``os.path.abspath`` of the name shown: the working directory decides
+        # it, and what is built from it (a data file's path), whether data roots are given or not.
+        folders = (os.getcwd(), *self.data_roots)
+        data += b"\0folders\0" + "\0".join(folders).encode("utf-8", "surrogateescape")
         if self.parse_environment is not None:
             data += b"\0environment\0" + self.parse_environment.key().encode("utf-8", "replace")
         return summary_key(
