@@ -20,7 +20,7 @@ from dagroute_lint.model import Module, SyntaxProblem
 from dagroute_lint.pipeline.cache import SummaryCache, extraction_fingerprint
 from dagroute_lint.pipeline.collector import rare_collections
 from dagroute_lint.pipeline.dependents import importers
-from dagroute_lint.pipeline.extraction import Extractor
+from dagroute_lint.pipeline.extraction import Deployed, Extractor
 from dagroute_lint.pipeline.import_index import (
     ImportIndex,
     imports_nothing,
@@ -90,24 +90,22 @@ def analyse(
     execution = execution or Execution()
     roots = import_roots([stdin[0]] if stdin else paths, settings)
     project = ProjectModules(settings.root, settings.excludes(), settings.skip_folders)
-    version = inventory.airflow_version if inventory is not None else None
-    parse_environment = inventory.parse_environment if inventory is not None else None
+    deployed = Deployed(
+        inventory.airflow_version if inventory is not None else None,
+        # DAG files read data files from the repository and the import roots
+        tuple(dict.fromkeys(str(absolute(root)) for root in (settings.root, *roots))),
+        inventory.parse_environment if inventory is not None else None,
+    )
     world = World(
-        roots,
-        execution.extractor(),
-        settings.max_file_size,
-        project=project,
-        airflow_version=version,
-        data_roots=(settings.root, *roots),
-        parse_environment=parse_environment,
+        roots, execution.extractor(), settings.max_file_size, project=project, deployed=deployed
     )
     if execution.cache_dir is not None:
-        # What a file imports may follow the environment (``if os.getenv(...): import x``).
-        environment = parse_environment.key() if parse_environment is not None else ""
+        # What a file imports follows what the deployment tells extraction too (a version
+        # flag, ``if os.getenv(...): import x``).
         world.imports = ImportIndex(
             execution.cache_dir,
             lambda: index_key(
-                extraction_fingerprint() + environment.encode(), world.roots, version
+                extraction_fingerprint() + deployed.key(), world.roots, deployed.airflow_version
             ),
         )
     left_out = LeftOut()

@@ -41,6 +41,28 @@ def available_cores() -> int:
 
 
 @record
+class Deployed:
+    """What the deployment tells extraction, the same for every file of a run: the inventory's
+    ``airflow_version`` (it decides conditions on Airflow's version), the folders whose data
+    files the walk may read (``sources.data_files``), and the inventory's environment and
+    Variables, which the file's reads of them answer from."""
+
+    airflow_version: str | None = None
+    data_roots: tuple[str, ...] = ()
+    parse_environment: ParseEnvironment | None = None
+
+    def key(self) -> bytes:
+        """What of it keys a summary besides ``airflow_version`` (``summary_key`` takes that),
+        with the working directory: ``__file__`` is ``os.path.abspath`` of the name shown, so
+        it decides what is built from it (a data file's path)."""
+        folders = "\0".join((os.getcwd(), *self.data_roots))
+        key = b"\0folders\0" + folders.encode("utf-8", "surrogateescape")
+        if self.parse_environment is not None:
+            key += b"\0environment\0" + self.parse_environment.key().encode("utf-8", "replace")
+        return key
+
+
+@record
 class Request:
     """One file to extract, with everything its summary depends on."""
 
@@ -50,12 +72,7 @@ class Request:
     is_package: bool
     externals: Mapping[str, Expr] = field(default_factory=dict)
     sources: Mapping[str, Source] = field(default_factory=dict)
-    # The inventory's ``airflow_version``: it decides conditions on Airflow's version.
-    airflow_version: str | None = None
-    # The folders whose data files the walk may read (``sources.data_files``).
-    data_roots: tuple[str, ...] = ()
-    # The inventory's environment and Variables, which the file's reads of them answer from.
-    parse_environment: ParseEnvironment | None = None
+    deployed: Deployed = field(default_factory=Deployed)
 
     @property
     def key(self) -> str:
@@ -69,18 +86,14 @@ class Request:
                 digest.update(f"{name}\0{source.is_package}\0{source.path}\0".encode())
                 digest.update(hashlib.sha256(source.data).digest())
             data += b"\0sources\0" + digest.digest()
-        if self.data_roots:  # and the folder relative paths (``os.path.abspath``) start from
-            folders = (*self.data_roots, os.getcwd())
-            data += b"\0data roots\0" + "\0".join(folders).encode("utf-8", "surrogateescape")
-        if self.parse_environment is not None:
-            data += b"\0environment\0" + self.parse_environment.key().encode("utf-8", "replace")
+        data += self.deployed.key()
         return summary_key(
             data,
             self.display,
             self.module_name,
             self.is_package,
             self.externals,
-            self.airflow_version,
+            self.deployed.airflow_version,
         )
 
 
@@ -128,7 +141,9 @@ class Extractor:
             cached = self.cache.load(keys[index]) if self.cache is not None else None
             if cached is not None and cached.data_reads:  # made from data files: still them?
                 cached = (
-                    cached if still_hold(cached.data_reads, requests[index].data_roots) else None
+                    cached
+                    if still_hold(cached.data_reads, requests[index].deployed.data_roots)
+                    else None
                 )
             if cached is None:
                 missing.append(index)
@@ -185,9 +200,9 @@ def _extract(request: Request) -> Module:
             request.is_package,
             request.externals or None,
             request.sources or None,
-            request.airflow_version,
-            request.data_roots,
-            request.parse_environment,
+            request.deployed.airflow_version,
+            request.deployed.data_roots,
+            request.deployed.parse_environment,
         )
 
 

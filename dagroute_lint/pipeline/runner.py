@@ -195,7 +195,7 @@ class _Run:
         world = analysis.world
         states = ModuleStates(world.roots, world.reported, self.own, world.contents, world.read)
         now = ProbeAnswers(
-            world.roots, world.project, world.data_roots, analysis.imported_elsewhere
+            world.roots, world.project, world.deployed.data_roots, analysis.imported_elsewhere
         )
         stale = [f for f in reported if not _holds(entries.get(_at(f)), self.own(f), states, now)]
         linted = {_at(file) for file in stale}

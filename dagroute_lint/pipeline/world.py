@@ -24,9 +24,8 @@ from dataclasses import field
 from pathlib import Path
 
 from dagroute_lint.catalog.stdlib_first import found_before_roots
-from dagroute_lint.deployment.parse_environment import ParseEnvironment
 from dagroute_lint.model import Expr, Module, Position, Ref, Source, SyntaxProblem, as_expr
-from dagroute_lint.pipeline.extraction import Extractor, Request
+from dagroute_lint.pipeline.extraction import Deployed, Extractor, Request
 from dagroute_lint.pipeline.import_index import ImportIndex
 from dagroute_lint.pipeline.results import Probe, State, content_hash
 from dagroute_lint.records import record, replace
@@ -76,20 +75,14 @@ class World:
         max_bytes: int = DEFAULT_MAX_FILE_BYTES,
         imports: ImportIndex | None = None,
         project: ProjectModules | None = None,
-        airflow_version: str | None = None,
-        data_roots: Sequence[Path] = (),
-        parse_environment: ParseEnvironment | None = None,
+        deployed: Deployed | None = None,
     ) -> None:
         self.roots = list(dict.fromkeys(roots))
-        # The inventory's, given to every extraction: it decides conditions on the version.
-        self.airflow_version = airflow_version
-        # Where DAG files may read data files from: the repository and the import roots.
-        self.data_roots = tuple(dict.fromkeys(str(absolute(root)) for root in data_roots))
-        # What the DAG processor's environment and Variables are (the inventory's): every
-        # extraction answers ``os.getenv`` and ``Variable.get`` from it.
-        self.parse_environment = parse_environment
+        # What the deployment tells every extraction (data roots: the repository and the
+        # import roots, where DAG files may read data files from).
+        self.deployed = deployed or Deployed()
         # The modules whose reads are not the inventory's (``settled``), by module name.
-        self._environments: dict[str, ParseEnvironment] = {}
+        self._deployed: dict[str, Deployed] = {}
         # Where the repository's modules off the roots are looked for (the project folder).
         self.project = project
         self.extractor = extractor
@@ -137,15 +130,7 @@ class World:
 
     def request(self, source: SourceFile, data: bytes) -> Request:
         name, is_package = module_name(source.real, self.roots)
-        return Request(
-            data,
-            source.display,
-            name,
-            is_package,
-            airflow_version=self.airflow_version,
-            data_roots=self.data_roots,
-            parse_environment=self.parse_environment,
-        )
+        return Request(data, source.display, name, is_package, deployed=self.deployed)
 
     def lookup(self, name: str) -> Module | None:
         """The plain summary of the module ``name``: a reported file's, else the first file on
@@ -176,14 +161,15 @@ class World:
     def settled(self, module: Module, request: Request) -> Module:
         """``module`` as it reads the environment and the Variables: extracted again, with every
         read unknown, when a repository module it imports changes them when imported."""
-        if self.parse_environment is None or not module.reads_deployment:
+        environment = self.deployed.parse_environment
+        if environment is None or not module.reads_deployment:
             return module
         changed = self.imported_change(module)
         if changed is None:
             return module
-        environment = replace(self.parse_environment, changed=changed)
-        self._environments[module.module_name] = environment
-        return self.extractor.extract([replace(request, parse_environment=environment)])[0]
+        deployed = replace(self.deployed, parse_environment=replace(environment, changed=changed))
+        self._deployed[module.module_name] = deployed
+        return self.extractor.extract([replace(request, deployed=deployed)])[0]
 
     def imported_change(self, module: Module, seen: set[str] | None = None) -> str | None:
         """Why what ``module`` reads of the environment or the Variables may not be the
@@ -235,15 +221,8 @@ class World:
 
     def _request_for(self, file: ReportedFile) -> Request:
         data = file.data if isinstance(file.data, bytes) else b""
-        return Request(
-            data,
-            file.source.display,
-            file.name,
-            file.is_package,
-            airflow_version=self.airflow_version,
-            data_roots=self.data_roots,
-            parse_environment=self._environments.get(file.name, self.parse_environment),
-        )
+        deployed = self._deployed.get(file.name, self.deployed)
+        return Request(data, file.source.display, file.name, file.is_package, deployed=deployed)
 
     def prepare_final(self, files: Sequence[ReportedFile]) -> None:
         """Final summaries of reported files: those that loop over other modules' names or call
