@@ -30,6 +30,7 @@ from dagroute_lint.extract.bindings import Binding, Function, Imported, SetObjec
 from dagroute_lint.extract.containers import snapshot
 from dagroute_lint.extract.evaluator.state import Scope
 from dagroute_lint.extract.folding import truth
+from dagroute_lint.extract.written import as_written
 from dagroute_lint.model import (
     DAG_POLICY,
     LEGACY_TASK_POLICY,
@@ -321,7 +322,7 @@ class PolicyReader:
         if isinstance(small, (cst.Pass, cst.Global, cst.Nonlocal, cst.Continue)):
             return FALSE if isinstance(small, cst.Continue) else alive
         if self.mentions((small,), roles):
-            code = _code(small)
+            code = as_written(small)
             self.anything(alive, f"the policy runs `{code}`, which is not followed", small)
         return alive
 
@@ -350,7 +351,7 @@ class PolicyReader:
                 self.walk.scope.names[local] = self.walk.value_of(value)
             return
         if self.mentions((target, value), roles):
-            code = _code(node)
+            code = as_written(node)
             self.anything(alive, f"the policy runs `{code}`, which is not followed", node)
 
     def helper_call(self, expression: cst.BaseExpression, alive: Condition, roles: _Roles) -> bool:
@@ -432,7 +433,7 @@ class PolicyReader:
         """A value the policy assigns, evaluated by the walk in the hook's scope; one computed
         from the task itself is unknown."""
         if self.mentions((node,), roles):
-            return Unknown(f"`{_code(node)}`, computed from the task by the policy")
+            return Unknown(f"`{as_written(node)}`, computed from the task by the policy")
         return operand(self.walk.value_of(node))
 
     def attribute_of(self, node: cst.CSTNode, roles: _Roles) -> str | None:
@@ -478,11 +479,13 @@ class PolicyReader:
             known = truth(self.walk.value_of(node))
             if known is not None:
                 return TRUE if known else FALSE
-            return unknown(f"the policy's condition `{_code(node)}` cannot be known statically")
+            return unknown(
+                f"the policy's condition `{as_written(node)}` cannot be known statically"
+            )
         found = self.test(node, roles)
         if found is not None:
             return found
-        return unknown(f"the policy's condition `{_code(node)}` is not modelled")
+        return unknown(f"the policy's condition `{as_written(node)}` is not modelled")
 
     def test(self, node: cst.BaseExpression, roles: _Roles) -> Condition | None:
         attribute = self.tested(node, roles)
@@ -601,9 +604,9 @@ def _statements(body: cst.BaseSuite) -> Sequence[cst.CSTNode]:
 def _head(statement: cst.CSTNode) -> str:
     """How a message names a compound statement: ``for q in QUEUES()``, ``while ...``."""
     if isinstance(statement, cst.For):
-        return f"for {_code(statement.target)} in {_code(statement.iter)}"
+        return f"for {as_written(statement.target)} in {as_written(statement.iter)}"
     if isinstance(statement, cst.While):
-        return f"while {_code(statement.test)}"
+        return f"while {as_written(statement.test)}"
     return f"{type(statement).__name__.lower()} statement"
 
 
@@ -642,9 +645,3 @@ def _class_names(value: Binding) -> tuple[str, ...] | None:
     if isinstance(expr, SeqExpr) and all(isinstance(item, Ref) for item in expr.items):
         return tuple(item.qualname for item in expr.items if isinstance(item, Ref))
     return None
-
-
-def _code(node: cst.CSTNode) -> str:
-    """The source of ``node`` on one line, shortened for a message."""
-    text = " ".join(cst.Module([]).code_for_node(node).split())
-    return text if len(text) <= 60 else text[:57] + "..."
